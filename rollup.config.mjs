@@ -1,0 +1,30 @@
+// Bundles built from tsc's output in dist/ (so rollup needs no TypeScript plugin):
+// - the CDN script (element + Plugin + Lit + zod, one minified file),
+// - the local service's iframe pages (loaded by the service, same origin as its API).
+import { existsSync } from 'node:fs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+
+const minify = terser({ ecma: 2022, module: true, format: { comments: false } });
+
+const bundles = [
+  {
+    input: 'dist/cdn.js',
+    output: { file: 'dist/cdn/video-plugin.min.js', format: 'es', sourcemap: true },
+  },
+  {
+    input: 'dist/service/pages/app.js',
+    output: { file: 'dist/service/public/app.js', format: 'es', sourcemap: true },
+  },
+];
+
+export default bundles
+  .filter((bundle) => existsSync(bundle.input))
+  .map((bundle) => ({
+    ...bundle,
+    plugins: [nodeResolve({ browser: true }), minify],
+    onwarn(warning, warn) {
+      if (warning.code === 'CIRCULAR_DEPENDENCY') throw new Error(warning.message);
+      warn(warning);
+    },
+  }));

@@ -1,0 +1,135 @@
+/**
+ * Errors thrown or rejected by video-plugin.
+ *
+ * Every error is a {@link VideoPluginError} with a stable string `code`. Subclasses group the codes
+ * into families so that partner code can use `instanceof` or switch on `code`. Errors cross the
+ * iframe boundary as plain {@link SerializedError} objects and are rebuilt into the right class.
+ */
+
+/** Every error code the library or the service can produce. */
+export const ERROR_CODES = [
+  // Partner input
+  'invalid_parameter',
+  // Session and mode
+  'not_authenticated',
+  'account_methods_disabled',
+  'invalid_state',
+  // Accounts
+  'account_not_found',
+  'account_already_exists',
+  // Videos and background actions
+  'video_not_found',
+  'topic_not_found',
+  'generation_not_found',
+  // Tokens (the service verifies; the library only decodes to fail early)
+  'token_malformed',
+  'token_bad_signature',
+  'token_algorithm_not_allowed',
+  'token_unknown_issuer',
+  'token_wrong_audience',
+  'token_expired',
+  'token_issued_in_future',
+  'token_missing_claims',
+  'token_replayed',
+  'token_too_large',
+  // Wire and frame
+  'timeout',
+  'connection_failed',
+  'origin_not_allowed',
+  'destroyed',
+  // Service
+  'bad_request',
+  'payload_too_large',
+  'not_found',
+  'internal_error',
+] as const;
+
+/** A stable machine-readable error code. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The plain form of an error that crosses the iframe boundary and the HTTP API. */
+export interface SerializedError {
+  code: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** Base class of every error from video-plugin. */
+export class VideoPluginError extends Error {
+  /** Stable machine-readable code, e.g. `invalid_parameter`. */
+  readonly code: ErrorCode;
+  /** Extra details (the offending field, a status, a URL...). Plain data only. */
+  readonly data?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, data?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  /** The plain `{code, message, data?}` form, safe to post or send as JSON. */
+  toJSON(): SerializedError {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** An argument or option from the partner's code is wrong. `data.field` names it. */
+export class InvalidParameterError extends VideoPluginError {}
+/** The method needs a logged-in account (or one authenticated in this session). */
+export class NotAuthenticatedError extends VideoPluginError {}
+/** An account method was called while `authMode` is `uncontrolled`. */
+export class AccountMethodsDisabledError extends VideoPluginError {}
+/** The call is not allowed in the current state (e.g. a topic search that is still PENDING). */
+export class InvalidStateError extends VideoPluginError {}
+/** An account, video, topic or generation does not exist or belongs to someone else. */
+export class NotFoundError extends VideoPluginError {}
+/** An account with that `externalID` already exists for this partner. */
+export class AccountAlreadyExistsError extends VideoPluginError {}
+/** The service refused a token; `code` says why (`token_expired`, `token_replayed`...). */
+export class InvalidTokenError extends VideoPluginError {}
+/** A call or the connection exceeded its time limit. */
+export class TimeoutError extends VideoPluginError {}
+/** The iframe could not be reached, or was reloaded or removed mid-call. Safe to retry. */
+export class ConnectionError extends VideoPluginError {}
+/** The service refused this page's origin for the partner. */
+export class OriginNotAllowedError extends VideoPluginError {}
+/** The instance was cleaned up; create a new one. */
+export class DestroyedError extends VideoPluginError {}
+/** The service could not handle the request. */
+export class ServiceError extends VideoPluginError {}
+
+type ErrorClass = new (code: ErrorCode, message: string, data?: Record<string, unknown>) => VideoPluginError;
+
+const CLASS_BY_CODE: Partial<Record<ErrorCode, ErrorClass>> = {
+  invalid_parameter: InvalidParameterError,
+  not_authenticated: NotAuthenticatedError,
+  account_methods_disabled: AccountMethodsDisabledError,
+  invalid_state: InvalidStateError,
+  account_not_found: NotFoundError,
+  video_not_found: NotFoundError,
+  topic_not_found: NotFoundError,
+  generation_not_found: NotFoundError,
+  not_found: NotFoundError,
+  account_already_exists: AccountAlreadyExistsError,
+  timeout: TimeoutError,
+  connection_failed: ConnectionError,
+  origin_not_allowed: OriginNotAllowedError,
+  destroyed: DestroyedError,
+};
+
+/** Rebuilds an error from its plain form into the class its code belongs to. */
+export function deserializeError(plain: SerializedError): VideoPluginError {
+  const code = (ERROR_CODES as readonly string[]).includes(plain.code) ? (plain.code as ErrorCode) : 'internal_error';
+  const Class = CLASS_BY_CODE[code] ?? (code.startsWith('token_') ? InvalidTokenError : ServiceError);
+  return new Class(code, plain.message, plain.data);
+}
+
+/** The plain form of any thrown value; unknown values become `internal_error`. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof VideoPluginError) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'internal_error', message: `The service failed unexpectedly: ${message}` };
+}

@@ -1,0 +1,103 @@
+/**
+ * The iframe's life: create it hidden, place it, show and hide it, move it, destroy it.
+ * With no element given, the iframe lives in an appended `<div>` that becomes a full-viewport
+ * overlay while the UI is open.
+ */
+
+export interface FrameOptions {
+  /** Full URL of the service page, hash included. */
+  src: string;
+  /** Accessible name of the iframe. */
+  title: string;
+  /** Element that holds the iframe; when omitted a `<div>` is appended to `document.body`. */
+  parent?: HTMLElement | undefined;
+}
+
+const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none;';
+
+/** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`appendChild`). */
+export type MoveResult = 'kept' | 'reloaded';
+
+export class Frame {
+  readonly iframe: HTMLIFrameElement;
+  /** The `<div>` this frame appended itself, if no parent was given. */
+  #overlay: HTMLDivElement | undefined;
+  #visible = false;
+
+  constructor(options: FrameOptions) {
+    const iframe = document.createElement('iframe');
+    iframe.title = options.title;
+    iframe.setAttribute('part', 'frame');
+    iframe.allow = 'clipboard-write; fullscreen';
+    iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal;';
+    this.iframe = iframe;
+    this.#place(options.parent);
+    // Set the source last, once the iframe is in the document, so it loads once.
+    iframe.src = options.src;
+  }
+
+  /** Whether the UI is showing. */
+  get visible(): boolean {
+    return this.#visible;
+  }
+
+  show(): void {
+    this.#visible = true;
+    this.iframe.style.display = 'block';
+    if (this.#overlay) this.#overlay.style.display = 'block';
+  }
+
+  hide(): void {
+    this.#visible = false;
+    this.iframe.style.display = 'none';
+    if (this.#overlay) this.#overlay.style.display = 'none';
+  }
+
+  /**
+   * Moves the iframe into `parent`. Uses `moveBefore` where the browser has it, which keeps the
+   * frame's document alive; otherwise the move reloads the frame and the caller must reconnect.
+   */
+  mount(parent: HTMLElement, hidden: boolean): MoveResult {
+    const previousOverlay = this.#overlay;
+    this.#overlay = undefined;
+    let result: MoveResult = 'reloaded';
+    const canMove =
+      typeof (parent as { moveBefore?: unknown }).moveBefore === 'function' &&
+      this.iframe.isConnected &&
+      parent.isConnected;
+    if (canMove) {
+      try {
+        (parent as unknown as { moveBefore(node: Node, child: Node | null): void }).moveBefore(this.iframe, null);
+        result = 'kept';
+      } catch {
+        // moveBefore refuses some moves (e.g. across documents): fall back to a reloading move.
+      }
+    }
+    if (result === 'reloaded') parent.appendChild(this.iframe);
+    previousOverlay?.remove();
+    if (hidden) this.hide();
+    else this.show();
+    return result;
+  }
+
+  /** Removes the iframe (and the `<div>` this frame appended) from the document. */
+  destroy(): void {
+    this.iframe.remove();
+    this.#overlay?.remove();
+    this.#overlay = undefined;
+    this.#visible = false;
+  }
+
+  #place(parent: HTMLElement | undefined): void {
+    if (parent) {
+      parent.appendChild(this.iframe);
+      return;
+    }
+    const overlay = document.createElement('div');
+    overlay.dataset.videoPlugin = '';
+    overlay.style.cssText = OVERLAY_STYLE;
+    overlay.appendChild(this.iframe);
+    document.body.appendChild(overlay);
+    this.#overlay = overlay;
+  }
+}

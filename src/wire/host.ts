@@ -1,0 +1,404 @@
+/**
+ * The host side of the wire: runs in the partner's page, owns the window listener, the port, the
+ * timers and every pending call of one iframe. See protocol.ts for the exchange.
+ */
+import type { Logger } from '../debug.js';
+import {
+  ConnectionError,
+  DestroyedError,
+  InvalidParameterError,
+  TimeoutError,
+  VideoPluginError,
+  deserializeError,
+} from '../errors.js';
+import {
+  HANDSHAKE_KEY,
+  PROTOCOL_VERSION,
+  helloSchema,
+  parseMessage,
+  serviceMessageSchemas,
+  type ConnectMessage,
+} from './protocol.js';
+
+/** Default limit for the handshake, in milliseconds. */
+export const DEFAULT_CONNECT_TIMEOUT = 15_000;
+/** Default limit for one call, in milliseconds. */
+export const DEFAULT_CALL_TIMEOUT = 15_000;
+
+export type ConnectionState = 'connecting' | 'connected' | 'refused' | 'destroyed';
+
+export interface HostConnectionOptions {
+  /** The iframe that runs the service page. Its `contentWindow` is the only accepted source. */
+  iframe: HTMLIFrameElement;
+  /** The exact origin of the service page, e.g. `http://127.0.0.1:8001`. */
+  serviceOrigin: string;
+  /** The random per-instance id written in the iframe URL hash. */
+  channel: string;
+  /** The SDK version, sent in the handshake. */
+  sdkVersion: string;
+  /** The configuration sent with every handshake (so it is replayed on reconnect). */
+  config: () => unknown;
+  connectTimeout?: number;
+  callTimeout?: number;
+  /** A pushed event from the service. */
+  onEvent?: (name: string, payload: unknown) => void;
+  /** Runs on every successful handshake, the first and each reconnect. */
+  onConnected?: (info: Record<string, unknown> | undefined) => void;
+  /** Runs when the connection is lost (reload, navigation); calls are queued meanwhile. */
+  onDisconnected?: () => void;
+  log?: Logger;
+}
+
+export interface CallOptions {
+  /** Milliseconds before the call rejects with a `TimeoutError`. */
+  timeout?: number;
+  /**
+   * Whether the call may be sent again after a reload interrupted it (true for reads). Otherwise an
+   * interrupted call rejects with a retryable `ConnectionError`.
+   */
+  resend?: boolean;
+}
+
+interface PendingCall {
+  id: number;
+  method: string;
+  params: unknown;
+  resend: boolean;
+  sent: boolean;
+  timer: ReturnType<typeof setTimeout>;
+  resolve: (value: unknown) => void;
+  reject: (error: VideoPluginError) => void;
+}
+
+interface Subscription {
+  topic: string;
+  key: string;
+  callback: (value: unknown) => void;
+}
+
+/** One connection from the partner's page to one service iframe, across its reloads. */
+export class HostConnection {
+  #state: ConnectionState = 'connecting';
+  #port: MessagePort | undefined;
+  #nextId = 1;
+  readonly #pending = new Map<number, PendingCall>();
+  readonly #subscriptions = new Map<number, Subscription>();
+  #connectTimer: ReturnType<typeof setTimeout> | undefined;
+  #helloSinceLoad = false;
+  #refusal: VideoPluginError | undefined;
+  #versionSeen: number | undefined;
+  #waiters: { resolve: () => void; reject: (error: VideoPluginError) => void }[] = [];
+  readonly #options: HostConnectionOptions;
+  readonly #connectTimeout: number;
+  readonly #callTimeout: number;
+  readonly #log: Logger;
+
+  constructor(options: HostConnectionOptions) {
+    this.#options = options;
+    this.#connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
+    this.#callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
+    this.#log = options.log ?? (() => {});
+    window.addEventListener('message', this.#onWindowMessage);
+    options.iframe.addEventListener('load', this.#onLoad);
+    this.#armConnectTimer();
+  }
+
+  /** `connecting` until the service answers, `connected`, `refused` (origin), or `destroyed`. */
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
+  whenConnected(): Promise<void> {
+    if (this.#state === 'connected') return Promise.resolve();
+    const failure = this.#failure();
+    if (failure) return Promise.reject(failure);
+    this.#armConnectTimer();
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  /** Calls `method` on the service; queued while connecting; settles on every path. */
+  call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
+    const failure = this.#failure();
+    if (failure) return Promise.reject(failure);
+    const timeout = options.timeout ?? this.#callTimeout;
+    return new Promise<T>((resolve, reject) => {
+      const id = this.#nextId++;
+      const call: PendingCall = {
+        id,
+        method,
+        params,
+        resend: options.resend ?? false,
+        sent: false,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: setTimeout(() => {
+          this.#pending.delete(id);
+          reject(this.#timeoutError(method, timeout));
+        }, timeout),
+      };
+      this.#pending.set(id, call);
+      if (this.#state === 'connected') this.#send(call);
+      else this.#armConnectTimer();
+    });
+  }
+
+  /**
+   * Subscribes to pushed values of `topic`/`key`. The subscription is sent again after every
+   * reconnect. Returns the function that ends it (safe to call twice).
+   */
+  subscribe(topic: string, key: string, callback: (value: unknown) => void): () => void {
+    if (this.#state === 'destroyed') return () => {};
+    const sid = this.#nextId++;
+    this.#subscriptions.set(sid, { topic, key, callback });
+    if (this.#state === 'connected') this.#post({ t: 'sub', sid, topic, key });
+    return () => {
+      if (this.#subscriptions.delete(sid) && this.#state === 'connected') {
+        this.#post({ t: 'unsub', sid });
+      }
+    };
+  }
+
+  /**
+   * Tells the connection that the host itself is reloading the frame (e.g. a move without
+   * `moveBefore`): the current port is dropped at once, so no call goes to the old page.
+   */
+  expectReload(reason: string): void {
+    if (this.#state === 'destroyed' || !this.#port) return;
+    this.#disconnect(reason);
+    this.#armConnectTimer();
+  }
+
+  /** Rejects every pending call with `error` and releases every listener, timer and port. */
+  destroy(error: VideoPluginError = new DestroyedError('destroyed', 'The connection was closed.')): void {
+    if (this.#state === 'destroyed') return;
+    this.#state = 'destroyed';
+    window.removeEventListener('message', this.#onWindowMessage);
+    this.#options.iframe.removeEventListener('load', this.#onLoad);
+    this.#clearConnectTimer();
+    this.#closePort();
+    this.#subscriptions.clear();
+    this.#rejectAll(() => true, error);
+    this.#settleWaiters(error);
+    this.#log('connection destroyed');
+  }
+
+  #failure(): VideoPluginError | undefined {
+    if (this.#state === 'destroyed') {
+      return new DestroyedError('destroyed', 'This instance was cleaned up. Create a new one to continue.');
+    }
+    return this.#state === 'refused' ? this.#refusal : undefined;
+  }
+
+  readonly #onWindowMessage = (event: MessageEvent): void => {
+    // Cheapest checks first: only our own iframe's current window, from the service origin.
+    if (event.source === null || event.source !== this.#options.iframe.contentWindow) return;
+    if (event.origin !== this.#options.serviceOrigin) {
+      this.#log('dropped a message from an unexpected origin', event.origin);
+      return;
+    }
+    const data: unknown = event.data;
+    if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[HANDSHAKE_KEY] !== 'hello') {
+      this.#log('dropped a window message that is not a hello', data);
+      return;
+    }
+    const hello = helloSchema.safeParse(data);
+    if (!hello.success || hello.data.channel !== this.#options.channel) {
+      this.#log('dropped a hello for another channel or with a bad shape', data);
+      return;
+    }
+    if (hello.data.v !== PROTOCOL_VERSION) {
+      this.#versionSeen = hello.data.v;
+      this.#log(`dropped a hello of protocol version ${hello.data.v}; this SDK speaks ${PROTOCOL_VERSION}`);
+      return;
+    }
+    this.#helloSinceLoad = true;
+    this.#handshake(event.source as Window);
+  };
+
+  readonly #onLoad = (): void => {
+    // A load with no hello before it means the frame went somewhere that does not speak the
+    // protocol (or is slow): give it the connect limit, then fail what waits.
+    if (!this.#helloSinceLoad) this.#armConnectTimer();
+    this.#helloSinceLoad = false;
+  };
+
+  #handshake(target: Window): void {
+    if (this.#port) this.#disconnect('the service page reloaded');
+    const channel = new MessageChannel();
+    this.#port = channel.port1;
+    this.#port.onmessage = this.#onPortMessage;
+    const connect: ConnectMessage = {
+      [HANDSHAKE_KEY]: 'connect',
+      v: PROTOCOL_VERSION,
+      channel: this.#options.channel,
+      sdk: this.#options.sdkVersion,
+      config: this.#options.config(),
+    };
+    this.#log('handshake: sending connect', connect);
+    target.postMessage(connect, this.#options.serviceOrigin, [channel.port2]);
+  }
+
+  readonly #onPortMessage = (event: MessageEvent): void => {
+    const message = parseMessage(serviceMessageSchemas, event.data);
+    if (!message) {
+      this.#log('dropped an invalid message from the service', event.data);
+      return;
+    }
+    switch (message.t) {
+      case 'ok':
+      case 'err': {
+        const call = this.#pending.get(message.id);
+        if (!call || !call.sent) {
+          this.#log(`dropped a reply to unknown call #${message.id}`);
+          return;
+        }
+        this.#pending.delete(message.id);
+        clearTimeout(call.timer);
+        this.#log(`← ${message.t} #${message.id} ${call.method}`, message);
+        if (message.t === 'ok') call.resolve(message.value);
+        else call.reject(deserializeError(message.error));
+        return;
+      }
+      case 'evt':
+        this.#log(`← event ${message.name}`, message.payload);
+        this.#options.onEvent?.(message.name, message.payload);
+        return;
+      case 'upd':
+        this.#log(`← update for subscription #${message.sid}`, message.value);
+        this.#subscriptions.get(message.sid)?.callback(message.value);
+        return;
+      case 'ready':
+        this.#onReady(message.info);
+        return;
+      case 'refused':
+        this.#onRefused(deserializeError(message.error));
+        return;
+      case 'bye':
+        this.#disconnect('the service page is unloading');
+        this.#armConnectTimer();
+        return;
+    }
+  };
+
+  #onReady(info: Record<string, unknown> | undefined): void {
+    this.#state = 'connected';
+    this.#refusal = undefined;
+    this.#clearConnectTimer();
+    this.#log('connected', info);
+    for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
+    for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
+    this.#settleWaiters();
+    this.#options.onConnected?.(info);
+  }
+
+  #onRefused(error: VideoPluginError): void {
+    this.#log('refused by the service', error);
+    this.#state = 'refused';
+    this.#refusal = error;
+    this.#clearConnectTimer();
+    this.#closePort();
+    this.#rejectAll(() => true, error);
+    this.#settleWaiters(error);
+  }
+
+  /** The service page went away: close the port, settle what cannot be re-sent, queue the rest. */
+  #disconnect(reason: string): void {
+    this.#log(`disconnected: ${reason}`);
+    this.#closePort();
+    if (this.#state === 'connected') this.#state = 'connecting';
+    const error = new ConnectionError(
+      'connection_failed',
+      `The call was interrupted because ${reason}. It is safe to call again.`,
+      { retryable: true },
+    );
+    this.#rejectAll((call) => call.sent && !call.resend, error);
+    for (const call of this.#pending.values()) call.sent = false;
+    this.#options.onDisconnected?.();
+  }
+
+  #send(call: PendingCall): void {
+    this.#log(`→ call #${call.id} ${call.method}`, call.params);
+    try {
+      this.#port!.postMessage({ t: 'call', id: call.id, method: call.method, params: call.params });
+      call.sent = true;
+    } catch (cause) {
+      this.#pending.delete(call.id);
+      clearTimeout(call.timer);
+      call.reject(
+        new InvalidParameterError(
+          'invalid_parameter',
+          `The arguments of ${call.method} cannot be sent to the service: only plain data (strings, numbers, booleans, arrays, plain objects) can cross. ${String(cause)}`,
+          { field: call.method },
+        ),
+      );
+    }
+  }
+
+  #post(message: unknown): void {
+    this.#port?.postMessage(message);
+  }
+
+  #closePort(): void {
+    if (!this.#port) return;
+    this.#port.onmessage = null;
+    this.#port.close();
+    this.#port = undefined;
+  }
+
+  #rejectAll(which: (call: PendingCall) => boolean, error: VideoPluginError): void {
+    for (const call of [...this.#pending.values()]) {
+      if (!which(call)) continue;
+      this.#pending.delete(call.id);
+      clearTimeout(call.timer);
+      call.reject(error);
+    }
+  }
+
+  #armConnectTimer(): void {
+    if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failure()) return;
+    this.#connectTimer = setTimeout(() => {
+      this.#connectTimer = undefined;
+      const error = this.#connectError();
+      this.#log(error.message);
+      this.#rejectAll((call) => !call.sent, error);
+      this.#settleWaiters(error);
+    }, this.#connectTimeout);
+  }
+
+  #clearConnectTimer(): void {
+    clearTimeout(this.#connectTimer);
+    this.#connectTimer = undefined;
+  }
+
+  #settleWaiters(error?: VideoPluginError): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiters) {
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
+  }
+
+  #connectError(): ConnectionError {
+    const { iframe, serviceOrigin } = this.#options;
+    const version =
+      this.#versionSeen === undefined
+        ? ''
+        : ` The service speaks protocol version ${this.#versionSeen}, this SDK speaks ${PROTOCOL_VERSION}: update video-plugin.`;
+    return new ConnectionError(
+      'connection_failed',
+      `Could not connect to the video service at ${iframe.src} from ${location.origin} within ${this.#connectTimeout} ms.${version} Check that the service URL is right and reachable, that the partner account allows the origin ${location.origin}, and that this page's Content-Security-Policy allows frame-src ${serviceOrigin}.`,
+      { serviceURL: iframe.src, pageOrigin: location.origin, retryable: true },
+    );
+  }
+
+  #timeoutError(method: string, timeout: number): TimeoutError {
+    const where = this.#state === 'connected' ? '' : ' (the service iframe was not connected)';
+    return new TimeoutError(
+      'timeout',
+      `${method} got no answer from the video service within ${timeout} ms${where}. Try again, or pass a larger timeout.`,
+      { method, timeout },
+    );
+  }
+}

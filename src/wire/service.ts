@@ -1,0 +1,191 @@
+/**
+ * The service side of the wire: runs inside the service's iframe page. It announces the page to
+ * its parent, accepts the host's port after checking the host origin, answers calls, pushes
+ * events and subscription updates. See protocol.ts for the exchange.
+ */
+import type { Logger } from '../debug.js';
+import { VideoPluginError, serializeError, type SerializedError } from '../errors.js';
+import {
+  HANDSHAKE_KEY,
+  PROTOCOL_VERSION,
+  connectSchema,
+  hostMessageSchemas,
+  parseMessage,
+  readFrameHash,
+  type ConnectMessage,
+  type ServiceMessage,
+} from './protocol.js';
+
+/** What a handler knows about the host that called it. */
+export interface HostInfo {
+  /** The host page's origin, as the browser reported it in the handshake. */
+  origin: string;
+  /** The configuration the host sent in the handshake. */
+  config: unknown;
+  /** The SDK version the host runs. */
+  sdk: string;
+  /** The channel id from the iframe URL. */
+  channel: string;
+}
+
+export type MethodHandler = (params: unknown, host: HostInfo) => unknown;
+/** Starts pushing values for `key`; returns the function that stops. */
+export type TopicHandler = (key: string, push: (value: unknown) => void, host: HostInfo) => () => void;
+
+export interface ServeOptions {
+  methods: Record<string, MethodHandler>;
+  topics?: Record<string, TopicHandler>;
+  /** Decides whether the host origin may connect; return an error to refuse it. */
+  checkOrigin?: (
+    origin: string,
+    connect: ConnectMessage,
+  ) => Promise<SerializedError | undefined> | SerializedError | undefined;
+  /** Runs after every accepted handshake. */
+  onConnect?: (host: HostInfo) => void;
+  /** The `info` sent with `ready`. */
+  info?: () => Record<string, unknown>;
+  log?: Logger;
+}
+
+export interface ServiceEndpoint {
+  /** The channel id from the page URL, or `undefined` when the page was opened on its own. */
+  readonly channel: string | undefined;
+  /** The connected host, if any. */
+  readonly host: HostInfo | undefined;
+  /** Pushes an event to the host; dropped while no host is connected. */
+  emit(name: string, payload?: unknown): void;
+  /** Stops listening and closes the port. */
+  close(): void;
+}
+
+/** Announces this page to its parent and serves the host that connects. */
+export function serveHost(options: ServeOptions): ServiceEndpoint {
+  const log = options.log ?? (() => {});
+  const frame = readFrameHash(location.hash);
+  let port: MessagePort | undefined;
+  let host: HostInfo | undefined;
+  const topicStops = new Map<number, () => void>();
+
+  const post = (message: ServiceMessage): void => port?.postMessage(message);
+
+  const stopTopics = (): void => {
+    for (const stop of topicStops.values()) stop();
+    topicStops.clear();
+  };
+
+  const closePort = (): void => {
+    stopTopics();
+    if (port) {
+      port.onmessage = null;
+      port.close();
+    }
+    port = undefined;
+    host = undefined;
+  };
+
+  const onPortMessage = (event: MessageEvent): void => {
+    const message = parseMessage(hostMessageSchemas, event.data);
+    const current = host;
+    if (!message || !current) {
+      log('dropped an invalid message from the host', event.data);
+      return;
+    }
+    switch (message.t) {
+      case 'call':
+        void answer(message.id, message.method, message.params, current);
+        return;
+      case 'sub': {
+        const topic = options.topics?.[message.topic];
+        if (!topic || !Object.hasOwn(options.topics!, message.topic)) {
+          log(`dropped a subscription to unknown topic ${message.topic}`);
+          return;
+        }
+        topicStops.get(message.sid)?.();
+        const source = port;
+        const push = (value: unknown): void => {
+          if (port === source) post({ t: 'upd', sid: message.sid, value });
+        };
+        topicStops.set(message.sid, topic(message.key, push, current));
+        return;
+      }
+      case 'unsub':
+        topicStops.get(message.sid)?.();
+        topicStops.delete(message.sid);
+        return;
+    }
+  };
+
+  const answer = async (id: number, method: string, params: unknown, caller: HostInfo): Promise<void> => {
+    const source = port;
+    let reply: ServiceMessage;
+    try {
+      const handler = Object.hasOwn(options.methods, method) ? options.methods[method] : undefined;
+      if (!handler) {
+        throw new VideoPluginError(
+          'bad_request',
+          `The service does not know the method ${method}. Update video-plugin or the service.`,
+        );
+      }
+      reply = { t: 'ok', id, value: await handler(params, caller) };
+    } catch (error) {
+      log(`call #${id} ${method} failed`, error);
+      reply = { t: 'err', id, error: serializeError(error) };
+    }
+    // A reply to a host that has since reconnected would reach nobody who asked.
+    if (port === source) post(reply);
+  };
+
+  const onWindowMessage = async (event: MessageEvent): Promise<void> => {
+    if (!frame || event.source !== window.parent || event.source === window) return;
+    const data: unknown = event.data;
+    if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[HANDSHAKE_KEY] !== 'connect')
+      return;
+    const connect = connectSchema.safeParse(data);
+    const offered = event.ports[0];
+    if (!connect.success || connect.data.channel !== frame.channel || connect.data.v !== PROTOCOL_VERSION || !offered) {
+      log('dropped an invalid connect message', data);
+      return;
+    }
+    const refusal = await options.checkOrigin?.(event.origin, connect.data);
+    if (refusal) {
+      log(`refused host origin ${event.origin}`, refusal);
+      offered.postMessage({ t: 'refused', error: refusal } satisfies ServiceMessage);
+      offered.close();
+      return;
+    }
+    closePort();
+    port = offered;
+    host = { origin: event.origin, config: connect.data.config, sdk: connect.data.sdk, channel: frame.channel };
+    port.onmessage = onPortMessage;
+    post({ t: 'ready', info: options.info?.() });
+    log(`connected to host ${event.origin}`);
+    options.onConnect?.(host);
+  };
+
+  const onPageHide = (): void => post({ t: 'bye' });
+
+  if (frame) {
+    window.addEventListener('message', onWindowMessage);
+    window.addEventListener('pagehide', onPageHide);
+    if (frame.version !== PROTOCOL_VERSION) log(`the page URL asks for protocol version ${frame.version}`);
+    if (window.parent !== window) {
+      window.parent.postMessage({ [HANDSHAKE_KEY]: 'hello', v: PROTOCOL_VERSION, channel: frame.channel }, '*');
+    }
+  }
+
+  return {
+    channel: frame?.channel,
+    get host() {
+      return host;
+    },
+    emit(name, payload) {
+      if (!port) log(`event ${name} dropped: no host connected`);
+      post({ t: 'evt', name, payload });
+    },
+    close() {
+      window.removeEventListener('message', onWindowMessage);
+      window.removeEventListener('pagehide', onPageHide);
+      closePort();
+    },
+  };
+}

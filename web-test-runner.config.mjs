@@ -1,0 +1,79 @@
+// Browser tests: headless Debian Chromium, test pages on http://localhost:PORT, frames on
+// http://127.0.0.1:PORT (same dev server, another site) and the real local service on 127.0.0.1.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { testServicePlugin } from './test/support/service-plugin.mjs';
+
+function findChromium() {
+  const candidates = [
+    process.env.CHROME_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome-stable',
+    '/usr/bin/google-chrome',
+  ];
+  for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
+    } catch {
+      // not on PATH
+    }
+  }
+  throw new Error('No Chromium found. Install it (Debian/Ubuntu: `apt-get install -y chromium`) or set CHROME_PATH.');
+}
+
+/** Counts every test of every file and writes them where scripts/test.mjs reads them. */
+function countReporter() {
+  return {
+    onTestRunFinished({ sessions }) {
+      const totals = { passed: 0, failed: 0, skipped: 0 };
+      const walk = (suite) => {
+        for (const test of suite.tests ?? []) {
+          if (test.skipped) totals.skipped++;
+          else if (test.passed) totals.passed++;
+          else totals.failed++;
+        }
+        for (const child of suite.suites ?? []) walk(child);
+      };
+      for (const session of sessions) {
+        if (session.testResults) walk(session.testResults);
+        // A file that failed to load or threw outside a test counts as one failure.
+        if (!session.passed && (session.errors?.length ?? 0) > 0) totals.failed++;
+      }
+      mkdirSync('.test-results', { recursive: true });
+      writeFileSync('.test-results/browser.json', JSON.stringify(totals));
+    },
+  };
+}
+
+export const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--site-per-process',
+];
+
+export default {
+  files: ['test/browser/**/*.test.ts'],
+  nodeResolve: true,
+  hostname: 'localhost',
+  concurrency: 2,
+  testFramework: { config: { timeout: 10000 } },
+  testsFinishTimeout: 240000,
+  browsers: [
+    chromeLauncher({
+      launchOptions: { executablePath: findChromium(), headless: true, args: chromiumFlags },
+    }),
+  ],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin()],
+  reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
+};

@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
+import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
 
 function findChromium() {
   const candidates = [
@@ -74,6 +75,6 @@ export default {
       launchOptions: { executablePath: findChromium(), headless: true, args: chromiumFlags },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin()],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

@@ -2,7 +2,7 @@
 // suites, the browser suites and the size budget. Prints `N passed, N failed[, N skipped]` last
 // and exits non-zero on any failure.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
@@ -41,7 +41,11 @@ await check('lint', 'npm', ['run', '--silent', 'lint']);
 const built = await check('build', 'npm', ['run', '--silent', 'build']);
 
 console.log('\n== node tests');
-const node = await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/node/**/*.test.ts']);
+// Node 20's --test does not expand globs: list the files here.
+const nodeTests = readdirSync('test/node')
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `test/node/${name}`);
+const node = await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests]);
 const count = (label) => Number(node.output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);
 totals.passed += count('pass');
 totals.failed += count('fail') + count('cancelled');

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   // Accounts
   'account_not_found',
   'account_already_exists',
+  'partner_not_found',
   // Videos and background actions
   'video_not_found',
   'topic_not_found',
@@ -112,6 +113,7 @@ const CLASS_BY_CODE: Partial<Record<ErrorCode, ErrorClass>> = {
   video_not_found: NotFoundError,
   topic_not_found: NotFoundError,
   generation_not_found: NotFoundError,
+  partner_not_found: NotFoundError,
   not_found: NotFoundError,
   account_already_exists: AccountAlreadyExistsError,
   timeout: TimeoutError,

@@ -3,22 +3,59 @@
 // the service URL and tokens minted by `video-plugin/server` (the secret stays in Node).
 import { existsSync } from 'node:fs';
 
+export const TEST_PARTNERS = [
+  { id: 'test-partner', secret: 'test-partner-secret-0123456789abcdef' },
+  { id: 'other-partner', secret: 'other-partner-secret-0123456789abcdef' },
+  // A partner that allows no test origin: its frames must refuse the test page.
+  { id: 'strict-partner', secret: 'strict-partner-secret-0123456789abcd', allowedOrigins: ['https://shop.example'] },
+];
+
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+}
+
 export function testServicePlugin() {
   let service;
+  let slowService;
+  let tokens;
   return {
     name: 'video-plugin-test-service',
     async serverStart() {
-      const serverModule = new URL('../../dist/service/server.js', import.meta.url);
-      if (!existsSync(serverModule)) return;
-      const { startService } = await import(serverModule.href);
-      service = await startService({ port: 0, host: '127.0.0.1', jobMs: 150, quiet: true });
+      const dist = new URL('../../dist/', import.meta.url);
+      if (!existsSync(new URL('service/server.js', dist))) {
+        throw new Error('dist/ is missing: run `npm run build` before the browser tests (npm test does).');
+      }
+      const { startService } = await import(new URL('service/server.js', dist).href);
+      tokens = await import(new URL('server/index.js', dist).href);
+      service = await startService({ port: 0, host: '127.0.0.1', jobMs: 150, heartbeatMs: 1000, partners: TEST_PARTNERS });
+      // Jobs that take seconds, for tests that need an action to stay PENDING or PROCESSING a while.
+      slowService = await startService({ port: 0, host: '127.0.0.1', jobMs: 6000, partners: TEST_PARTNERS });
     },
     async serverStop() {
-      await service?.close();
+      await Promise.all([service?.close(), slowService?.close()]);
     },
     async serve(context) {
-      if (context.path !== '/__test/config') return undefined;
-      return { body: JSON.stringify({ serviceURL: service?.url ?? null }), type: 'application/json' };
+      if (context.path === '/__test/config') {
+        return {
+          body: JSON.stringify({
+            serviceURL: service.url,
+            slowServiceURL: slowService.url,
+            partners: TEST_PARTNERS.map(({ id }) => id),
+          }),
+          type: 'application/json',
+        };
+      }
+      if (context.path === '/__test/token' && context.method === 'POST') {
+        const { kind, partnerID = 'test-partner', ...rest } = await readBody(context.req);
+        const partner = TEST_PARTNERS.find((p) => p.id === partnerID);
+        const options = { partnerID, secret: partner.secret, ...rest };
+        const token =
+          kind === 'create' ? await tokens.createAccountToken(options) : await tokens.loginAccountToken(options);
+        return { body: JSON.stringify({ token }), type: 'application/json' };
+      }
+      return undefined;
     },
   };
 }

@@ -1,0 +1,49 @@
+/** Per-instance event listeners: `on`, `off`, and the `callbacks` option. */
+import type { PluginEventMap, PluginEventName } from './wire/api.js';
+
+export type PluginEventListener<K extends PluginEventName> = (payload: PluginEventMap[K]) => void;
+
+/** Reports a listener's exception the way the platform reports one from an event listener. */
+export function report(error: unknown): void {
+  if (typeof reportError === 'function') reportError(error);
+  else queueMicrotask(() => { throw error; });
+}
+
+export class Emitter {
+  readonly #listeners = new Map<PluginEventName, Set<(payload: never) => void>>();
+
+  on<K extends PluginEventName>(name: K, listener: PluginEventListener<K>): () => void {
+    let set = this.#listeners.get(name);
+    if (!set) this.#listeners.set(name, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => this.off(name, listener);
+  }
+
+  off<K extends PluginEventName>(name: K, listener: PluginEventListener<K>): void {
+    this.#listeners.get(name)?.delete(listener as (payload: never) => void);
+  }
+
+  /** Calls every listener of `name`; one listener's exception does not stop the others. */
+  emit<K extends PluginEventName>(name: K, payload: PluginEventMap[K]): void {
+    const set = this.#listeners.get(name);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        (listener as PluginEventListener<K>)(payload);
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+
+  /** How many listeners are registered (all events). */
+  get size(): number {
+    let size = 0;
+    for (const set of this.#listeners.values()) size += set.size;
+    return size;
+  }
+
+  clear(): void {
+    this.#listeners.clear();
+  }
+}

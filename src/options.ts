@@ -1,0 +1,124 @@
+/**
+ * The partner's inputs: the constructor options and every method's arguments, as zod/mini schemas.
+ * Types come from the schemas; defaults live here too.
+ */
+import * as z from 'zod/mini';
+import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES } from './wire/api.js';
+
+/** Where each `environment` lives. `serviceURL` overrides it. */
+export const SERVICE_URLS = {
+  prod: 'https://app.video-plugin.example',
+  demo: 'https://demo.video-plugin.example',
+} as const;
+
+/** The path of the service page that runs in the iframe. */
+export const PLUGIN_PATH = '/plugin';
+
+/** Default limit for `openPlugin` and `openEditorForVideo`, in milliseconds. */
+export const DEFAULT_OPEN_TIMEOUT = 30_000;
+
+export const DEFAULT_COMPLETE_VIDEO_CONFIRMATION = {
+  shouldShow: false,
+  title: 'Finalize Video',
+  body: 'By finalizing this video, you confirm that you own the rights to all of its content.',
+  confirmButton: 'Confirm',
+  cancelButton: 'Cancel',
+};
+
+const text = z.string().check(z.minLength(1), z.maxLength(2048));
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  error: 'must be a function',
+});
+const element = z.custom<HTMLElement>((value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement, {
+  error: 'must be an HTMLElement (e.g. document.getElementById(...))',
+});
+const httpURL = z.url({ protocol: /^https?$/ });
+const timeout = z.number().check(z.positive(), z.lte(600_000));
+
+const confirmationSchema = z.strictObject({
+  shouldShow: z.optional(z.boolean()),
+  title: z.optional(text),
+  body: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  confirmButton: z.optional(text),
+  cancelButton: z.optional(text),
+});
+
+export const partnerIDSchema = z.string().check(z.minLength(1), z.maxLength(256));
+
+export const pluginOptionsSchema = z.strictObject({
+  /** `prod` (default) or `demo`. */
+  environment: z.optional(z.enum(['prod', 'demo'])),
+  /** The element that holds the iframe. */
+  domElement: z.optional(element),
+  /** `jwt` (default) or `uncontrolled`. */
+  authMode: z.optional(z.enum(['jwt', 'uncontrolled'])),
+  /** Editor presentation. */
+  editor: z.optional(
+    z.strictObject({
+      labels: z.optional(z.strictObject({ completeVideoConfirmation: z.optional(confirmationSchema) })),
+    }),
+  ),
+  /** Event name → callback; the same as calling `on` for each. */
+  callbacks: z.optional(z.partialRecord(z.enum(EVENT_NAMES), fn)),
+  /** Logs every message in and out, state changes and timings. */
+  isDebug: z.optional(z.boolean()),
+  /** Base URL of the service; overrides `environment` (local service, staging, tests). */
+  serviceURL: z.optional(httpURL),
+  /** Limit for connecting to the iframe, in milliseconds (default 15000). */
+  connectTimeout: z.optional(timeout),
+  /** Default limit for every call, in milliseconds (default 15000). */
+  callTimeout: z.optional(timeout),
+});
+/** Options of `new Plugin(partnerID, options)`. */
+export type PluginOptions = z.input<typeof pluginOptionsSchema>;
+
+export const tokenSchema = z.string().check(z.minLength(1), z.maxLength(8192));
+export const idSchema = z.string().check(z.minLength(1), z.maxLength(256));
+export const sourceURLSchema = httpURL;
+
+export const updatableAccountInfoSchema = z.strictObject({
+  firstName: z.optional(z.string().check(z.maxLength(256))),
+  lastName: z.optional(z.string().check(z.maxLength(256))),
+  emailAddress: z.optional(z.string().check(z.maxLength(256))),
+  companyName: z.optional(z.string().check(z.maxLength(256))),
+  phone: z.optional(z.string().check(z.maxLength(64))),
+  city: z.optional(z.string().check(z.maxLength(256))),
+  state: z.optional(z.string().check(z.maxLength(256))),
+});
+/** The fields `updateAccountInfo` can change; only the given ones change. */
+export type UpdatableAccountInfo = z.infer<typeof updatableAccountInfoSchema>;
+
+export const videoGenerationParamsSchema = z.strictObject({
+  topicId: idSchema,
+  aspectRatio: z.enum(ASPECT_RATIOS),
+  duration: z.union(DURATIONS.map((d) => z.literal(d))),
+  videoInstructions: z.optional(z.string().check(z.maxLength(2000))),
+  language: z.optional(z.enum(LANGUAGES)),
+});
+/** The argument of `startVideoGeneration`. */
+export type VideoGenerationParams = z.infer<typeof videoGenerationParamsSchema>;
+
+export const openPluginOptionsSchema = z.strictObject({
+  /** Opens the search view with this URL filled in and starts a topic search at once. */
+  sourceURL: z.optional(httpURL),
+  /** Same as `sourceURL` (the spelling of one reference example). */
+  sourceUrl: z.optional(httpURL),
+  /** Deprecated: the older variant's name of `sourceURL`. */
+  businessURL: z.optional(httpURL),
+  /** Opens the generation prompt with this topic selected (its search must be PROCESSING or COMPLETE). */
+  topicId: z.optional(idSchema),
+  /** Opens the final step with this generation's preview (must be PROCESSING or COMPLETE). */
+  generationRequestId: z.optional(idSchema),
+  /** Milliseconds to wait for the page to open (default 30000). */
+  timeout: z.optional(timeout),
+});
+/** Options of `openPlugin`. */
+export type OpenPluginOptions = z.input<typeof openPluginOptionsSchema>;
+
+export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout) });
+/** Options of `openEditorForVideo`. */
+export type OpenEditorOptions = z.infer<typeof openEditorOptionsSchema>;
+
+export const callbackSchema = fn;
+export const elementSchema = element;
+export const eventNameSchema = z.enum(EVENT_NAMES);

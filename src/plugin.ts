@@ -1,0 +1,559 @@
+/**
+ * `Plugin`: embeds the video service's iframe in the partner's page and gives the partner's code a
+ * typed, promise-based API over it. Every input is validated before anything is sent; every
+ * promise settles; `cleanup()` releases everything the instance owns.
+ */
+import { createLogger, type Logger } from './debug.js';
+import {
+  AccountMethodsDisabledError,
+  DestroyedError,
+  InvalidParameterError,
+  NotAuthenticatedError,
+  ServiceError,
+  VideoPluginError,
+  deserializeError,
+} from './errors.js';
+import { Emitter, report, type PluginEventListener } from './events.js';
+import { Frame } from './frame.js';
+import {
+  DEFAULT_COMPLETE_VIDEO_CONFIRMATION,
+  DEFAULT_OPEN_TIMEOUT,
+  PLUGIN_PATH,
+  SERVICE_URLS,
+  callbackSchema,
+  elementSchema,
+  eventNameSchema,
+  idSchema,
+  openEditorOptionsSchema,
+  openPluginOptionsSchema,
+  partnerIDSchema,
+  pluginOptionsSchema,
+  sourceURLSchema,
+  tokenSchema,
+  updatableAccountInfoSchema,
+  videoGenerationParamsSchema,
+  type OpenEditorOptions,
+  type OpenPluginOptions,
+  type PluginOptions,
+  type UpdatableAccountInfo,
+  type VideoGenerationParams,
+} from './options.js';
+import { checkToken } from './token-check.js';
+import { parse } from './validate.js';
+import { VERSION } from './version.js';
+import {
+  EVENT_NAMES,
+  INTERNAL_EVENTS,
+  TOPICS,
+  accountSchema,
+  eventPayloadSchemas,
+  sessionInfoSchema,
+  statusPayloadSchema,
+  topicSearchStartSchema,
+  videoGenerationStartSchema,
+  videoSchema,
+  type Account,
+  type HostConfig,
+  type MethodName,
+  type PluginEventName,
+  type TopicSearchStartResult,
+  type TopicSearchStatusUpdatePayload,
+  type Video,
+  type VideoGenerationStartResult,
+  type VideoGenerationStatusUpdatePayload,
+} from './wire/api.js';
+import { HostConnection, type CallOptions } from './wire/host.js';
+import { frameHash } from './wire/protocol.js';
+import * as z from 'zod/mini';
+
+type StatusPayload = TopicSearchStatusUpdatePayload;
+type StatusCallback = (payload: StatusPayload) => void;
+
+/** One upstream subscription per topic/id, shared by every callback that asked for it. */
+interface StatusSubscription {
+  subscribers: Set<{ callback: StatusCallback }>;
+  last: StatusPayload | undefined;
+  stop: () => void;
+}
+
+const FINAL = new Set(['COMPLETE', 'FAILED']);
+const accountIDResult = z.object({ accountID: z.string() });
+const nothing = z.unknown();
+
+export class Plugin {
+  /** The SDK version (semver). Also sent to the service in the handshake. */
+  static readonly version = VERSION;
+
+  /** The partner ID this instance was created for. */
+  readonly partnerID: string;
+  /** `jwt` or `uncontrolled`. */
+  readonly authMode: 'jwt' | 'uncontrolled';
+  /** The base URL of the service this instance talks to. */
+  readonly serviceURL: string;
+
+  readonly #frame: Frame;
+  readonly #connection: HostConnection;
+  readonly #emitter = new Emitter();
+  readonly #statusSubscriptions = new Map<string, StatusSubscription>();
+  readonly #config: HostConfig;
+  readonly #log: Logger;
+  /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
+  #authenticated = false;
+  #accountID: string | null = null;
+  #destroyed = false;
+  #cleanup: Promise<void> | undefined;
+  #warnedDeprecated = false;
+
+  /**
+   * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
+   * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
+   */
+  constructor(partnerID: string, options: PluginOptions = {}) {
+    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
+    const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
+    this.authMode = opts.authMode ?? 'jwt';
+    this.#log = createLogger(opts.isDebug ?? false);
+    const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
+    if (!base.pathname.endsWith('/')) base.pathname += '/';
+    this.serviceURL = base.href;
+    this.#config = {
+      partnerID: this.partnerID,
+      authMode: this.authMode,
+      isDebug: opts.isDebug ?? false,
+      completeVideoConfirmation: {
+        ...DEFAULT_COMPLETE_VIDEO_CONFIRMATION,
+        ...opts.editor?.labels?.completeVideoConfirmation,
+      },
+    };
+    const channel = crypto.randomUUID();
+    const src = new URL(PLUGIN_PATH.slice(1), base);
+    src.searchParams.set('partner', this.partnerID);
+    src.hash = frameHash(channel);
+    this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
+    const started = performance.now();
+    this.#connection = new HostConnection({
+      iframe: this.#frame.iframe,
+      serviceOrigin: base.origin,
+      channel,
+      sdkVersion: VERSION,
+      config: () => this.#config,
+      connectTimeout: opts.connectTimeout,
+      callTimeout: opts.callTimeout,
+      onEvent: (name, payload) => this.#onEvent(name, payload),
+      onConnected: (info) => {
+        this.#log(`connected after ${Math.round(performance.now() - started)} ms`);
+        this.#onSession(info);
+      },
+      log: this.#log,
+    });
+    for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
+      this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
+    }
+    this.#log('created', { partnerID: this.partnerID, serviceURL: this.serviceURL, authMode: this.authMode });
+  }
+
+  /** The iframe that shows the service (hidden until opened). */
+  get iframe(): HTMLIFrameElement {
+    return this.#frame.iframe;
+  }
+
+  /** Whether the AI page or the editor is showing. */
+  get isOpen(): boolean {
+    return this.#frame.visible;
+  }
+
+  /** Whether `cleanup()` was called. */
+  get isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  // ---- Accounts (JWT mode only) ----
+
+  /**
+   * Creates an account from a token minted by `createAccountToken` on your server and logs it in
+   * (logging out any current account first). Resolves to the new account's ID: store it unless you
+   * use `externalID`.
+   */
+  async createAccount(createAccountToken: string): Promise<string> {
+    const token = this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken');
+    const { accountID } = await this.#call('createAccount', { token }, accountIDResult);
+    this.#signedIn(accountID);
+    return accountID;
+  }
+
+  /**
+   * Logs in the account named by a token minted by `loginAccountToken` on your server (by
+   * `accountID` or `externalID`), logging out any current account first.
+   */
+  async loginAccount(loginAccountToken: string): Promise<Account> {
+    const token = this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken');
+    const account = await this.#call('loginAccount', { token }, accountSchema);
+    this.#signedIn(account.id);
+    return account;
+  }
+
+  /** Logs the current account out. Resolves also when nobody was logged in. */
+  async logoutAccount(): Promise<void> {
+    this.#ready('logoutAccount', true);
+    await this.#call('logoutAccount', undefined, nothing);
+    this.#authenticated = false;
+    this.#accountID = null;
+  }
+
+  /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
+  async getAccountInfo(): Promise<Account> {
+    this.#ready('getAccountInfo', true);
+    return this.#call('getAccountInfo', undefined, accountSchema, { resend: true });
+  }
+
+  /** Changes the given fields of the logged-in account (a plain object, not a token). */
+  async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
+    this.#ready('updateAccountInfo', true);
+    const info = parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo');
+    return this.#call('updateAccountInfo', { info }, accountSchema);
+  }
+
+  // ---- Videos ----
+
+  /** Every video of the logged-in account; `[]` when nobody is logged in. */
+  async getVideos(): Promise<Video[]> {
+    this.#ready('getVideos');
+    return this.#call('getVideos', undefined, z.array(videoSchema), { resend: true });
+  }
+
+  /** One video, or `null` when it does not exist or belongs to another user. */
+  async getVideoData(videoID: string): Promise<Video | null> {
+    this.#ready('getVideoData');
+    const id = parse(idSchema, videoID, 'videoID');
+    return this.#call('getVideoData', { videoID: id }, z.nullable(videoSchema), { resend: true });
+  }
+
+  // ---- Background actions ----
+
+  /**
+   * Starts a background topic search on `sourceURL`. Resolves as soon as the search has started;
+   * follow it with `subscribeToTopicSearchStatusUpdates`. Needs an account authenticated in this
+   * session.
+   */
+  async startTopicSearch(sourceURL: string): Promise<TopicSearchStartResult> {
+    this.#ready('startTopicSearch');
+    const url = parse(sourceURLSchema, sourceURL, 'sourceURL');
+    this.#requireSessionAuth('startTopicSearch');
+    return this.#call('startTopicSearch', { sourceURL: url }, topicSearchStartSchema);
+  }
+
+  /**
+   * Starts a background video generation from a topic. Resolves as soon as it has started (the
+   * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`.
+   */
+  async startVideoGeneration(videoGenerationParams: VideoGenerationParams): Promise<VideoGenerationStartResult> {
+    this.#ready('startVideoGeneration');
+    const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
+    this.#requireSessionAuth('startVideoGeneration');
+    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, videoGenerationStartSchema);
+  }
+
+  /**
+   * Calls `callback` with the current status of the topic search at once, then with each change.
+   * Returns the function that unsubscribes.
+   */
+  subscribeToTopicSearchStatusUpdates(
+    topicId: string,
+    callback: (payload: TopicSearchStatusUpdatePayload) => void,
+  ): () => void {
+    return this.#subscribeStatus(TOPICS.topicSearch, 'subscribeToTopicSearchStatusUpdates', 'topicId', topicId, callback);
+  }
+
+  /**
+   * Calls `callback` with the current status of the generation at once, then with each change.
+   * Returns the function that unsubscribes.
+   */
+  subscribeToVideoGenerationStatusUpdates(
+    generationRequestId: string,
+    callback: (payload: VideoGenerationStatusUpdatePayload) => void,
+  ): () => void {
+    return this.#subscribeStatus(
+      TOPICS.videoGeneration,
+      'subscribeToVideoGenerationStatusUpdates',
+      'generationRequestId',
+      generationRequestId,
+      callback,
+    );
+  }
+
+  // ---- UI ----
+
+  /**
+   * Moves the iframe into `domElement` (hidden when `isHidden`). Resolves once the service answers
+   * again; the login session and every subscription carry over.
+   */
+  async mount(domElement: HTMLElement, isHidden = false): Promise<void> {
+    this.#ready('mount');
+    const element = parse(elementSchema, domElement, 'domElement');
+    const hidden = parse(z.boolean(), isHidden, 'isHidden');
+    const started = performance.now();
+    if (this.#frame.mount(element, hidden) === 'reloaded') {
+      this.#connection.expectReload('the iframe was moved to another element');
+    }
+    await this.#call('ping', undefined, nothing, { resend: true });
+    this.#log(`mounted in ${Math.round(performance.now() - started)} ms`);
+  }
+
+  /**
+   * Opens the AI page: on the search view (`sourceURL`), the prompt step (`topicId`) or the final
+   * preview (`generationRequestId`). Resolves when it has opened; emits `pluginOpened`.
+   */
+  async openPlugin(options: OpenPluginOptions = {}): Promise<void> {
+    this.#ready('openPlugin');
+    const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
+    const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
+    if (new Set(sources).size > 1) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        'options.sourceURL, options.sourceUrl and options.businessURL name the same thing; pass only sourceURL.',
+        { field: 'options.sourceURL' },
+      );
+    }
+    if (opts.businessURL !== undefined && !this.#warnedDeprecated) {
+      this.#warnedDeprecated = true;
+      this.#log('options.businessURL is deprecated (older variant); use options.sourceURL instead.');
+    }
+    const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
+    if (targets.length > 1) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        'Pass at most one of options.sourceURL, options.topicId and options.generationRequestId: each opens a different step.',
+        { field: 'options' },
+      );
+    }
+    const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
+    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts.timeout);
+  }
+
+  /**
+   * Opens the editor for one of the logged-in user's videos. Resolves when it has opened; emits
+   * `editorOpened` with the video. Rejects for unknown videos and other users' videos.
+   */
+  async openEditorForVideo(videoID: string, options: OpenEditorOptions = {}): Promise<void> {
+    this.#ready('openEditorForVideo');
+    const id = parse(idSchema, videoID, 'videoID');
+    const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
+    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts.timeout);
+  }
+
+  /** Hides the UI. The user stays logged in and the iframe stays loaded. */
+  async close(): Promise<void> {
+    this.#ready('close');
+    this.#frame.hide();
+    await this.#call('close', undefined, nothing, { resend: true });
+  }
+
+  /**
+   * Closes the UI, logs out (JWT mode), destroys the iframe and removes every listener and
+   * subscription. Every later call rejects with a `DestroyedError`; a second `cleanup()` is harmless.
+   */
+  cleanup(): Promise<void> {
+    this.#cleanup ??= this.#teardown();
+    return this.#cleanup;
+  }
+
+  // ---- Events ----
+
+  /** Calls `callback` on every `eventName` event of this instance. Returns the remover. */
+  on<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): () => void {
+    this.#ready('on');
+    parse(eventNameSchema, eventName, 'eventName');
+    parse(callbackSchema, callback, 'callback');
+    return this.#emitter.on(eventName, callback);
+  }
+
+  /** Removes a listener added with `on` (the same function). A no-op after `cleanup()`. */
+  off<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): void {
+    if (this.#destroyed) return;
+    parse(eventNameSchema, eventName, 'eventName');
+    parse(callbackSchema, callback, 'callback');
+    this.#emitter.off(eventName, callback);
+  }
+
+  // ---- Internals ----
+
+  /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
+  #ready(method: string, accountMethod = false): void {
+    if (this.#destroyed) {
+      throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
+    }
+    if (accountMethod && this.authMode === 'uncontrolled') {
+      throw new AccountMethodsDisabledError(
+        'account_methods_disabled',
+        `${method} is disabled because authMode is "uncontrolled": the embedded UI handles accounts itself. Use authMode "jwt" to manage accounts from your code.`,
+        { method },
+      );
+    }
+  }
+
+  #tokenArgument(method: string, token: unknown, field: string): string {
+    this.#ready(method, true);
+    const value = parse(tokenSchema, token, field);
+    checkToken(value, this.partnerID, field);
+    return value;
+  }
+
+  #requireSessionAuth(method: string): void {
+    if (this.#authenticated) return;
+    throw new NotAuthenticatedError(
+      'not_authenticated',
+      this.authMode === 'jwt'
+        ? `${method} needs an account authenticated in this session: call loginAccount or createAccount first.`
+        : `${method} needs the user to sign in through the embedded UI first (openPlugin shows the sign-in).`,
+      { method },
+    );
+  }
+
+  #signedIn(accountID: string): void {
+    this.#authenticated = true;
+    this.#accountID = accountID;
+    this.#log('state: logged in', accountID);
+  }
+
+  /** Calls the service and checks the answer's shape. */
+  async #call<S extends z.ZodMiniType>(
+    method: MethodName,
+    params: unknown,
+    result: S,
+    options?: CallOptions,
+  ): Promise<z.infer<S>> {
+    const value = await this.#connection.call(method, params, options);
+    const checked = result.safeParse(value);
+    if (!checked.success) {
+      throw new ServiceError('internal_error', `The service answered ${method} with an unexpected value. Update video-plugin.`, {
+        method,
+      });
+    }
+    return checked.data;
+  }
+
+  async #open<Opened extends 'pluginOpened' | 'editorOpened'>(
+    method: 'openPlugin' | 'openEditorForVideo',
+    opened: Opened,
+    failed: 'pluginOpenFailed' | 'editorOpenFailed',
+    params: unknown,
+    timeout = DEFAULT_OPEN_TIMEOUT,
+  ): Promise<void> {
+    const started = performance.now();
+    const wasVisible = this.#frame.visible;
+    this.#frame.show();
+    try {
+      const value = await this.#call(method, params, opened === 'editorOpened' ? videoSchema : nothing, { timeout });
+      this.#log(`${method} opened in ${Math.round(performance.now() - started)} ms`);
+      this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
+    } catch (error) {
+      if (!wasVisible && !this.#destroyed) this.#frame.hide();
+      if (!this.#destroyed) this.#emitter.emit(failed, error as VideoPluginError);
+      throw error;
+    }
+  }
+
+  #subscribeStatus(
+    topic: string,
+    method: string,
+    field: string,
+    id: unknown,
+    callback: unknown,
+  ): () => void {
+    this.#ready(method);
+    const key = parse(idSchema, id, field);
+    const subscriber = { callback: parse(callbackSchema, callback, 'callback') as StatusCallback };
+    const mapKey = `${topic}:${key}`;
+    let subscription = this.#statusSubscriptions.get(mapKey);
+    if (!subscription) {
+      const created: StatusSubscription = { subscribers: new Set(), last: undefined, stop: () => {} };
+      created.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(created, value));
+      this.#statusSubscriptions.set(mapKey, created);
+      subscription = created;
+    }
+    const shared = subscription;
+    shared.subscribers.add(subscriber);
+    if (shared.last) {
+      const current = shared.last;
+      queueMicrotask(() => shared.subscribers.has(subscriber) && this.#deliver(subscriber.callback, current));
+    }
+    return () => {
+      if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0) return;
+      shared.stop();
+      this.#statusSubscriptions.delete(mapKey);
+    };
+  }
+
+  /** Delivers each status once, in order: replays after a reconnect repeat the last one. */
+  #onStatus(subscription: StatusSubscription, value: unknown): void {
+    const payload = statusPayloadSchema.safeParse(value);
+    if (!payload.success) {
+      this.#log('dropped an invalid status update', value);
+      return;
+    }
+    const last = subscription.last;
+    if (last && (last.status === payload.data.status || FINAL.has(last.status))) return;
+    subscription.last = payload.data;
+    for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload.data);
+  }
+
+  #deliver(callback: StatusCallback, payload: StatusPayload): void {
+    try {
+      callback(payload);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  #onSession(info: unknown): void {
+    const session = sessionInfoSchema.safeParse(info);
+    if (!session.success) return;
+    this.#accountID = session.data.accountID;
+    if (this.#accountID === null) this.#authenticated = false;
+    else if (this.authMode === 'uncontrolled') this.#authenticated = true;
+  }
+
+  #onEvent(name: string, payload: unknown): void {
+    if (name === INTERNAL_EVENTS.closed) {
+      this.#frame.hide();
+      return;
+    }
+    if (name === INTERNAL_EVENTS.session) {
+      this.#onSession(payload);
+      return;
+    }
+    if (!(EVENT_NAMES as readonly string[]).includes(name)) {
+      this.#log(`dropped unknown event ${name}`);
+      return;
+    }
+    const eventName = name as PluginEventName;
+    const checked = eventPayloadSchemas[eventName].safeParse(payload);
+    if (!checked.success) {
+      this.#log(`dropped event ${name} with an invalid payload`, payload);
+      return;
+    }
+    if (eventName === 'editorExited') this.#frame.hide();
+    const isError = eventName === 'error' || eventName.endsWith('OpenFailed');
+    this.#emitter.emit(eventName, (isError ? deserializeError(checked.data as never) : checked.data) as never);
+  }
+
+  async #teardown(): Promise<void> {
+    this.#destroyed = true;
+    this.#log('state: cleaning up');
+    this.#frame.hide();
+    if (this.authMode === 'jwt' && this.#connection.state === 'connected') {
+      // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.
+      await this.#connection.call('logoutAccount', undefined, { timeout: 2000 }).catch(() => {});
+    }
+    for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
+    this.#statusSubscriptions.clear();
+    this.#connection.destroy(
+      new DestroyedError('destroyed', 'The Plugin was cleaned up while this call was pending. Create a new Plugin to continue.'),
+    );
+    this.#frame.destroy();
+    this.#emitter.clear();
+    this.#authenticated = false;
+    this.#accountID = null;
+    this.#log('state: ended');
+  }
+}

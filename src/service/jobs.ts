@@ -1,0 +1,239 @@
+/**
+ * Background jobs: topic searches, video generations and renders. Each moves its record through
+ * PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, recording every step in the store
+ * so that the status streams push it.
+ *
+ * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
+ * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fetchSourcePage, SourceError } from './source.js';
+import {
+  advance,
+  newId,
+  nowISO,
+  type Owner,
+  type Store,
+  type TopicRecord,
+  type GenerationRecord,
+  type VideoRecord,
+} from './store.js';
+
+/** Parameters of a generation, already validated. */
+export interface GenerationParams {
+  topicId: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  videoInstructions?: string;
+}
+
+/**
+ * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
+ * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
+ */
+export const FAIL_GENERATION_MARKER = '[fail]';
+
+/** Format of the emulator's renders: an animated SVG stands in for the real video file. */
+export const RENDER_FORMAT = 'svg';
+
+/** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
+const TOPIC_PENDING_SHARE = 0.1;
+/** Share of `jobMs` a generation spends PENDING. */
+const GENERATION_PENDING_SHARE = 0.2;
+
+/** Runs the service's background jobs. */
+export class Jobs {
+  readonly #store: Store;
+  readonly #jobMs: number;
+  readonly #fetchTimeoutMs: number;
+  readonly #closing = new AbortController();
+
+  constructor(store: Store, options: { jobMs: number; fetchTimeoutMs: number }) {
+    this.#store = store;
+    this.#jobMs = options.jobMs;
+    this.#fetchTimeoutMs = options.fetchTimeoutMs;
+  }
+
+  /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
+  startTopicSearch(owner: Owner, sourceURL: string): TopicRecord {
+    const now = nowISO();
+    const topic: TopicRecord = {
+      ...owner,
+      id: newId('topic'),
+      requestId: newId('search'),
+      sourceURL,
+      status: 'PENDING',
+      images: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.#store.topics.set(topic.id, topic);
+    this.#store.changed({ kind: 'topic', record: topic });
+    this.#run(() => this.#searchTopic(topic));
+    return topic;
+  }
+
+  /**
+   * Saves a new PENDING generation and its video (named after the topic) and starts generating.
+   * The caller has checked that the topic is the account's and COMPLETE.
+   */
+  startGeneration(
+    owner: Owner,
+    topic: TopicRecord,
+    params: GenerationParams,
+  ): { generation: GenerationRecord; video: VideoRecord } {
+    const now = nowISO();
+    const generation: GenerationRecord = {
+      ...owner,
+      ...params,
+      requestId: newId('gen'),
+      videoId: newId('vid'),
+      status: 'PENDING',
+      createdAt: now,
+      updatedAt: now,
+    };
+    const video: VideoRecord = {
+      ...owner,
+      id: generation.videoId,
+      name: topic.title ?? new URL(topic.sourceURL).hostname,
+      topicId: topic.id,
+      requestId: generation.requestId,
+      aspectRatio: params.aspectRatio,
+      duration: params.duration,
+      language: params.language,
+      createdAt: now,
+      updatedAt: now,
+      isCompleted: false,
+      hasThumbnail: false,
+      renders: [],
+    };
+    this.#store.videos.set(video.id, video);
+    this.#store.generations.set(generation.requestId, generation);
+    this.#store.changed({ kind: 'video', record: video });
+    this.#store.changed({ kind: 'generation', record: generation });
+    this.#run(() => this.#generate(generation));
+    return { generation, video };
+  }
+
+  /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
+  completeVideo(video: VideoRecord): void {
+    video.isCompleted = true;
+    video.updatedAt = nowISO();
+    video.renders = [{ format: RENDER_FORMAT, status: 'PROCESSING' }];
+    this.#store.changed({ kind: 'video', record: video });
+    this.#run(() => this.#render(video));
+  }
+
+  /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
+  resume(): void {
+    for (const topic of this.#store.topics.values()) {
+      if (topic.status === 'PENDING' || topic.status === 'PROCESSING') this.#run(() => this.#searchTopic(topic));
+    }
+    for (const generation of this.#store.generations.values()) {
+      if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
+        this.#run(() => this.#generate(generation));
+    }
+    for (const video of this.#store.videos.values()) {
+      if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
+        this.#run(() => this.#render(video));
+      }
+    }
+  }
+
+  /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
+  close(): void {
+    this.#closing.abort();
+  }
+
+  #run(job: () => Promise<void>): void {
+    job().catch((error: unknown) => {
+      if (this.#closing.signal.aborted) return;
+      console.error('video-plugin-service: a background job failed unexpectedly:', error);
+    });
+  }
+
+  #wait(ms: number): Promise<void> {
+    return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
+  }
+
+  async #searchTopic(topic: TopicRecord): Promise<void> {
+    const started = Date.now();
+    const change = { kind: 'topic', record: topic } as const;
+    if (topic.status === 'PENDING') {
+      await this.#wait(this.#jobMs * TOPIC_PENDING_SHARE);
+      advance(topic, 'PROCESSING');
+      this.#store.changed(change);
+    }
+    let page;
+    try {
+      page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
+    } catch (error) {
+      if (!(error instanceof SourceError)) throw error;
+      advance(topic, 'FAILED', { code: error.code, message: error.message });
+      this.#store.changed(change);
+      return;
+    }
+    // The topic fills in while PROCESSING, as the real service streams it: text first, then the
+    // images one by one over the rest of the job's time.
+    topic.title = page.title ?? new URL(topic.sourceURL).hostname;
+    if (page.description !== undefined) topic.description = page.description;
+    topic.images = [];
+    topic.updatedAt = nowISO();
+    this.#store.changed(change);
+    const steps = page.images.length + 1;
+    const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
+    for (const image of page.images) {
+      await this.#wait(stepMs);
+      topic.images.push(image);
+      topic.updatedAt = nowISO();
+      this.#store.changed(change);
+    }
+    await this.#wait(stepMs);
+    advance(topic, 'COMPLETE');
+    this.#store.changed(change);
+  }
+
+  async #generate(generation: GenerationRecord): Promise<void> {
+    const started = Date.now();
+    const change = { kind: 'generation', record: generation } as const;
+    if (generation.status === 'PENDING') {
+      await this.#wait(this.#jobMs * GENERATION_PENDING_SHARE);
+      advance(generation, 'PROCESSING');
+      this.#store.changed(change);
+    }
+    await this.#wait(started + this.#jobMs - Date.now());
+    if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+      advance(generation, 'FAILED', {
+        code: 'generation_failed',
+        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+      });
+      this.#store.changed(change);
+      return;
+    }
+    // The video gets its thumbnail before the generation says COMPLETE, so a page reacting to
+    // COMPLETE finds the video ready.
+    const video = this.#store.videos.get(generation.videoId);
+    if (video) {
+      video.hasThumbnail = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    }
+    advance(generation, 'COMPLETE');
+    this.#store.changed(change);
+  }
+
+  async #render(video: VideoRecord): Promise<void> {
+    await this.#wait(this.#jobMs);
+    const now = nowISO();
+    for (const render of video.renders) {
+      if (render.status === 'PENDING') advance(render, 'PROCESSING');
+      if (render.status === 'PROCESSING') {
+        advance(render, 'COMPLETE');
+        render.renderedAt = now;
+      }
+    }
+    video.updatedAt = now;
+    this.#store.changed({ kind: 'video', record: video });
+  }
+}

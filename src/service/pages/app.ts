@@ -1,0 +1,402 @@
+/**
+ * The service's iframe page: the AI flow, the editor and (in uncontrolled mode) its own sign-in,
+ * serving the host's `Plugin` through the service side of the wire.
+ */
+import { createLogger } from '../../debug.js';
+import { InvalidStateError, NotAuthenticatedError, VideoPluginError, serializeError } from '../../errors.js';
+import {
+  idSchema,
+  sourceURLSchema,
+  tokenSchema,
+  updatableAccountInfoSchema,
+  videoGenerationParamsSchema,
+} from '../../options.js';
+import { parse } from '../../validate.js';
+import { VERSION } from '../../version.js';
+import {
+  INTERNAL_EVENTS,
+  TOPICS,
+  hostConfigSchema,
+  type HostConfig,
+  type PluginEventName,
+  type Video,
+} from '../../wire/api.js';
+import { serveHost, type HostInfo } from '../../wire/service.js';
+import * as z from 'zod/mini';
+import { ApiClient, type Generation, type Topic } from './client.js';
+import { StatusHub } from './status.js';
+import { renderView, type View, type ViewActions } from './views.js';
+
+const root = document.getElementById('app') ?? document.body;
+const partnerID = new URLSearchParams(location.search).get('partner') ?? '';
+const api = new ApiClient(partnerID);
+const hub = new StatusHub(api);
+let config: HostConfig | undefined;
+let log = createLogger(false, 'service page');
+let view: View = { name: 'blank' };
+/** Stops the watchers that belong to the current view. */
+let stopViewWatchers: (() => void)[] = [];
+
+// ---- Session: kept in this frame's own storage, one per channel (one user per Plugin instance) ----
+
+const hashChannel = new URLSearchParams(location.hash.slice(1)).get('channel');
+const storageKey = `video-plugin:session:${partnerID}:${hashChannel ?? 'none'}`;
+api.session = sessionStorage.getItem(storageKey) ?? undefined;
+let accountID: string | null = sessionStorage.getItem(`${storageKey}:account`);
+if (!api.session) accountID = null;
+
+function setSession(session: string | undefined, account: string | null): void {
+  api.session = session;
+  accountID = account;
+  if (session && account) {
+    sessionStorage.setItem(storageKey, session);
+    sessionStorage.setItem(`${storageKey}:account`, account);
+  } else {
+    sessionStorage.removeItem(storageKey);
+    sessionStorage.removeItem(`${storageKey}:account`);
+  }
+  hub.restart();
+  endpoint.emit(INTERNAL_EVENTS.session, { accountID });
+}
+
+function requireSession(method: string): void {
+  if (!api.session) {
+    throw new NotAuthenticatedError(
+      'not_authenticated',
+      `${method} needs a logged-in account: call loginAccount or createAccount first.`,
+      { method },
+    );
+  }
+}
+
+async function endSession(): Promise<void> {
+  if (!api.session) return;
+  await api.logout().catch(() => {});
+  setSession(undefined, null);
+}
+
+// ---- Events ----
+
+function emit(name: PluginEventName, payload?: unknown): void {
+  log(`event ${name}`, payload);
+  endpoint.emit(name, payload);
+}
+
+function reportError(error: unknown): void {
+  emit('error', serializeError(error));
+}
+
+/** Emits `videoCompleted` now and `videoRendered` once every render of the video has finished. */
+function followRender(video: Video): void {
+  emit('videoCompleted', video);
+  const stop = hub.watch('video', video.id, (latest) => {
+    if (latest.renders.length > 0 && latest.renders.every((render) => render.status === 'COMPLETE')) {
+      stop();
+      emit('videoRendered', latest);
+      if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
+    }
+  });
+}
+
+// ---- Views ----
+
+function show(next: View): void {
+  if (next.name !== view.name || viewKey(next) !== viewKey(view)) {
+    for (const stop of stopViewWatchers) stop();
+    stopViewWatchers = [];
+  }
+  view = next;
+  renderView(root, view, actions, config);
+}
+
+function viewKey(v: View): string {
+  switch (v.name) {
+    case 'prompt':
+      return v.topic.id;
+    case 'preview':
+      return v.generation.requestId;
+    case 'editor':
+      return v.video.id;
+    default:
+      return '';
+  }
+}
+
+function showPrompt(topic: Topic): void {
+  show({ name: 'prompt', topic });
+  stopViewWatchers.push(
+    hub.watch('topic', topic.id, (latest) => {
+      if (view.name === 'prompt' && view.topic.id === latest.id) show({ ...view, topic: latest });
+    }),
+  );
+}
+
+function showPreview(generation: Generation): void {
+  show({ name: 'preview', generation });
+  const update = (patch: Partial<Extract<View, { name: 'preview' }>>): void => {
+    if (view.name === 'preview' && view.generation.requestId === generation.requestId) show({ ...view, ...patch });
+  };
+  stopViewWatchers.push(
+    hub.watch('generation', generation.requestId, (latest) => {
+      update({ generation: latest });
+      if (latest.status === 'COMPLETE') void api.video(latest.videoId).then((video) => update({ video }), reportError);
+    }),
+  );
+}
+
+function showEditor(video: Video): void {
+  show({ name: 'editor', video, confirming: false });
+}
+
+async function startSearch(sourceURL: string): Promise<void> {
+  show({ name: 'search', sourceURL, searching: true });
+  try {
+    const { topicId } = await api.startTopicSearch(sourceURL);
+    const stop = hub.watch('topic', topicId, (topic) => {
+      if (view.name !== 'search' || view.sourceURL !== sourceURL) return stop();
+      if (topic.status === 'FAILED') {
+        stop();
+        show({ name: 'search', sourceURL, searching: false, error: topic.error?.message ?? 'The search failed.' });
+      } else if (topic.status === 'PROCESSING' || topic.status === 'COMPLETE') {
+        stop();
+        showPrompt(topic);
+      }
+    });
+    stopViewWatchers.push(stop);
+  } catch (error) {
+    show({ name: 'search', sourceURL, searching: false, error: (error as Error).message });
+  }
+}
+
+async function startGeneration(params: unknown): Promise<{ requestId: string; videoId: string; topicId: string }> {
+  const started = await api.startGeneration(params);
+  void api.video(started.videoId).then((video) => emit('videoCreated', video), reportError);
+  return started;
+}
+
+const actions: ViewActions = {
+  search: (sourceURL) => void startSearch(sourceURL),
+  generate: async (params) => {
+    try {
+      const started = await startGeneration(params);
+      showPreview(await api.generation(started.requestId));
+    } catch (error) {
+      if (view.name === 'prompt') show({ ...view, error: (error as Error).message });
+    }
+  },
+  openInEditor: async (videoId) => {
+    try {
+      const video = await api.video(videoId);
+      showEditor(video);
+      emit('editorOpened', video);
+    } catch (error) {
+      reportError(error);
+    }
+  },
+  rename: async (name) => {
+    if (view.name !== 'editor') return;
+    try {
+      const video = await api.renameVideo(view.video.id, name);
+      show({ ...view, video });
+      emit('videoSaved', video);
+    } catch (error) {
+      reportError(error);
+    }
+  },
+  askComplete: () => {
+    if (view.name !== 'editor') return;
+    if (config?.completeVideoConfirmation.shouldShow) show({ ...view, confirming: true });
+    else void actions.complete();
+  },
+  cancelComplete: () => view.name === 'editor' && show({ ...view, confirming: false }),
+  complete: async () => {
+    if (view.name !== 'editor') return;
+    try {
+      const video = await api.completeVideo(view.video.id);
+      show({ ...view, video, confirming: false });
+      followRender(video);
+    } catch (error) {
+      reportError(error);
+    }
+  },
+  exitEditor: () => {
+    show({ name: 'blank' });
+    emit('editorExited');
+  },
+  close: () => {
+    show({ name: 'blank' });
+    endpoint.emit(INTERNAL_EVENTS.closed);
+  },
+  signIn: async (emailAddress) => {
+    try {
+      const result = await api.signInUncontrolled(emailAddress);
+      setSession(result.session, result.account.id);
+      show({ name: 'search', searching: false });
+    } catch (error) {
+      show({ name: 'signIn', error: (error as Error).message });
+    }
+  },
+  signOut: async () => {
+    await endSession();
+    show({ name: 'signIn' });
+  },
+};
+
+// ---- The methods the host's Plugin calls ----
+
+const tokenParams = z.object({ token: tokenSchema });
+const videoParams = z.object({ videoID: idSchema });
+const openParams = z.object({
+  sourceURL: z.optional(sourceURLSchema),
+  topicId: z.optional(idSchema),
+  generationRequestId: z.optional(idSchema),
+});
+
+function requireStatus(kind: string, id: string, status: Topic['status']): void {
+  if (status === 'PENDING' || status === 'FAILED') {
+    throw new InvalidStateError(
+      'invalid_state',
+      `The ${kind} ${id} is ${status}; openPlugin can open it only when it is PROCESSING or COMPLETE. Wait for its status update.`,
+      { status, id },
+    );
+  }
+}
+
+const methods = {
+  ping: () => ({ version: VERSION, accountID }),
+
+  createAccount: async (params: unknown) => {
+    const { token } = parse(tokenParams, params, 'params');
+    await endSession();
+    const { account, session } = await api.createAccount(token);
+    setSession(session, account.id);
+    return { accountID: account.id };
+  },
+
+  loginAccount: async (params: unknown) => {
+    const { token } = parse(tokenParams, params, 'params');
+    await endSession();
+    const { account, session } = await api.login(token);
+    setSession(session, account.id);
+    return account;
+  },
+
+  logoutAccount: async () => {
+    await endSession();
+    show({ name: 'blank' });
+    return null;
+  },
+
+  getAccountInfo: () => {
+    requireSession('getAccountInfo');
+    return api.account();
+  },
+
+  updateAccountInfo: (params: unknown) => {
+    requireSession('updateAccountInfo');
+    const { info } = parse(z.object({ info: updatableAccountInfoSchema }), params, 'params');
+    return api.updateAccount(info as Record<string, string>);
+  },
+
+  getVideos: () => (api.session ? api.videos() : []),
+
+  getVideoData: async (params: unknown) => {
+    const { videoID } = parse(videoParams, params, 'params');
+    if (!api.session) return null;
+    try {
+      return await api.video(videoID);
+    } catch (error) {
+      if (error instanceof VideoPluginError && error.code === 'video_not_found') return null;
+      throw error;
+    }
+  },
+
+  startTopicSearch: (params: unknown) => {
+    requireSession('startTopicSearch');
+    const { sourceURL } = parse(z.object({ sourceURL: sourceURLSchema }), params, 'params');
+    return api.startTopicSearch(sourceURL);
+  },
+
+  startVideoGeneration: (params: unknown) => {
+    requireSession('startVideoGeneration');
+    return startGeneration(parse(videoGenerationParamsSchema, params, 'videoGenerationParams'));
+  },
+
+  openPlugin: async (params: unknown) => {
+    const { sourceURL, topicId, generationRequestId } = parse(openParams, params, 'options');
+    if (!api.session) {
+      if (config?.authMode === 'uncontrolled') {
+        show({ name: 'signIn' });
+        return null;
+      }
+      requireSession('openPlugin');
+    }
+    if (topicId !== undefined) {
+      const topic = await api.topic(topicId);
+      requireStatus('topic search', topicId, topic.status);
+      showPrompt(topic);
+    } else if (generationRequestId !== undefined) {
+      const generation = await api.generation(generationRequestId);
+      requireStatus('video generation', generationRequestId, generation.status);
+      showPreview(generation);
+    } else if (sourceURL !== undefined) {
+      void startSearch(sourceURL);
+    } else {
+      show({ name: 'search', searching: false });
+    }
+    return null;
+  },
+
+  openEditorForVideo: async (params: unknown) => {
+    const { videoID } = parse(videoParams, params, 'params');
+    requireSession('openEditorForVideo');
+    const video = await api.video(videoID);
+    showEditor(video);
+    return video;
+  },
+
+  close: () => {
+    show({ name: 'blank' });
+    return null;
+  },
+};
+
+const topicPayload = (record: { status: Topic['status']; error?: Topic['error'] }) =>
+  record.error ? { status: record.status, error: record.error } : { status: record.status };
+
+function statusTopic(kind: 'topic' | 'generation') {
+  return (key: string, push: (value: unknown) => void) =>
+    hub.watch(kind, key, (record) => push(topicPayload(record)), (error) => {
+      const plain = serializeError(error);
+      if (plain.code.endsWith('not_found')) push({ status: 'FAILED', error: { code: plain.code, message: plain.message } });
+    });
+}
+
+const endpoint = serveHost({
+  methods,
+  topics: { [TOPICS.topicSearch]: statusTopic('topic'), [TOPICS.videoGeneration]: statusTopic('generation') },
+  info: () => ({ accountID }),
+  async checkOrigin(origin: string, connect) {
+    const host = hostConfigSchema.safeParse(connect.config);
+    if (!host.success || host.data.partnerID !== partnerID) {
+      return { code: 'bad_request', message: 'The handshake configuration does not match this page. Update video-plugin.' };
+    }
+    const { allowed } = await api.originAllowed(origin);
+    return allowed
+      ? undefined
+      : {
+          code: 'origin_not_allowed',
+          message: `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`,
+          data: { origin, partnerID },
+        };
+  },
+  onConnect(host: HostInfo) {
+    config = hostConfigSchema.parse(host.config);
+    log = createLogger(config.isDebug, 'service page');
+    renderView(root, view, actions, config);
+  },
+});
+
+if (!endpoint.channel) {
+  root.textContent = 'This page runs inside the video-plugin iframe. Open it through the SDK.';
+}

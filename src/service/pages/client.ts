@@ -1,0 +1,159 @@
+/**
+ * The iframe page's client for the service's JSON API (same origin). Errors come back as
+ * `VideoPluginError`s rebuilt from the API's `{ error: { code, message, data? } }` bodies.
+ */
+import { ConnectionError, deserializeError, type SerializedError } from '../../errors.js';
+import type { Account, Video } from '../../wire/api.js';
+
+export interface Topic {
+  id: string;
+  requestId: string;
+  sourceURL: string;
+  status: 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+  error?: { code: string; message: string };
+  title?: string;
+  description?: string;
+  images: string[];
+}
+
+export interface Generation {
+  requestId: string;
+  videoId: string;
+  topicId: string;
+  status: Topic['status'];
+  error?: { code: string; message: string };
+}
+
+export interface SessionResult {
+  account: Account;
+  session: string;
+}
+
+/** One change pushed by the status stream. */
+export type Change =
+  | { kind: 'topic'; record: Topic }
+  | { kind: 'generation'; record: Generation }
+  | { kind: 'video'; record: Video };
+
+export class ApiClient {
+  /** The session token of the logged-in account, if any. */
+  session: string | undefined;
+
+  constructor(readonly partnerID: string) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.session) headers.authorization = `Bearer ${this.session}`;
+    let response: Response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (cause) {
+      throw new ConnectionError('connection_failed', `The video service could not be reached (${String(cause)}). Try again.`, {
+        retryable: true,
+      });
+    }
+    if (response.status === 204) return undefined as T;
+    const payload = (await response.json().catch(() => ({}))) as { error?: SerializedError };
+    if (!response.ok) {
+      throw deserializeError(payload.error ?? { code: 'internal_error', message: `The service answered ${response.status}.` });
+    }
+    return payload as T;
+  }
+
+  originAllowed(origin: string): Promise<{ allowed: boolean }> {
+    return this.request('GET', `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}`);
+  }
+  createAccount(token: string): Promise<SessionResult> {
+    return this.request('POST', '/api/accounts', { token, partnerID: this.partnerID });
+  }
+  login(token: string): Promise<SessionResult> {
+    return this.request('POST', '/api/sessions', { token, partnerID: this.partnerID });
+  }
+  /** The UI's own sign-in (uncontrolled mode): by email address, creating the account if needed. */
+  signInUncontrolled(emailAddress: string): Promise<SessionResult> {
+    return this.request('POST', `/api/partners/${encodeURIComponent(this.partnerID)}/sign-in`, { emailAddress });
+  }
+  logout(): Promise<void> {
+    return this.request('DELETE', '/api/sessions/current');
+  }
+  account(): Promise<Account> {
+    return this.request<{ account: Account }>('GET', '/api/account').then((r) => r.account);
+  }
+  updateAccount(info: Record<string, string>): Promise<Account> {
+    return this.request<{ account: Account }>('PATCH', '/api/account', info).then((r) => r.account);
+  }
+  videos(): Promise<Video[]> {
+    return this.request<{ videos: Video[] }>('GET', '/api/videos').then((r) => r.videos);
+  }
+  video(id: string): Promise<Video> {
+    return this.request<{ video: Video }>('GET', `/api/videos/${encodeURIComponent(id)}`).then((r) => r.video);
+  }
+  renameVideo(id: string, name: string): Promise<Video> {
+    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, { name }).then((r) => r.video);
+  }
+  completeVideo(id: string): Promise<Video> {
+    return this.request<{ video: Video }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then((r) => r.video);
+  }
+  startTopicSearch(sourceURL: string): Promise<{ topicId: string; requestId: string }> {
+    return this.request('POST', '/api/topics', { sourceURL });
+  }
+  topic(id: string): Promise<Topic> {
+    return this.request<{ topic: Topic }>('GET', `/api/topics/${encodeURIComponent(id)}`).then((r) => r.topic);
+  }
+  startGeneration(params: unknown): Promise<{ requestId: string; videoId: string; topicId: string }> {
+    return this.request('POST', '/api/generations', params);
+  }
+  generation(requestId: string): Promise<Generation> {
+    return this.request<{ generation: Generation }>('GET', `/api/generations/${encodeURIComponent(requestId)}`).then(
+      (r) => r.generation,
+    );
+  }
+
+  /**
+   * Follows every change of the account's topics, generations and videos (server-sent events read
+   * through fetch, so the session travels in a header). Resolves once the stream is open; aborting
+   * `signal` ends it; `onEnd` runs when it ends for any other reason.
+   */
+  async stream(onChange: (change: Change) => void, signal: AbortSignal, onEnd: () => void): Promise<void> {
+    const response = await fetch('/api/events', {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${this.session ?? ''}` },
+      signal,
+    });
+    if (!response.ok || !response.body) throw new ConnectionError('connection_failed', 'The status stream could not open.');
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let opened!: () => void;
+    const ready = new Promise<void>((resolve) => (opened = resolve));
+    void (async () => {
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let event = 'message';
+            let data = '';
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event: ')) event = line.slice(7);
+              else if (line.startsWith('data: ')) data += line.slice(6);
+            }
+            if (event === 'ready') opened();
+            else if (event === 'topic' || event === 'generation' || event === 'video') {
+              onChange({ kind: event, record: JSON.parse(data) } as Change);
+            }
+          }
+        }
+      } catch {
+        // Aborted or dropped: the owner decides whether to reopen.
+      } finally {
+        opened();
+        if (!signal.aborted) onEnd();
+      }
+    })();
+    await ready;
+  }
+}

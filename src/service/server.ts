@@ -1,0 +1,119 @@
+/**
+ * `startService()`: the local service in-process — used by the `video-plugin-service` command, by
+ * `npm start`, and by the test runners. It wires the store, the jobs, the status streams and the
+ * routes into one `node:http` server. Every request is handled inside a try/catch, so a bad
+ * request costs one error answer, never the process.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NotFoundError } from '../errors.js';
+import { handleApi, type ApiContext } from './api.js';
+import { resolveConfig, type ServiceOptions } from './config.js';
+import { sendError } from './http.js';
+import { Jobs } from './jobs.js';
+import { serveAsset, serveMedia, servePluginPage } from './static.js';
+import { Store } from './store.js';
+import { Streams } from './stream.js';
+
+export type { ServiceOptions, PartnerOptions } from './config.js';
+export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
+
+/** A running service. */
+export interface RunningService {
+  /** Base URL of the service, e.g. `http://127.0.0.1:8001` (no trailing slash); same as `origin`. */
+  readonly url: string;
+  /** The service's origin, e.g. `http://127.0.0.1:8001`. */
+  readonly origin: string;
+  /** The port it listens on (the one picked when 0 was asked). */
+  readonly port: number;
+  /** The partners it accepts tokens from, with their secrets and allowed origins. */
+  readonly partners: readonly { id: string; secret: string; allowedOrigins: readonly string[] }[];
+  /** Milliseconds a topic search or generation takes. */
+  readonly jobMs: number;
+  /** The data file, when state is kept across restarts. */
+  readonly dataFile: string | undefined;
+  /** Stops the service: ends streams and jobs, writes the data file, closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local service and resolves once it listens.
+ *
+ * @param options - see {@link ServiceOptions}; e.g. `{ port: 0, jobMs: 100 }` in tests.
+ * @throws {InvalidParameterError} `invalid_parameter` naming the bad option; or the listen error
+ *   (e.g. `EADDRINUSE`).
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const config = resolveConfig(options);
+  const store = await Store.open(config.dataFile);
+  const jobs = new Jobs(store, config);
+  let origin = '';
+  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
+  const ctx: ApiContext = { config, store, jobs, streams, baseURL: () => origin };
+
+  const server = createServer((req, res) => {
+    handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${displayHost(config.host)}:${port}`;
+  jobs.resume();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin,
+    origin,
+    port,
+    partners: [...config.partners.values()].map((partner) => ({
+      id: partner.id,
+      secret: partner.secret,
+      allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
+    })),
+    jobMs: config.jobMs,
+    dataFile: config.dataFile,
+    close() {
+      closing ??= (async () => {
+        jobs.close();
+        streams.endAll();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://service.invalid');
+  const path = url.pathname;
+  if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    if (path === '/plugin') return servePluginPage(res, ctx.config);
+    if (path === '/') {
+      // For a person who opens the service's address in a browser.
+      const text =
+        'video-plugin local service\n\nPlugin page: /plugin (opened by the Plugin in its iframe)\nHealth: /api/health\nAPI: see docs/service.md in the video-plugin package\n';
+      res
+        .writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+        .end(text);
+      return;
+    }
+    if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
+    if (path.startsWith('/media/')) return serveMedia(res, path, ctx.store);
+  }
+  throw new NotFoundError('not_found', `Nothing is served at ${req.method} ${path}.`);
+}
+
+/** The host as it appears in a URL: a wildcard address is reached through loopback. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

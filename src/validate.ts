@@ -1,0 +1,56 @@
+/**
+ * Turns zod/mini issues into one clear `InvalidParameterError` that names the field and says
+ * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small.)
+ */
+import type * as z from 'zod/mini';
+import { InvalidParameterError } from './errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'function' ? 'a function' : `a${typeof value === 'object' ? 'n object' : ` ${typeof value}`}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+  return value;
+}
+
+function explain(issue: Issue, got: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return got === undefined ? `is required (${issue.expected})` : `must be ${issue.expected === 'custom' ? 'valid' : `a ${issue.expected}`}, got ${describe(got)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
+    case 'too_small':
+      return issue.origin === 'string' ? `must not be empty` : `must be at least ${String(issue.minimum)}, got ${describe(got)}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `must be at most ${String(issue.maximum)} characters long` : `must be at most ${String(issue.maximum)}, got ${describe(got)}`;
+    case 'unrecognized_keys':
+      return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}, got ${describe(got)}`;
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `is not valid (got ${describe(got)})`;
+  }
+}
+
+/**
+ * Parses `input` with `schema` or throws an `InvalidParameterError` naming `name` + the path of
+ * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
+ */
+export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string, hint = ''): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.code === 'unrecognized_keys' ? issue.path : issue.path;
+  const field = [name, ...path.map(String)].join('.');
+  const got = valueAt(input, path);
+  throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, got)}.${hint ? ` ${hint}` : ''}`, {
+    field,
+  });
+}

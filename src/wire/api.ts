@@ -1,0 +1,171 @@
+/**
+ * What the host asks of the service page and what it gets back: the method names, the shapes of
+ * accounts, videos and status payloads, and the events. Shared by the `Plugin` (host side) and the
+ * service's pages, so that both agree on every field.
+ */
+import * as z from 'zod/mini';
+
+export const STATUSES = ['PENDING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
+export const ASPECT_RATIOS = ['16:9', '4:5'] as const;
+export const DURATIONS = [5, 15, 30] as const;
+export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
+
+const optionalString = z.optional(z.string());
+
+export const accountSchema = z.object({
+  id: z.string(),
+  externalID: optionalString,
+  firstName: optionalString,
+  lastName: optionalString,
+  emailAddress: optionalString,
+  companyName: optionalString,
+  phone: optionalString,
+  city: optionalString,
+  state: optionalString,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** An account on the service. Dates are ISO-8601 strings. */
+export type Account = z.infer<typeof accountSchema>;
+
+export const renderSchema = z.object({
+  format: z.string(),
+  status: z.enum(STATUSES),
+  url: optionalString,
+  renderedAt: optionalString,
+});
+/** One rendition of a completed video. */
+export type Render = z.infer<typeof renderSchema>;
+
+export const videoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  topicId: optionalString,
+  aspectRatio: z.enum(ASPECT_RATIOS),
+  duration: z.number(),
+  language: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  isCompleted: z.boolean(),
+  thumbnailURL: optionalString,
+  renders: z.array(renderSchema),
+});
+/** A video saved on the account. */
+export type Video = z.infer<typeof videoSchema>;
+
+export const statusPayloadSchema = z.object({
+  status: z.enum(STATUSES),
+  error: z.optional(z.object({ code: z.string(), message: z.string() })),
+});
+/** `PENDING`, `PROCESSING`, `COMPLETE` or `FAILED`. */
+export type ActionStatus = (typeof STATUSES)[number];
+/** Payload of topic search status updates. `error` is set when `status` is `FAILED`. */
+export type TopicSearchStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+/** Payload of video generation status updates. `error` is set when `status` is `FAILED`. */
+export type VideoGenerationStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+
+export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });
+/** What `startTopicSearch` resolves to. */
+export type TopicSearchStartResult = z.infer<typeof topicSearchStartSchema>;
+
+export const videoGenerationStartSchema = z.object({ requestId: z.string(), videoId: z.string(), topicId: z.string() });
+/** What `startVideoGeneration` resolves to. */
+export type VideoGenerationStartResult = z.infer<typeof videoGenerationStartSchema>;
+
+/** The subscription topics of the wire. */
+export const TOPICS = { topicSearch: 'topicSearch', videoGeneration: 'videoGeneration' } as const;
+
+/** What the page reports about its session in `ready` and in the `_session` event. */
+export const sessionInfoSchema = z.object({ accountID: z.nullable(z.string()) });
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** The public events and their payloads. */
+export interface PluginEventMap {
+  /** The AI page opened. */
+  pluginOpened: undefined;
+  /** `openPlugin` failed or timed out. */
+  pluginOpenFailed: import('../errors.js').VideoPluginError;
+  /** The editor opened a video. */
+  editorOpened: Video;
+  /** `openEditorForVideo` failed or timed out. */
+  editorOpenFailed: import('../errors.js').VideoPluginError;
+  /** The user left the editor (the UI closes). */
+  editorExited: undefined;
+  /** A new video was saved to the account (a generation started). */
+  videoCreated: Video;
+  /** The user saved changes to a video in the editor. */
+  videoSaved: Video;
+  /** The user completed a video in the editor; its render starts. */
+  videoCompleted: Video;
+  /** A completed video's render finished; `renders[].url` is set. */
+  videoRendered: Video;
+  /** Something went wrong outside any call (e.g. in the UI). */
+  error: import('../errors.js').VideoPluginError;
+}
+export type PluginEventName = keyof PluginEventMap;
+
+export const EVENT_NAMES = [
+  'pluginOpened',
+  'pluginOpenFailed',
+  'editorOpened',
+  'editorOpenFailed',
+  'editorExited',
+  'videoCreated',
+  'videoSaved',
+  'videoCompleted',
+  'videoRendered',
+  'error',
+] as const satisfies readonly PluginEventName[];
+
+/** Events the page sends for the SDK itself; they never reach the partner's listeners. */
+export const INTERNAL_EVENTS = {
+  /** The user pressed the UI's own close control. */
+  closed: '_closed',
+  /** The page's session changed (sign-in in the UI, logout). */
+  session: '_session',
+} as const;
+
+/** Payload schema of each public event that the page pushes. Errors arrive in plain form. */
+export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
+  pluginOpened: z.optional(z.unknown()),
+  pluginOpenFailed: z.object({ code: z.string(), message: z.string() }),
+  editorOpened: videoSchema,
+  editorOpenFailed: z.object({ code: z.string(), message: z.string() }),
+  editorExited: z.optional(z.unknown()),
+  videoCreated: videoSchema,
+  videoSaved: videoSchema,
+  videoCompleted: videoSchema,
+  videoRendered: videoSchema,
+  error: z.object({ code: z.string(), message: z.string() }),
+};
+
+export const hostConfigSchema = z.object({
+  partnerID: z.string(),
+  authMode: z.enum(['jwt', 'uncontrolled']),
+  isDebug: z.boolean(),
+  completeVideoConfirmation: z.object({
+    shouldShow: z.boolean(),
+    title: z.string(),
+    body: z.string(),
+    confirmButton: z.string(),
+    cancelButton: z.string(),
+  }),
+});
+/** The host's configuration, sent with every handshake (so it is replayed on reconnect). */
+export type HostConfig = z.infer<typeof hostConfigSchema>;
+
+/** The remote methods; their params are validated by the Plugin before sending. */
+export type MethodName =
+  | 'ping'
+  | 'createAccount'
+  | 'loginAccount'
+  | 'logoutAccount'
+  | 'getAccountInfo'
+  | 'updateAccountInfo'
+  | 'getVideos'
+  | 'getVideoData'
+  | 'startTopicSearch'
+  | 'startVideoGeneration'
+  | 'openPlugin'
+  | 'openEditorForVideo'
+  | 'close';

@@ -1,0 +1,135 @@
+/** Helpers for browser tests of the `Plugin` against the real local service. */
+import { executeServerCommand } from '@web/test-runner-commands';
+import { Plugin } from '../../src/plugin.js';
+import type { PluginOptions } from '../../src/options.js';
+import type { VideoPluginError } from '../../src/errors.js';
+import type { ActionStatus, PluginEventMap, PluginEventName } from '../../src/wire/api.js';
+
+export interface TestConfig {
+  serviceURL: string;
+  slowServiceURL: string;
+}
+
+let config: Promise<TestConfig> | undefined;
+
+/** Where the test service runs (started by test/support/service-plugin.mjs). */
+export function testConfig(): Promise<TestConfig> {
+  config ??= fetch('/__test/config').then((r) => r.json() as Promise<TestConfig>);
+  return config;
+}
+
+/** A token minted by `video-plugin/server` in the test server, as a partner back end would. */
+export async function token(
+  kind: 'create' | 'login',
+  options: { partnerID?: string; account?: Record<string, string>; accountID?: string; externalID?: string } = {},
+): Promise<string> {
+  const response = await fetch('/__test/token', { method: 'POST', body: JSON.stringify({ kind, ...options }) });
+  if (!response.ok) throw new Error(`token endpoint: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+const created: Plugin[] = [];
+
+/** A Plugin for the test partner on the fast test service; cleaned up after each test. */
+export async function createPlugin(options: PluginOptions & { partnerID?: string; slow?: boolean } = {}): Promise<Plugin> {
+  const { partnerID = 'test-partner', slow, ...rest } = options;
+  const { serviceURL, slowServiceURL } = await testConfig();
+  const plugin = new Plugin(partnerID, { serviceURL: slow ? slowServiceURL : serviceURL, ...rest });
+  created.push(plugin);
+  return plugin;
+}
+
+/** Cleans up every Plugin the test created. */
+export async function cleanupPlugins(): Promise<void> {
+  await Promise.all(created.splice(0).map((plugin) => plugin.cleanup()));
+}
+
+/** Creates an account (with an optional externalID) and returns its ID. */
+export async function signUp(plugin: Plugin, account: Record<string, string> = {}): Promise<string> {
+  return plugin.createAccount(await token('create', { partnerID: plugin.partnerID, account }));
+}
+
+/** Resolves with the payload of the next `name` event. */
+export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): Promise<PluginEventMap[K]> {
+  return new Promise((resolve) => {
+    const off = plugin.on(name, (payload) => {
+      off();
+      resolve(payload);
+    });
+  });
+}
+
+/** Collects the statuses a subscription delivers; `until(status)` resolves when it arrives. */
+export function statusLog(
+  subscribe: (callback: (payload: { status: ActionStatus; error?: { code: string; message: string } }) => void) => () => void,
+) {
+  const statuses: ActionStatus[] = [];
+  const payloads: { status: ActionStatus; error?: { code: string; message: string } }[] = [];
+  const waiters: { status: ActionStatus; resolve: () => void }[] = [];
+  const unsubscribe = subscribe((payload) => {
+    statuses.push(payload.status);
+    payloads.push(payload);
+    for (const waiter of waiters.filter((w) => w.status === payload.status)) waiter.resolve();
+  });
+  return {
+    statuses,
+    payloads,
+    unsubscribe,
+    until(status: ActionStatus): Promise<void> {
+      if (statuses.includes(status)) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ status, resolve }));
+    },
+  };
+}
+
+/** The rejection of `promise`, or a failure when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<VideoPluginError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as VideoPluginError;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+/** The error thrown by `fn`, or a failure when it returns. */
+export function thrown(fn: () => unknown): VideoPluginError {
+  try {
+    fn();
+  } catch (error) {
+    return error as VideoPluginError;
+  }
+  throw new Error('expected the call to throw');
+}
+
+/** A page on the test server that the service can read for a topic search. */
+export const BUSINESS_URL = `${location.origin}/test/fixtures/business.html`;
+
+/** Resolves when `predicate` holds for the frame's rendered view (cross-origin: asks via DOM events). */
+export async function untilTrue(predicate: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+}
+
+/** The channel id of a Plugin's iframe (from its URL hash), used to find the frame. */
+export function channelOf(plugin: Plugin): string {
+  return new URLSearchParams(new URL(plugin.iframe.src).hash.slice(1)).get('channel')!;
+}
+
+/** Acts inside the Plugin's cross-origin iframe like a person: real clicks, real typing. */
+export function inFrame(plugin: Plugin) {
+  const channel = channelOf(plugin);
+  return {
+    click: (selector: string) => executeServerCommand('frame-click', { channel, selector }),
+    fill: (selector: string, value: string) => executeServerCommand('frame-fill', { channel, selector, value }),
+    text: (selector: string, timeout?: number) =>
+      executeServerCommand<string | null, { channel: string; selector: string; timeout?: number }>('frame-text', {
+        channel,
+        selector,
+        timeout,
+      }),
+  };
+}

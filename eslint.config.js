@@ -13,6 +13,7 @@ export default tseslint.config(
         document: 'readonly',
         console: 'readonly',
         process: 'readonly',
+        Buffer: 'readonly',
         URL: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',

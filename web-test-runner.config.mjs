@@ -67,7 +67,9 @@ export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   hostname: 'localhost',
-  concurrency: 2,
+  // One test file at a time: a background tab gets no animation frames, and the frame commands
+  // (real clicks inside the iframe) need a page that renders.
+  concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 240000,
   browsers: [

@@ -6,7 +6,10 @@ export type PluginEventListener<K extends PluginEventName> = (payload: PluginEve
 /** Reports a listener's exception the way the platform reports one from an event listener. */
 export function report(error: unknown): void {
   if (typeof reportError === 'function') reportError(error);
-  else queueMicrotask(() => { throw error; });
+  else
+    queueMicrotask(() => {
+      throw error;
+    });
 }
 
 export class Emitter {

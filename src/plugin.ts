@@ -250,7 +250,11 @@ export class Plugin {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
     this.#requireSessionAuth('startVideoGeneration');
-    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, videoGenerationStartSchema);
+    return this.#call(
+      'startVideoGeneration',
+      { ...params, language: params.language ?? 'en-US' },
+      videoGenerationStartSchema,
+    );
   }
 
   /**
@@ -261,7 +265,13 @@ export class Plugin {
     topicId: string,
     callback: (payload: TopicSearchStatusUpdatePayload) => void,
   ): () => void {
-    return this.#subscribeStatus(TOPICS.topicSearch, 'subscribeToTopicSearchStatusUpdates', 'topicId', topicId, callback);
+    return this.#subscribeStatus(
+      TOPICS.topicSearch,
+      'subscribeToTopicSearchStatusUpdates',
+      'topicId',
+      topicId,
+      callback,
+    );
   }
 
   /**
@@ -425,9 +435,13 @@ export class Plugin {
     const value = await this.#connection.call(method, params, options);
     const checked = result.safeParse(value);
     if (!checked.success) {
-      throw new ServiceError('internal_error', `The service answered ${method} with an unexpected value. Update video-plugin.`, {
-        method,
-      });
+      throw new ServiceError(
+        'internal_error',
+        `The service answered ${method} with an unexpected value. Update video-plugin.`,
+        {
+          method,
+        },
+      );
     }
     return checked.data;
   }
@@ -453,13 +467,7 @@ export class Plugin {
     }
   }
 
-  #subscribeStatus(
-    topic: string,
-    method: string,
-    field: string,
-    id: unknown,
-    callback: unknown,
-  ): () => void {
+  #subscribeStatus(topic: string, method: string, field: string, id: unknown, callback: unknown): () => void {
     this.#ready(method);
     const key = parse(idSchema, id, field);
     const subscriber = { callback: parse(callbackSchema, callback, 'callback') as StatusCallback };
@@ -548,7 +556,10 @@ export class Plugin {
     for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
     this.#statusSubscriptions.clear();
     this.#connection.destroy(
-      new DestroyedError('destroyed', 'The Plugin was cleaned up while this call was pending. Create a new Plugin to continue.'),
+      new DestroyedError(
+        'destroyed',
+        'The Plugin was cleaned up while this call was pending. Create a new Plugin to continue.',
+      ),
     );
     this.#frame.destroy();
     this.#emitter.clear();

@@ -23,13 +23,19 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function explain(issue: Issue, got: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      return got === undefined ? `is required (${issue.expected})` : `must be ${issue.expected === 'custom' ? 'valid' : `a ${issue.expected}`}, got ${describe(got)}`;
+      return got === undefined
+        ? `is required (${issue.expected})`
+        : `must be ${issue.expected === 'custom' ? 'valid' : `a ${issue.expected}`}, got ${describe(got)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
     case 'too_small':
-      return issue.origin === 'string' ? `must not be empty` : `must be at least ${String(issue.minimum)}, got ${describe(got)}`;
+      return issue.origin === 'string'
+        ? `must not be empty`
+        : `must be at least ${String(issue.minimum)}, got ${describe(got)}`;
     case 'too_big':
-      return issue.origin === 'string' ? `must be at most ${String(issue.maximum)} characters long` : `must be at most ${String(issue.maximum)}, got ${describe(got)}`;
+      return issue.origin === 'string'
+        ? `must be at most ${String(issue.maximum)} characters long`
+        : `must be at most ${String(issue.maximum)}, got ${describe(got)}`;
     case 'unrecognized_keys':
       return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
     case 'invalid_format':

@@ -39,7 +39,8 @@ export function pageCsp(config: ServiceConfig): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    // Topic images live on the source websites (the real service would proxy them).
+    "img-src 'self' data: http: https:",
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",

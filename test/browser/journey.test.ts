@@ -59,7 +59,12 @@ describe('journeys', () => {
     expect(await plugin.getVideos()).to.deep.equal([]);
 
     const created = nextEvent(plugin, 'videoCreated');
-    const started = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 15, language: 'en-GB' });
+    const started = await plugin.startVideoGeneration({
+      topicId,
+      aspectRatio: '16:9',
+      duration: 15,
+      language: 'en-GB',
+    });
     expect(started.topicId).to.equal(topicId);
     expect((await created).id).to.equal(started.videoId);
     const generationLog = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(started.requestId, cb));
@@ -90,7 +95,9 @@ describe('journeys', () => {
     expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
 
     const videos = await plugin.getVideos();
-    expect(videos.map((video) => [video.id, video.name, video.isCompleted])).to.deep.equal([[started.videoId, 'Bakery spring ad', true]]);
+    expect(videos.map((video) => [video.id, video.name, video.isCompleted])).to.deep.equal([
+      [started.videoId, 'Bakery spring ad', true],
+    ]);
 
     const exited = nextEvent(plugin, 'editorExited');
     await frame.click('[data-action="exit"]');
@@ -135,10 +142,8 @@ describe('journeys', () => {
     const accountID = await signUp(plugin);
     await plugin.openPlugin();
     await inFrame(plugin).click('button[aria-label="Close"]');
-    await new Promise<void>((resolve) => {
-      const check = () => (plugin.isOpen ? requestAnimationFrame(check) : resolve());
-      check();
-    });
+    // Nothing public announces the UI's own close; poll the state it must reach.
+    while (plugin.isOpen) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(plugin.iframe.style.display).to.equal('none');
     expect((await plugin.getAccountInfo()).id).to.equal(accountID);
   });

@@ -64,7 +64,10 @@ describe('Plugin: construction', () => {
       [{ domElement: '#app' }, 'options.domElement'],
       [{ isDebug: 'yes' }, 'options.isDebug'],
       [{ serviceURL: 'ftp://x' }, 'options.serviceURL'],
-      [{ editor: { labels: { completeVideoConfirmation: { title: 5 } } } }, 'options.editor.labels.completeVideoConfirmation.title'],
+      [
+        { editor: { labels: { completeVideoConfirmation: { title: 5 } } } },
+        'options.editor.labels.completeVideoConfirmation.title',
+      ],
       [{ callbacks: { pluginOpend: () => {} } }, 'options.callbacks'],
       [{ callbacks: { pluginOpened: 'no' } }, 'options.callbacks.pluginOpened'],
       [{ enviroment: 'prod' }, 'options'],
@@ -261,7 +264,12 @@ describe('Plugin: error table (REFERENCE §7)', () => {
     await signUp(plugin);
     const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
     await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-    const failing = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5, videoInstructions: '[fail]' });
+    const failing = await plugin.startVideoGeneration({
+      topicId,
+      aspectRatio: '16:9',
+      duration: 5,
+      videoInstructions: '[fail]',
+    });
     const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(failing.requestId, cb));
     await log.until('FAILED');
     expect(log.payloads.at(-1)!.error!.code).to.be.a('string');
@@ -317,7 +325,9 @@ describe('Plugin: error table (REFERENCE §7)', () => {
     const search = await rejection(plugin.startTopicSearch(BUSINESS_URL));
     expect(search).to.be.instanceOf(NotAuthenticatedError);
     expect(search.message).to.contain('startTopicSearch');
-    const generation = await rejection(plugin.startVideoGeneration({ topicId: 't1', aspectRatio: '16:9', duration: 5 }));
+    const generation = await rejection(
+      plugin.startVideoGeneration({ topicId: 't1', aspectRatio: '16:9', duration: 5 }),
+    );
     expect(generation).to.be.instanceOf(NotAuthenticatedError);
     await signUp(plugin);
     await plugin.logoutAccount();
@@ -343,14 +353,18 @@ describe('Plugin: error table (REFERENCE §7)', () => {
   });
 
   it('7. openPlugin and openEditorForVideo reject when they exceed their timeout', async () => {
+    // Called at once, before the iframe can possibly have answered, a 1 ms limit must pass first.
     const plugin = await createPlugin();
-    await signUp(plugin);
     const failed = nextEvent(plugin, 'pluginOpenFailed');
     const error = await rejection(plugin.openPlugin({ timeout: 1 }));
     expect(error).to.be.instanceOf(TimeoutError);
     expect(error.message).to.contain('openPlugin').and.contain('1 ms');
     expect(await failed).to.equal(error);
-    expect((await rejection(plugin.openEditorForVideo('v1', { timeout: 1 }))).code).to.equal('timeout');
+    expect(plugin.isOpen).to.equal(false);
+    const editor = await createPlugin();
+    const editorFailed = nextEvent(editor, 'editorOpenFailed');
+    expect((await rejection(editor.openEditorForVideo('v1', { timeout: 1 }))).code).to.equal('timeout');
+    expect((await editorFailed).code).to.equal('timeout');
   });
 
   it("8. getVideoData resolves to null for a missing video and for another user's video", async () => {
@@ -388,13 +402,20 @@ describe('Plugin: accounts and tokens', () => {
     const plugin = await createPlugin();
     await signUp(plugin, { firstName: 'Grace', lastName: 'Hopper', city: 'Arlington' });
     const updated = await plugin.updateAccountInfo({ lastName: 'Murray', emailAddress: 'grace@example.com' });
-    expect(updated).to.deep.include({ firstName: 'Grace', lastName: 'Murray', city: 'Arlington', emailAddress: 'grace@example.com' });
+    expect(updated).to.deep.include({
+      firstName: 'Grace',
+      lastName: 'Murray',
+      city: 'Arlington',
+      emailAddress: 'grace@example.com',
+    });
   });
 
   it('updateAccountInfo rejects unknown fields and wrong types, naming the field, before sending', async () => {
     const plugin = await createPlugin();
     expect((await rejection(plugin.updateAccountInfo({ nickname: 'x' } as never))).message).to.contain('nickname');
-    expect((await rejection(plugin.updateAccountInfo({ lastName: 5 } as never))).data?.field).to.equal('newAccountInfo.lastName');
+    expect((await rejection(plugin.updateAccountInfo({ lastName: 5 } as never))).data?.field).to.equal(
+      'newAccountInfo.lastName',
+    );
     expect((await rejection(plugin.updateAccountInfo(null as never))).data?.field).to.equal('newAccountInfo');
   });
 
@@ -417,7 +438,8 @@ describe('Plugin: accounts and tokens', () => {
     const malformed = await rejection(plugin.createAccount('not-a-token'));
     expect(malformed).to.be.instanceOf(InvalidTokenError);
     expect(malformed.code).to.equal('token_malformed');
-    const b64 = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const b64 = (value: unknown) =>
+      btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
     const expired = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ iss: 'test-partner', exp: Date.now() / 1000 - 3600 })}.sig`;
     expect((await rejection(plugin.loginAccount(expired))).code).to.equal('token_expired');
     const foreign = await rejection(plugin.createAccount(await token('create', { partnerID: 'other-partner' })));
@@ -448,7 +470,9 @@ describe('Plugin: background actions and status subscriptions', () => {
     expect(log.statuses.at(-1)).to.equal('COMPLETE');
     expect(new Set(log.statuses).size).to.equal(log.statuses.length);
     const order = ['PENDING', 'PROCESSING', 'COMPLETE'];
-    expect(log.statuses.map((s) => order.indexOf(s))).to.deep.equal([...log.statuses.map((s) => order.indexOf(s))].sort());
+    expect(log.statuses.map((s) => order.indexOf(s))).to.deep.equal(
+      [...log.statuses.map((s) => order.indexOf(s))].sort(),
+    );
   });
 
   it('a late subscriber first receives the current status at once', async () => {
@@ -504,7 +528,9 @@ describe('Plugin: background actions and status subscriptions', () => {
   it('subscriptions validate their arguments synchronously', async () => {
     const plugin = await createPlugin();
     expect(thrown(() => plugin.subscribeToTopicSearchStatusUpdates('', () => {})).data?.field).to.equal('topicId');
-    expect(thrown(() => plugin.subscribeToVideoGenerationStatusUpdates('r', 'no' as never)).data?.field).to.equal('callback');
+    expect(thrown(() => plugin.subscribeToVideoGenerationStatusUpdates('r', 'no' as never)).data?.field).to.equal(
+      'callback',
+    );
   });
 });
 
@@ -517,10 +543,12 @@ describe('Plugin: UI, mount and events', () => {
     await opened;
     expect((await rejection(plugin.openPlugin({ sourceURL: 'nope' }))).data?.field).to.equal('options.sourceURL');
     expect((await rejection(plugin.openPlugin({ timeout: -5 }))).data?.field).to.equal('options.timeout');
-    expect((await rejection(plugin.openPlugin({ topicId: 'a', generationRequestId: 'b' }))).code).to.equal('invalid_parameter');
-    expect((await rejection(plugin.openPlugin({ sourceURL: BUSINESS_URL, businessURL: 'https://other.example' }))).code).to.equal(
+    expect((await rejection(plugin.openPlugin({ topicId: 'a', generationRequestId: 'b' }))).code).to.equal(
       'invalid_parameter',
     );
+    expect(
+      (await rejection(plugin.openPlugin({ sourceURL: BUSINESS_URL, businessURL: 'https://other.example' }))).code,
+    ).to.equal('invalid_parameter');
   });
 
   it('openPlugin in jwt mode before login rejects with not_authenticated', async () => {
@@ -617,8 +645,15 @@ describe('Plugin: UI, mount and events', () => {
 
   it('without isDebug the library prints nothing', async () => {
     const printed: unknown[] = [];
-    const originals = { log: console.log, debug: console.debug, info: console.info, warn: console.warn, error: console.error };
-    for (const key of Object.keys(originals) as (keyof typeof originals)[]) console[key] = (...args: unknown[]) => printed.push(args);
+    const originals = {
+      log: console.log,
+      debug: console.debug,
+      info: console.info,
+      warn: console.warn,
+      error: console.error,
+    };
+    for (const key of Object.keys(originals) as (keyof typeof originals)[])
+      console[key] = (...args: unknown[]) => printed.push(args);
     try {
       const plugin = await createPlugin();
       await signUp(plugin);

@@ -50,7 +50,7 @@ test('/plugin is the HTML shell with a strict CSP framable by every allowed orig
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    "img-src 'self' data: http: https:",
     "connect-src 'self'",
   ]) {
     assert.ok(csp.includes(directive), directive);

@@ -31,7 +31,9 @@ export async function token(
 const created: Plugin[] = [];
 
 /** A Plugin for the test partner on the fast test service; cleaned up after each test. */
-export async function createPlugin(options: PluginOptions & { partnerID?: string; slow?: boolean } = {}): Promise<Plugin> {
+export async function createPlugin(
+  options: PluginOptions & { partnerID?: string; slow?: boolean } = {},
+): Promise<Plugin> {
   const { partnerID = 'test-partner', slow, ...rest } = options;
   const { serviceURL, slowServiceURL } = await testConfig();
   const plugin = new Plugin(partnerID, { serviceURL: slow ? slowServiceURL : serviceURL, ...rest });
@@ -61,7 +63,9 @@ export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): P
 
 /** Collects the statuses a subscription delivers; `until(status)` resolves when it arrives. */
 export function statusLog(
-  subscribe: (callback: (payload: { status: ActionStatus; error?: { code: string; message: string } }) => void) => () => void,
+  subscribe: (
+    callback: (payload: { status: ActionStatus; error?: { code: string; message: string } }) => void,
+  ) => () => void,
 ) {
   const statuses: ActionStatus[] = [];
   const payloads: { status: ActionStatus; error?: { code: string; message: string } }[] = [];
@@ -104,15 +108,6 @@ export function thrown(fn: () => unknown): VideoPluginError {
 
 /** A page on the test server that the service can read for a topic search. */
 export const BUSINESS_URL = `${location.origin}/test/fixtures/business.html`;
-
-/** Resolves when `predicate` holds for the frame's rendered view (cross-origin: asks via DOM events). */
-export async function untilTrue(predicate: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-  }
-}
 
 /** The channel id of a Plugin's iframe (from its URL hash), used to find the frame. */
 export function channelOf(plugin: Plugin): string {

@@ -29,7 +29,13 @@ export function testServicePlugin() {
       }
       const { startService } = await import(new URL('service/server.js', dist).href);
       tokens = await import(new URL('server/index.js', dist).href);
-      service = await startService({ port: 0, host: '127.0.0.1', jobMs: 150, heartbeatMs: 1000, partners: TEST_PARTNERS });
+      service = await startService({
+        port: 0,
+        host: '127.0.0.1',
+        jobMs: 150,
+        heartbeatMs: 1000,
+        partners: TEST_PARTNERS,
+      });
       // Jobs that take seconds, for tests that need an action to stay PENDING or PROCESSING a while.
       slowService = await startService({ port: 0, host: '127.0.0.1', jobMs: 6000, partners: TEST_PARTNERS });
     },

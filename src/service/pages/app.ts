@@ -366,10 +366,16 @@ const topicPayload = (record: { status: Topic['status']; error?: Topic['error'] 
 
 function statusTopic(kind: 'topic' | 'generation') {
   return (key: string, push: (value: unknown) => void) =>
-    hub.watch(kind, key, (record) => push(topicPayload(record)), (error) => {
-      const plain = serializeError(error);
-      if (plain.code.endsWith('not_found')) push({ status: 'FAILED', error: { code: plain.code, message: plain.message } });
-    });
+    hub.watch(
+      kind,
+      key,
+      (record) => push(topicPayload(record)),
+      (error) => {
+        const plain = serializeError(error);
+        if (plain.code.endsWith('not_found'))
+          push({ status: 'FAILED', error: { code: plain.code, message: plain.message } });
+      },
+    );
 }
 
 const endpoint = serveHost({
@@ -379,7 +385,10 @@ const endpoint = serveHost({
   async checkOrigin(origin: string, connect) {
     const host = hostConfigSchema.safeParse(connect.config);
     if (!host.success || host.data.partnerID !== partnerID) {
-      return { code: 'bad_request', message: 'The handshake configuration does not match this page. Update video-plugin.' };
+      return {
+        code: 'bad_request',
+        message: 'The handshake configuration does not match this page. Update video-plugin.',
+      };
     }
     const { allowed } = await api.originAllowed(origin);
     return allowed

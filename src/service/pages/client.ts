@@ -31,9 +31,7 @@ export interface SessionResult {
 
 /** One change pushed by the status stream. */
 export type Change =
-  | { kind: 'topic'; record: Topic }
-  | { kind: 'generation'; record: Generation }
-  | { kind: 'video'; record: Video };
+  { kind: 'topic'; record: Topic } | { kind: 'generation'; record: Generation } | { kind: 'video'; record: Video };
 
 export class ApiClient {
   /** The session token of the logged-in account, if any. */
@@ -49,20 +47,29 @@ export class ApiClient {
     try {
       response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (cause) {
-      throw new ConnectionError('connection_failed', `The video service could not be reached (${String(cause)}). Try again.`, {
-        retryable: true,
-      });
+      throw new ConnectionError(
+        'connection_failed',
+        `The video service could not be reached (${String(cause)}). Try again.`,
+        {
+          retryable: true,
+        },
+      );
     }
     if (response.status === 204) return undefined as T;
     const payload = (await response.json().catch(() => ({}))) as { error?: SerializedError };
     if (!response.ok) {
-      throw deserializeError(payload.error ?? { code: 'internal_error', message: `The service answered ${response.status}.` });
+      throw deserializeError(
+        payload.error ?? { code: 'internal_error', message: `The service answered ${response.status}.` },
+      );
     }
     return payload as T;
   }
 
   originAllowed(origin: string): Promise<{ allowed: boolean }> {
-    return this.request('GET', `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}`);
+    return this.request(
+      'GET',
+      `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}`,
+    );
   }
   createAccount(token: string): Promise<SessionResult> {
     return this.request('POST', '/api/accounts', { token, partnerID: this.partnerID });
@@ -90,10 +97,14 @@ export class ApiClient {
     return this.request<{ video: Video }>('GET', `/api/videos/${encodeURIComponent(id)}`).then((r) => r.video);
   }
   renameVideo(id: string, name: string): Promise<Video> {
-    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, { name }).then((r) => r.video);
+    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, { name }).then(
+      (r) => r.video,
+    );
   }
   completeVideo(id: string): Promise<Video> {
-    return this.request<{ video: Video }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then((r) => r.video);
+    return this.request<{ video: Video }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then(
+      (r) => r.video,
+    );
   }
   startTopicSearch(sourceURL: string): Promise<{ topicId: string; requestId: string }> {
     return this.request('POST', '/api/topics', { sourceURL });
@@ -120,7 +131,8 @@ export class ApiClient {
       headers: { accept: 'text/event-stream', authorization: `Bearer ${this.session ?? ''}` },
       signal,
     });
-    if (!response.ok || !response.body) throw new ConnectionError('connection_failed', 'The status stream could not open.');
+    if (!response.ok || !response.body)
+      throw new ConnectionError('connection_failed', 'The status stream could not open.');
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let opened!: () => void;
     const ready = new Promise<void>((resolve) => (opened = resolve));

@@ -23,7 +23,12 @@ export class StatusHub {
    * Calls `watcher` with the current record at once, then with every change. Returns the stop
    * function. Errors reading the current record go to `onError`.
    */
-  watch<K extends Kind>(kind: K, id: string, watcher: (record: RecordOf<K>) => void, onError?: (error: unknown) => void): () => void {
+  watch<K extends Kind>(
+    kind: K,
+    id: string,
+    watcher: (record: RecordOf<K>) => void,
+    onError?: (error: unknown) => void,
+  ): () => void {
     const key = `${kind}:${id}`;
     let set = this.#watchers.get(key);
     if (!set) this.#watchers.set(key, (set = new Set()));
@@ -53,7 +58,8 @@ export class StatusHub {
   }
 
   #read<K extends Kind>(kind: K, id: string): Promise<RecordOf<K>> {
-    const read = kind === 'topic' ? this.api.topic(id) : kind === 'generation' ? this.api.generation(id) : this.api.video(id);
+    const read =
+      kind === 'topic' ? this.api.topic(id) : kind === 'generation' ? this.api.generation(id) : this.api.video(id);
     return read as Promise<RecordOf<K>>;
   }
 
@@ -67,7 +73,11 @@ export class StatusHub {
     const abort = new AbortController();
     this.#abort = abort;
     try {
-      await this.api.stream((change) => this.#dispatch(change), abort.signal, () => this.#dropped(abort));
+      await this.api.stream(
+        (change) => this.#dispatch(change),
+        abort.signal,
+        () => this.#dropped(abort),
+      );
     } catch {
       this.#dropped(abort);
     }
@@ -96,7 +106,8 @@ export class StatusHub {
 
   #dispatch(change: Change): void {
     const id = change.kind === 'generation' ? change.record.requestId : change.record.id;
-    for (const watcher of [...(this.#watchers.get(`${change.kind}:${id}`) ?? [])]) (watcher as (r: unknown) => void)(change.record);
+    for (const watcher of [...(this.#watchers.get(`${change.kind}:${id}`) ?? [])])
+      (watcher as (r: unknown) => void)(change.record);
   }
 
   #close(): void {

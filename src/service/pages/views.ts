@@ -16,7 +16,13 @@ export type View =
 
 export interface ViewActions {
   search(sourceURL: string): void;
-  generate(params: { topicId: string; aspectRatio: string; duration: number; language: string; videoInstructions?: string }): void;
+  generate(params: {
+    topicId: string;
+    aspectRatio: string;
+    duration: number;
+    language: string;
+    videoInstructions?: string;
+  }): void;
   openInEditor(videoId: string): void;
   rename(name: string): void;
   askComplete(): void;
@@ -29,33 +35,142 @@ export interface ViewActions {
 }
 
 const STYLE = html`<style>
-  :root { color-scheme: light; font: 15px/1.5 system-ui, sans-serif; color: #0f172a; background: #fff; }
-  body { margin: 0; }
-  .shell { display: flex; flex-direction: column; min-height: 100vh; }
-  header { display: flex; align-items: center; justify-content: space-between; padding: 12px 20px; border-bottom: 1px solid #e2e8f0; }
-  header h1 { font-size: 1rem; margin: 0; }
-  section { padding: 20px; max-width: 760px; margin: 0 auto; width: 100%; box-sizing: border-box; }
-  ol.steps { display: flex; gap: 16px; list-style: none; padding: 0; margin: 0 0 16px; color: #64748b; font-size: .85rem; }
-  ol.steps li[aria-current='step'] { color: #1d4ed8; font-weight: 600; }
-  label { display: block; margin: 12px 0 4px; font-weight: 600; }
-  input, select, textarea { font: inherit; padding: 8px 10px; border: 1px solid #94a3b8; border-radius: 6px; width: 100%; box-sizing: border-box; }
-  button { font: inherit; padding: 8px 16px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
-  button.secondary { background: #fff; color: #1d4ed8; }
-  button:disabled { opacity: .6; cursor: progress; }
-  .row { display: flex; gap: 12px; align-items: end; margin-top: 16px; flex-wrap: wrap; }
-  .error { color: #b91c1c; }
-  .muted { color: #64748b; }
-  .thumbs { display: flex; gap: 8px; flex-wrap: wrap; }
-  .thumbs img { width: 96px; height: 64px; object-fit: cover; border-radius: 4px; background: #e2e8f0; }
-  .preview img { max-width: 100%; border-radius: 8px; border: 1px solid #e2e8f0; }
-  .skeleton { background: #e2e8f0; border-radius: 4px; height: 1.2em; width: 60%; }
-  [role='dialog'] { position: fixed; inset: 0; background: rgba(15, 23, 42, .5); display: grid; place-items: center; }
-  [role='dialog'] > div { background: #fff; border-radius: 10px; padding: 24px; max-width: 420px; }
+  :root {
+    color-scheme: light;
+    font:
+      15px/1.5 system-ui,
+      sans-serif;
+    color: #0f172a;
+    background: #fff;
+  }
+  body {
+    margin: 0;
+  }
+  .shell {
+    display: flex;
+    flex-direction: column;
+    min-height: 100vh;
+  }
+  header {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    padding: 12px 20px;
+    border-bottom: 1px solid #e2e8f0;
+  }
+  header h1 {
+    font-size: 1rem;
+    margin: 0;
+  }
+  section {
+    padding: 20px;
+    max-width: 760px;
+    margin: 0 auto;
+    width: 100%;
+    box-sizing: border-box;
+  }
+  ol.steps {
+    display: flex;
+    gap: 16px;
+    list-style: none;
+    padding: 0;
+    margin: 0 0 16px;
+    color: #64748b;
+    font-size: 0.85rem;
+  }
+  ol.steps li[aria-current='step'] {
+    color: #1d4ed8;
+    font-weight: 600;
+  }
+  label {
+    display: block;
+    margin: 12px 0 4px;
+    font-weight: 600;
+  }
+  input,
+  select,
+  textarea {
+    font: inherit;
+    padding: 8px 10px;
+    border: 1px solid #94a3b8;
+    border-radius: 6px;
+    width: 100%;
+    box-sizing: border-box;
+  }
+  button {
+    font: inherit;
+    padding: 8px 16px;
+    border-radius: 6px;
+    border: 1px solid #1d4ed8;
+    background: #1d4ed8;
+    color: #fff;
+    cursor: pointer;
+  }
+  button.secondary {
+    background: #fff;
+    color: #1d4ed8;
+  }
+  button:disabled {
+    opacity: 0.6;
+    cursor: progress;
+  }
+  .row {
+    display: flex;
+    gap: 12px;
+    align-items: end;
+    margin-top: 16px;
+    flex-wrap: wrap;
+  }
+  .error {
+    color: #b91c1c;
+  }
+  .muted {
+    color: #64748b;
+  }
+  .thumbs {
+    display: flex;
+    gap: 8px;
+    flex-wrap: wrap;
+  }
+  .thumbs img {
+    width: 96px;
+    height: 64px;
+    object-fit: cover;
+    border-radius: 4px;
+    background: #e2e8f0;
+  }
+  .preview img {
+    max-width: 100%;
+    border-radius: 8px;
+    border: 1px solid #e2e8f0;
+  }
+  .skeleton {
+    background: #e2e8f0;
+    border-radius: 4px;
+    height: 1.2em;
+    width: 60%;
+  }
+  [role='dialog'] {
+    position: fixed;
+    inset: 0;
+    background: rgba(15, 23, 42, 0.5);
+    display: grid;
+    place-items: center;
+  }
+  [role='dialog'] > div {
+    background: #fff;
+    border-radius: 10px;
+    padding: 24px;
+    max-width: 420px;
+  }
 </style>`;
 
 function steps(current: 1 | 2 | 3): TemplateResult {
-  const step = (n: number, label: string) => html`<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
-  return html`<ol class="steps" aria-label="Steps">${step(1, 'Source')}${step(2, 'Prompt')}${step(3, 'Preview')}</ol>`;
+  const step = (n: number, label: string) =>
+    html`<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
+  return html`<ol class="steps" aria-label="Steps">
+    ${step(1, 'Source')}${step(2, 'Prompt')}${step(3, 'Preview')}
+  </ol>`;
 }
 
 function formValue(event: Event, name: string): string {
@@ -73,8 +188,17 @@ function searchView(view: Extract<View, { name: 'search' }>, actions: ViewAction
       }}
     >
       <label for="source-url">Website URL</label>
-      <input id="source-url" name="sourceURL" type="url" required placeholder="https://example.com" .value=${view.sourceURL ?? ''} />
-      <div class="row"><button type="submit" ?disabled=${view.searching}>${view.searching ? 'Searching…' : 'Search'}</button></div>
+      <input
+        id="source-url"
+        name="sourceURL"
+        type="url"
+        required
+        placeholder="https://example.com"
+        .value=${view.sourceURL ?? ''}
+      />
+      <div class="row">
+        <button type="submit" ?disabled=${view.searching}>${view.searching ? 'Searching…' : 'Search'}</button>
+      </div>
     </form>
     ${view.searching ? html`<p role="status" class="muted">Reading the website…</p>` : nothing}
     ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
@@ -84,7 +208,9 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
   const { topic } = view;
   const ready = topic.status === 'COMPLETE';
   return html`${steps(2)}
-    <h2 data-topic-status=${topic.status}>${topic.title ?? html`<span class="skeleton" aria-label="Loading the topic name"></span>`}</h2>
+    <h2 data-topic-status=${topic.status}>
+      ${topic.title ?? html`<span class="skeleton" aria-label="Loading the topic name"></span>`}
+    </h2>
     <p class="muted">${topic.description ?? (ready ? '' : 'Reading the website…')}</p>
     <div class="thumbs">${topic.images.map((src) => html`<img src=${src} alt="" />`)}</div>
     <form
@@ -102,14 +228,22 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
       }}
     >
       <label for="aspect-ratio">Aspect ratio</label>
-      <select id="aspect-ratio" name="aspectRatio">${ASPECT_RATIOS.map((v) => html`<option>${v}</option>`)}</select>
+      <select id="aspect-ratio" name="aspectRatio">
+        ${ASPECT_RATIOS.map((v) => html`<option>${v}</option>`)}
+      </select>
       <label for="duration">Duration (seconds)</label>
-      <select id="duration" name="duration">${DURATIONS.map((v) => html`<option value=${v} ?selected=${v === 15}>${v}</option>`)}</select>
+      <select id="duration" name="duration">
+        ${DURATIONS.map((v) => html`<option value=${v} ?selected=${v === 15}>${v}</option>`)}
+      </select>
       <label for="language">Language</label>
-      <select id="language" name="language">${LANGUAGES.map((v) => html`<option ?selected=${v === 'en-US'}>${v}</option>`)}</select>
+      <select id="language" name="language">
+        ${LANGUAGES.map((v) => html`<option ?selected=${v === 'en-US'}>${v}</option>`)}
+      </select>
       <label for="instructions">Instructions (optional)</label>
       <textarea id="instructions" name="videoInstructions" rows="2"></textarea>
-      <div class="row"><button type="submit" ?disabled=${!ready}>${ready ? 'Generate video' : 'Waiting for the topic…'}</button></div>
+      <div class="row">
+        <button type="submit" ?disabled=${!ready}>${ready ? 'Generate video' : 'Waiting for the topic…'}</button>
+      </div>
     </form>
     ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
 }
@@ -125,13 +259,21 @@ function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActi
               ${video.thumbnailURL ? html`<img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} />` : nothing}
               <figcaption>${video.name} · ${video.duration} s · ${video.aspectRatio}</figcaption>
             </figure>
-            <div class="row"><button type="button" data-action="open-editor" @click=${() => actions.openInEditor(video.id)}>Open in editor</button></div>`;
+            <div class="row">
+              <button type="button" data-action="open-editor" @click=${() => actions.openInEditor(video.id)}>
+                Open in editor
+              </button>
+            </div>`;
   return html`${steps(3)}
     <h2 data-generation-status=${generation.status}>Your video</h2>
     ${body}`;
 }
 
-function editorView(view: Extract<View, { name: 'editor' }>, actions: ViewActions, config: HostConfig | undefined): TemplateResult {
+function editorView(
+  view: Extract<View, { name: 'editor' }>,
+  actions: ViewActions,
+  config: HostConfig | undefined,
+): TemplateResult {
   const { video } = view;
   const labels = config?.completeVideoConfirmation;
   const render = video.renders[0];
@@ -153,23 +295,29 @@ function editorView(view: Extract<View, { name: 'editor' }>, actions: ViewAction
         <button type="button" class="secondary" data-action="exit" @click=${actions.exitEditor}>Exit editor</button>
       </div>
     </form>
-    ${video.isCompleted
-      ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>
-          ${render?.status === 'COMPLETE' ? html`Rendered: <a href=${render.url ?? '#'} target="_blank" rel="noopener">${render.format}</a>` : 'Rendering…'}
-        </p>`
-      : nothing}
-    ${view.confirming && labels
-      ? html`<div role="dialog" aria-modal="true" aria-labelledby="confirm-title">
-          <div>
-            <h3 id="confirm-title">${labels.title}</h3>
-            <p>${labels.body}</p>
-            <div class="row">
-              <button type="button" data-confirm @click=${actions.complete}>${labels.confirmButton}</button>
-              <button type="button" class="secondary" data-cancel @click=${actions.cancelComplete}>${labels.cancelButton}</button>
+    ${
+      video.isCompleted
+        ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>
+            ${render?.status === 'COMPLETE' ? html`Rendered: <a href=${render.url ?? '#'} target="_blank" rel="noopener">${render.format}</a>` : 'Rendering…'}
+          </p>`
+        : nothing
+    }
+    ${
+      view.confirming && labels
+        ? html`<div role="dialog" aria-modal="true" aria-labelledby="confirm-title">
+            <div>
+              <h3 id="confirm-title">${labels.title}</h3>
+              <p>${labels.body}</p>
+              <div class="row">
+                <button type="button" data-confirm @click=${actions.complete}>${labels.confirmButton}</button>
+                <button type="button" class="secondary" data-cancel @click=${actions.cancelComplete}>
+                  ${labels.cancelButton}
+                </button>
+              </div>
             </div>
-          </div>
-        </div>`
-      : nothing}`;
+          </div>`
+        : nothing
+    }`;
 }
 
 function signInView(view: Extract<View, { name: 'signIn' }>, actions: ViewActions): TemplateResult {
@@ -213,9 +361,11 @@ export function renderView(root: HTMLElement, view: View, actions: ViewActions, 
         <header>
           <h1>AI video studio</h1>
           <div class="row" style="margin:0">
-            ${config?.authMode === 'uncontrolled' && view.name !== 'signIn'
-              ? html`<button type="button" class="secondary" @click=${actions.signOut}>Sign out</button>`
-              : nothing}
+            ${
+              config?.authMode === 'uncontrolled' && view.name !== 'signIn'
+                ? html`<button type="button" class="secondary" @click=${actions.signOut}>Sign out</button>`
+                : nothing
+            }
             <button type="button" class="secondary" aria-label="Close" @click=${actions.close}>✕</button>
           </div>
         </header>

@@ -30,7 +30,7 @@ export function frameCommandsPlugin() {
           await handle.type(value);
           return true;
         case 'frame-text':
-          return handle.evaluate((element) => element.textContent);
+          return handle.evaluate((element) => element.textContent?.trim() ?? null);
         default:
           throw new Error(`unknown command ${command}`);
       }

@@ -11,4 +11,5 @@ const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('rollup'), ['-c', '--silent']);
+run(bin('cem'), ['analyze', '--quiet', '--config', 'custom-elements-manifest.config.mjs']); // custom-elements.json
 console.log(`build: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

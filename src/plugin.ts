@@ -77,6 +77,12 @@ interface StatusSubscription {
 }
 
 const FINAL = new Set(['COMPLETE', 'FAILED']);
+
+/** A random channel id; `crypto.randomUUID` exists only in secure contexts (https, localhost). */
+function newChannelID(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 const accountIDResult = z.object({ accountID: z.string() });
 const nothing = z.unknown();
 
@@ -125,7 +131,7 @@ export class Plugin {
         ...opts.editor?.labels?.completeVideoConfirmation,
       },
     };
-    const channel = crypto.randomUUID();
+    const channel = newChannelID();
     const src = new URL(PLUGIN_PATH.slice(1), base);
     src.searchParams.set('partner', this.partnerID);
     src.hash = frameHash(channel);

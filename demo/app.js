@@ -1,0 +1,308 @@
+// The partner demo page: every method of <video-plugin> behind a button, every event and status
+// update in the log. Tokens come from this site's own server (/api/tokens/...), which signs them
+// with video-plugin/server: the partner secret never reaches the browser.
+/* global fetch, localStorage, performance, FormData, Option */
+
+const { EVENT_NAMES, LANGUAGES, version } = window.VideoPlugin;
+const studio = document.getElementById('studio');
+const $ = (id) => document.getElementById(id);
+const value = (id) => $(id).value.trim();
+
+// ---- The log ----
+
+/** Adds one line to the log: kind is event, status, call, error or info. */
+function log(kind, name, detail, note = '') {
+  const item = document.createElement('li');
+  item.className = `entry ${kind}`;
+  const head = document.createElement('div');
+  const time = new Date().toLocaleTimeString(undefined, { hour12: false });
+  head.innerHTML = `<time></time> <span class="kind"></span> <strong></strong> <span class="note"></span>`;
+  head.querySelector('time').textContent = time;
+  head.querySelector('.kind').textContent = kind;
+  head.querySelector('strong').textContent = name;
+  head.querySelector('.note').textContent = note;
+  item.append(head);
+  const text = describe(detail);
+  if (text !== undefined) {
+    const pre = document.createElement('pre');
+    pre.textContent = text;
+    item.append(pre);
+  }
+  $('log').prepend(item);
+  return item;
+}
+
+function describe(detail) {
+  if (detail === undefined || detail === null) return undefined;
+  if (detail instanceof Error) {
+    return `${detail.name} (${detail.code ?? 'no code'}): ${detail.message}`;
+  }
+  return JSON.stringify(detail, null, 2);
+}
+
+$('clear-log').addEventListener('click', () => $('log').replaceChildren());
+
+/** Runs a method of the element, logging its result or its error. */
+async function call(name, run) {
+  const started = performance.now();
+  try {
+    const result = await run();
+    log('call', name, result, `${Math.round(performance.now() - started)} ms`);
+    return result;
+  } catch (error) {
+    log('error', name, error, `${Math.round(performance.now() - started)} ms`);
+    return undefined;
+  }
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw Object.assign(new Error(json.error?.message ?? response.statusText), json.error);
+  return json.token;
+}
+
+// ---- Session state shown above the buttons ----
+
+function showSession(text) {
+  $('session').textContent = text;
+}
+
+function signedIn(accountID) {
+  $('account-id').value = accountID;
+  localStorage.setItem('video-plugin-demo:accountID', accountID);
+  showSession(`Logged in as account ${accountID}.`);
+}
+
+// ---- Events: every one of them, straight from the element ----
+
+function onEvent(name, payload) {
+  log(name === 'error' || name.endsWith('Failed') ? 'error' : 'event', name, payload);
+  if (['videoCreated', 'videoSaved', 'videoCompleted', 'videoRendered'].includes(name)) void listVideos(false);
+  if (name === 'editorOpened') $('video-id').value = payload.id;
+}
+
+// Two ways to listen, switchable in the log's header: DOM events (payload in event.detail), or the
+// element's on()/off() (payload as the argument; off() removes by reference).
+const domListeners = EVENT_NAMES.map((name) => [name, (event) => onEvent(name, event.detail)]);
+const onListeners = EVENT_NAMES.map((name) => [name, (payload) => onEvent(name, payload)]);
+
+function listenWith(how) {
+  for (const [name, listener] of domListeners) studio.removeEventListener(name, listener);
+  for (const [name, listener] of onListeners) studio.off(name, listener);
+  if (how === 'on') for (const [name, listener] of onListeners) studio.on(name, listener);
+  else for (const [name, listener] of domListeners) studio.addEventListener(name, listener);
+}
+
+listenWith('dom');
+$('listen-with').addEventListener('change', (event) => {
+  listenWith(event.target.value);
+  log(
+    'info',
+    'listening',
+    undefined,
+    event.target.value === 'on' ? 'with on() (off() removed the others)' : 'with addEventListener',
+  );
+});
+document.addEventListener('securitypolicyviolation', (event) =>
+  log('error', 'Content-Security-Policy', { blocked: event.blockedURI, directive: event.violatedDirective }),
+);
+
+// ---- Configuration: attributes of the element ----
+
+const form = $('config');
+const server = await (await fetch('/api/config')).json();
+
+function applyConfig(initial = false) {
+  const data = new FormData(form);
+  const set = (attribute, text) => (text ? studio.setAttribute(attribute, text) : studio.removeAttribute(attribute));
+  studio.setAttribute('partner-id', server.partnerID);
+  set('auth-mode', data.get('authMode'));
+  set('environment', data.get('environment'));
+  set('service-url', String(data.get('serviceURL') ?? '').trim());
+  studio.toggleAttribute('debug', data.get('debug') === 'on');
+  const attributes = [...studio.attributes]
+    .filter((attribute) => attribute.name !== 'id')
+    .map((attribute) => (attribute.value === '' ? attribute.name : `${attribute.name}="${attribute.value}"`));
+  log('info', initial ? 'configured' : 'reconfigured', undefined, `<video-plugin ${attributes.join(' ')}>`);
+  if (!initial) showSession('New configuration: a new session started (not logged in).');
+}
+
+form.elements.serviceURL.value = server.serviceURL;
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  applyConfig();
+});
+applyConfig(true);
+$('sdk-version').textContent = `v${version}`;
+
+// ---- Accounts ----
+
+$('external-id').value = `acme-user-${Math.random().toString(36).slice(2, 8)}`;
+$('account-id').value = localStorage.getItem('video-plugin-demo:accountID') ?? '';
+
+$('create-account').addEventListener('click', async () => {
+  const account = {
+    externalID: value('external-id'),
+    firstName: value('first-name'),
+    lastName: value('last-name'),
+    emailAddress: value('email'),
+  };
+  const accountID = await call('createAccount', async () =>
+    studio.createAccount(await post('/api/tokens/create', { account })),
+  );
+  if (accountID) signedIn(accountID);
+});
+
+$('login-external').addEventListener('click', async () => {
+  const token = () => post('/api/tokens/login', { externalID: value('external-id') });
+  const account = await call('loginAccount', async () => studio.loginAccount(await token()));
+  if (account) signedIn(account.id);
+});
+
+$('login-account').addEventListener('click', async () => {
+  const token = () => post('/api/tokens/login', { accountID: value('account-id') });
+  const account = await call('loginAccount', async () => studio.loginAccount(await token()));
+  if (account) signedIn(account.id);
+});
+
+$('logout').addEventListener('click', async () => {
+  await call('logoutAccount', () => studio.logoutAccount());
+  showSession('Not logged in.');
+});
+
+$('account-info').addEventListener('click', () => call('getAccountInfo', () => studio.getAccountInfo()));
+
+$('update-account').addEventListener('click', () =>
+  call('updateAccountInfo', () =>
+    studio.updateAccountInfo({
+      firstName: value('first-name'),
+      lastName: value('last-name'),
+      emailAddress: value('email'),
+    }),
+  ),
+);
+
+// ---- Background actions, followed live ----
+
+$('source-url').value = server.sampleSourceURL;
+$('sample-link').href = server.sampleSourceURL;
+for (const language of LANGUAGES) $('language').append(new Option(language, language, false, language === 'en-US'));
+
+/** Subscribes to a status stream, showing each update in `statusId` and in the log. */
+function follow(kind, id, subscribe, statusId) {
+  const unsubscribe = subscribe(id, (payload) => {
+    $(statusId).textContent = payload.status;
+    $(statusId).dataset.status = payload.status;
+    log(payload.status === 'FAILED' ? 'error' : 'status', `${kind} ${id}`, payload);
+    if (payload.status === 'COMPLETE' || payload.status === 'FAILED') unsubscribe();
+  });
+}
+
+$('start-search').addEventListener('click', async () => {
+  const started = await call('startTopicSearch', () => studio.startTopicSearch(value('source-url')));
+  if (!started) return;
+  $('topic-id').value = started.topicId;
+  follow(
+    'topic search',
+    started.topicId,
+    (id, cb) => studio.subscribeToTopicSearchStatusUpdates(id, cb),
+    'search-status',
+  );
+});
+
+$('start-generation').addEventListener('click', async () => {
+  const params = {
+    topicId: value('topic-id'),
+    aspectRatio: value('aspect-ratio'),
+    duration: Number(value('duration')),
+    language: value('language'),
+    ...(value('instructions') ? { videoInstructions: value('instructions') } : {}),
+  };
+  const started = await call('startVideoGeneration', () => studio.startVideoGeneration(params));
+  if (!started) return;
+  $('request-id').value = started.requestId;
+  $('video-id').value = started.videoId;
+  follow(
+    'generation',
+    started.requestId,
+    (id, cb) => studio.subscribeToVideoGenerationStatusUpdates(id, cb),
+    'generation-status',
+  );
+});
+
+// ---- UI ----
+
+$('open-plugin').addEventListener('click', () => call('openPlugin', () => studio.openPlugin()));
+$('open-with-source').addEventListener('click', () =>
+  call('openPlugin', () => studio.openPlugin({ sourceURL: value('source-url') })),
+);
+$('open-with-topic').addEventListener('click', () =>
+  call('openPlugin', () => studio.openPlugin({ topicId: value('topic-id') })),
+);
+$('open-with-request').addEventListener('click', () =>
+  call('openPlugin', () => studio.openPlugin({ generationRequestId: value('request-id') })),
+);
+$('open-editor').addEventListener('click', () =>
+  call('openEditorForVideo', () => studio.openEditorForVideo(value('video-id'))),
+);
+$('close').addEventListener('click', () => call('close', () => studio.close()));
+$('cleanup').addEventListener('click', async () => {
+  await call('cleanup', () => studio.cleanup());
+  showSession('Cleaned up: press Apply to start a new session.');
+});
+
+// ---- Placement ----
+
+$('mount-dock').addEventListener('click', () => call('mount', () => studio.mount($('dock'))));
+
+$('move-element').addEventListener('click', () => {
+  const target = studio.parentElement === $('dock') ? $('stage-slot') : $('dock');
+  // moveBefore keeps the iframe's document alive (Chrome/Edge 133+); elsewhere a move reloads it.
+  if (typeof target.moveBefore === 'function') target.moveBefore(studio, null);
+  else target.append(studio);
+  log(
+    'info',
+    'moved',
+    undefined,
+    `<video-plugin> into #${target.id} with ${target.moveBefore ? 'moveBefore' : 'append'}`,
+  );
+});
+
+// ---- Videos ----
+
+async function listVideos(logCall = true) {
+  const videos = logCall
+    ? await call('getVideos', () => studio.getVideos())
+    : await studio.getVideos().catch(() => undefined);
+  if (!videos) return;
+  const list = $('videos');
+  list.replaceChildren();
+  for (const video of videos) {
+    const item = document.createElement('li');
+    if (video.thumbnailURL) {
+      const image = document.createElement('img');
+      image.src = video.thumbnailURL;
+      image.alt = '';
+      item.append(image);
+    }
+    const text = document.createElement('span');
+    text.textContent = `${video.name} · ${video.aspectRatio} · ${video.duration}s · ${video.isCompleted ? 'completed' : 'draft'}`;
+    const edit = document.createElement('button');
+    edit.type = 'button';
+    edit.textContent = 'Edit';
+    edit.addEventListener('click', () => call('openEditorForVideo', () => studio.openEditorForVideo(video.id)));
+    item.append(text, edit);
+    list.append(item);
+  }
+  if (videos.length === 0) list.innerHTML = '<li class="empty">No videos yet.</li>';
+}
+
+$('get-videos').addEventListener('click', () => listVideos());
+$('get-video').addEventListener('click', () => call('getVideoData', () => studio.getVideoData(value('video-id'))));
+
+document.body.dataset.ready = 'true';

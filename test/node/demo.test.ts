@@ -1,0 +1,238 @@
+// Smoke tests in headless Chromium of what a new user does first (all offline):
+// - the partner demo (`npm start`): the page loads with <video-plugin> from the CDN bundle, creates
+//   an account through the demo server's token endpoint, searches the sample business website and
+//   opens the AI flow on that topic;
+// - the README's blank page (demo/blank-page.html): the element embedded in plain HTML.
+// Needs the build (dist/) and Chromium, like the browser tests.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import { startService, type RunningService } from '../../src/service/server.js';
+
+interface Demo {
+  url: string;
+  close(): Promise<void>;
+}
+
+const chromium = (await import(new URL('../../demo/chromium.mjs', import.meta.url).href)) as {
+  findChromium(): string | undefined;
+  launchChromium(): Promise<Browser>;
+};
+const built = existsSync(new URL('../../dist/cdn/video-plugin.min.js', import.meta.url));
+const skip = !built
+  ? 'dist/ is missing: run `npm run build` first (npm test does)'
+  : !chromium.findChromium()
+    ? 'no Chromium: apt-get install -y chromium, or set CHROME_PATH'
+    : false;
+
+let service: RunningService;
+let demo: Demo;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  service = await startService({ port: 0, host: '127.0.0.1', jobMs: 150 });
+  const { startDemo } = (await import(new URL('../../demo/server.mjs', import.meta.url).href)) as {
+    startDemo(options: object): Promise<Demo>;
+  };
+  const [partner] = service.partners;
+  demo = await startDemo({ port: 0, serviceURL: service.url, partnerID: partner!.id, secret: partner!.secret });
+  browser = await chromium.launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+  await service?.close();
+});
+
+/** The service's iframe inside the page's <video-plugin>. */
+async function studioFrame(page: Page): Promise<Frame> {
+  const handle = await page.waitForFunction(
+    () => document.querySelector('video-plugin')?.shadowRoot?.querySelector('iframe') ?? null,
+  );
+  const frame = await handle.asElement()!.contentFrame();
+  assert.ok(frame, 'the iframe has a frame');
+  return frame;
+}
+
+describe('partner demo', { skip }, () => {
+  let page: Page;
+  const problems: string[] = [];
+  const served: string[] = [];
+
+  before(async () => {
+    page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    page.on('pageerror', (error) => problems.push(`page error: ${(error as Error).message}`));
+    page.on('console', (message) => {
+      // (HTTP failures are recorded with their URL below.)
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        problems.push(`console error: ${message.text()}`);
+      }
+    });
+    page.on('response', async (response) => {
+      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      if (response.url().startsWith(demo.url)) served.push(await response.text().catch(() => ''));
+    });
+  });
+
+  after(() => page?.close());
+
+  /** Resolves once the log on the right shows an `event` entry named `name`. */
+  const logged = (name: string) =>
+    page.waitForFunction(
+      (wanted) => [...document.querySelectorAll('#log .entry.event strong')].some((el) => el.textContent === wanted),
+      { timeout: 15_000 },
+      name,
+    );
+
+  test('the page loads with <video-plugin> configured for the local service', { timeout: 30_000 }, async () => {
+    await page.goto(demo.url, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-ready="true"]');
+    const state = await page.evaluate(() => {
+      const studio = document.querySelector('video-plugin') as HTMLElement & { plugin?: { serviceURL: string } };
+      return {
+        defined: customElements.get('video-plugin') !== undefined,
+        serviceURL: studio.plugin?.serviceURL,
+        version: (window as unknown as { VideoPlugin?: { version: string } }).VideoPlugin?.version,
+      };
+    });
+    assert.deepEqual(state, { defined: true, serviceURL: `${service.url}/`, version: state.version });
+    assert.match(String(state.version), /^\d+\.\d+\.\d+/);
+  });
+
+  test('createAccount gets its token from the demo server and logs a user in', { timeout: 30_000 }, async () => {
+    await page.click('#create-account');
+    await page.waitForFunction(
+      () => document.querySelector('#session')?.textContent?.startsWith('Logged in as account'),
+      {
+        timeout: 15_000,
+      },
+    );
+    const accountID = await page.$eval('#account-id', (input) => (input as HTMLInputElement).value);
+    assert.ok(accountID.length > 0);
+  });
+
+  test('a topic search reads the sample business website, with live status updates', { timeout: 30_000 }, async () => {
+    await page.click('#start-search');
+    await page.waitForSelector('#search-status[data-status="COMPLETE"]', { timeout: 15_000 });
+    const statuses = await page.$$eval('#log .entry.status pre', (items) =>
+      items.map((item) => JSON.parse(item.textContent ?? '{}').status).reverse(),
+    );
+    assert.equal(statuses.at(-1), 'COMPLETE');
+  });
+
+  test('openPlugin({ topicId }) opens the AI flow on that topic', { timeout: 30_000 }, async () => {
+    await page.click('#open-with-topic');
+    await logged('pluginOpened');
+    const frame = await studioFrame(page);
+    const title = await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]', {
+      timeout: 15_000,
+    });
+    assert.equal((await title!.evaluate((el) => el.textContent))?.trim(), 'Harbor Lane Coffee Roasters');
+    const box = await page.$eval('video-plugin', (el) => {
+      const frameBox = el.shadowRoot!.querySelector('iframe')!.getBoundingClientRect();
+      const hostBox = el.getBoundingClientRect();
+      return { frame: [frameBox.width, frameBox.height], host: [hostBox.width, hostBox.height] };
+    });
+    assert.ok(box.frame[1]! > 300, 'the studio is shown at a usable height');
+    assert.ok(Math.abs(box.frame[1]! - box.host[1]! + 2) <= 2, 'the iframe fills the element (inside its border)');
+  });
+
+  test(
+    'generating from the AI flow emits videoCreated, and the editor opens from the preview',
+    { timeout: 60_000 },
+    async () => {
+      const frame = await studioFrame(page);
+      await frame.click('[data-view="prompt"] button[type="submit"]');
+      await logged('videoCreated');
+      const openEditor = await frame.waitForSelector('[data-action="open-editor"]', { visible: true, timeout: 15_000 });
+      await openEditor!.click();
+      await logged('editorOpened');
+    },
+  );
+
+  test(
+    'moving the element keeps the session; on()/off() can replace the DOM listeners',
+    { timeout: 30_000 },
+    async () => {
+      const calls = () => page.$$eval('#log .entry.call strong', (items) => items.map((item) => item.textContent));
+      await page.click('#move-element');
+      assert.equal(await page.$eval('video-plugin', (el) => el.parentElement!.id), 'dock');
+      const callCount = (await calls()).length;
+      await page.click('#account-info');
+      await page.waitForFunction(
+        (count) => document.querySelectorAll('#log .entry.call').length > count,
+        {},
+        callCount,
+      );
+      assert.equal((await calls())[0], 'getAccountInfo', 'still logged in after the move');
+
+      await page.select('#listen-with', 'on');
+      const openedCount = () =>
+        page.$$eval(
+          '#log .entry.event strong',
+          (items) => items.filter((i) => i.textContent === 'pluginOpened').length,
+        );
+      const before = await openedCount();
+      await page.click('#open-plugin');
+      await page.waitForFunction(
+        (count) =>
+          [...document.querySelectorAll('#log .entry.event strong')].filter((i) => i.textContent === 'pluginOpened')
+            .length > count,
+        {},
+        before,
+      );
+      assert.equal(await openedCount(), before + 1, 'heard once, through on(): off() removed the others');
+      await page.click('#move-element');
+    },
+  );
+
+  test('the partner secret never reaches the browser, and nothing failed on the page', () => {
+    const secret = service.partners[0]!.secret;
+    assert.ok(served.length >= 5, 'responses were recorded');
+    assert.ok(!served.some((body) => body.includes(secret)), 'no response of the demo site contains the secret');
+    const cspViolations = problems.filter((line) => /Content.Security.Policy|Refused to/i.test(line));
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("the README's blank page", { skip }, () => {
+  const file = readFileSync(new URL('../../demo/blank-page.html', import.meta.url), 'utf8');
+
+  test('the documentation shows this page verbatim', () => {
+    const docs = ['../../README.md', '../../docs/readme-element.md']
+      .map((path) => new URL(path, import.meta.url))
+      .filter((url) => existsSync(url))
+      .map((url) => readFileSync(url, 'utf8'))
+      .join('\n');
+    assert.ok(docs.includes(file.trim()), 'README.md or docs/readme-element.md contains demo/blank-page.html');
+  });
+
+  test('served from localhost, it embeds the studio, which opens on its own sign-in', { timeout: 30_000 }, async () => {
+    // The page as the README says to write it, pointed at this test's service and demo ports.
+    const html = file.replace('http://127.0.0.1:8001', service.url).replace('http://localhost:8000/', demo.url);
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const page = await browser.newPage();
+    try {
+      await page.goto(`http://localhost:${(server.address() as AddressInfo).port}/`, { waitUntil: 'load' });
+      await page.waitForFunction(() => customElements.get('video-plugin') !== undefined);
+      await page.click('#start');
+      const frame = await studioFrame(page);
+      await frame.waitForSelector('input#email', { visible: true, timeout: 15_000 });
+      await frame.type('input#email', 'ada@example.com');
+      await frame.click('button[type="submit"]');
+      await frame.waitForSelector('input#source-url', { visible: true, timeout: 15_000 });
+    } finally {
+      await page.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -50,7 +50,7 @@ const plan = {
   pushRounds: quick ? 3 : 10,
   pushesPerRound: 20,
   startups: quick ? 5 : 20,
-  cycles: 200,
+  cycles: args.includes('--cycles') ? Number(args[args.indexOf('--cycles') + 1]) : 200,
   real: quick ? 3 : 10,
 };
 
@@ -314,8 +314,13 @@ async function realServicePhase() {
 
 // ---- Phases that need the DevTools protocol ----
 
-/** Collects garbage (twice: weak references and finalizers) and reads the page's JS heap. */
-async function heap(cdp) {
+/**
+ * Collects garbage (twice: weak references and finalizers) and reads the page's JS heap. The
+ * resource timing buffer is emptied first: the browser adds one entry per iframe load to the
+ * parent page's timeline (up to 250, ~140 bytes each), which is not ours to release.
+ */
+async function heap(page, cdp) {
+  await page.evaluate(() => window.performance.clearResourceTimings());
   for (let i = 0; i < 2; i++) await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = await cdp.send('Runtime.getHeapUsage');
   return usedSize;
@@ -335,8 +340,8 @@ async function liveObjects(cdp, expression) {
   return result.value;
 }
 
-async function objectCounts(cdp) {
-  await heap(cdp);
+async function objectCounts(page, cdp) {
+  await heap(page, cdp);
   return {
     Plugin: await liveObjects(cdp, 'window.bench.prototypes.Plugin'),
     HostConnection: await liveObjects(cdp, 'window.bench.prototypes.HostConnection'),
@@ -348,12 +353,20 @@ async function objectCounts(cdp) {
 async function leaks(page, cdp) {
   // Warm up first (JIT, caches, the first frame process) so that growth means retention.
   await page.evaluate(() => window.bench.leakCycles({ cycles: 20, count: false }));
-  const before = { heap: await heap(cdp), objects: await objectCounts(cdp) };
+  const before = { heap: await heap(page, cdp), objects: await objectCounts(page, cdp), kinds: await heapKinds(cdp) };
   const run = await page.evaluate((cycles) => window.bench.leakCycles({ cycles, count: true }), plan.cycles);
-  const after = { heap: await heap(cdp), objects: await objectCounts(cdp) };
+  const after = { heap: await heap(page, cdp), objects: await objectCounts(page, cdp), kinds: await heapKinds(cdp) };
   const objectsLeft = Object.fromEntries(
     Object.keys(after.objects).map((name) => [name, after.objects[name] - before.objects[name]]),
   );
+  const kindGrowth = {};
+  for (const [kind, { count, bytes, byType }] of Object.entries(after.kinds)) {
+    const was = before.kinds[kind];
+    const types = Object.entries(byType)
+      .map(([type, n]) => [type, n - (was.byType[type] ?? 0)])
+      .filter(([, n]) => n !== 0);
+    kindGrowth[kind] = { count: count - was.count, bytes: bytes - was.bytes, byType: Object.fromEntries(types) };
+  }
   return {
     ...run,
     msPerCycle: round3(run.msPerCycle),
@@ -361,9 +374,38 @@ async function leaks(page, cdp) {
     heapAfter: after.heap,
     heapGrowth: after.heap - before.heap,
     heapGrowthPerCycle: Math.round((after.heap - before.heap) / plan.cycles),
+    heapGrowthByKind: kindGrowth,
     objectsBefore: before.objects,
     objectsLeft,
   };
+}
+
+/**
+ * A heap snapshot, summed in two kinds: objects a program can hold (JS objects, closures, strings,
+ * arrays, DOM wrappers) and the engine's own (compiled code, shapes, V8 caches), which grows as
+ * functions are optimized and is not a leak.
+ */
+async function heapKinds(cdp) {
+  const chunks = [];
+  const onChunk = ({ chunk }) => chunks.push(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const { snapshot, nodes, strings } = JSON.parse(chunks.join(''));
+  const fields = snapshot.meta.node_fields;
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((field) => fields.indexOf(field));
+  const types = snapshot.meta.node_types[typeAt];
+  const kinds = { objects: { count: 0, bytes: 0, byType: {} }, engine: { count: 0, bytes: 0, byType: {} } };
+  for (let i = 0; i < nodes.length; i += fields.length) {
+    const type = types[nodes[i + typeAt]];
+    const name = strings[nodes[i + nameAt]];
+    const engine = ['code', 'hidden', 'object shape', 'synthetic'].includes(type) || name.startsWith('system /');
+    const kind = kinds[engine ? 'engine' : 'objects'];
+    kind.count++;
+    kind.bytes += nodes[i + sizeAt];
+    kind.byType[type] = (kind.byType[type] ?? 0) + 1;
+  }
+  return kinds;
 }
 
 /**
@@ -458,12 +500,13 @@ function summarizeTrips({ calls, batches, roundMedians }) {
   const out = {};
   for (const [name, values] of Object.entries(calls)) {
     const batchMedian = median(batches[name]);
-    const paired = roundMedians[name].map((m, i) => m / roundMedians[base][i]);
+    const pairedTo = (other) => round3(median(roundMedians[name].map((m, i) => m / roundMedians[other][i])));
     out[name] = {
       ...stats(values),
       batchMedian: round3(batchMedian),
       ratio: round3(batchMedian / baseBatch),
-      ratioPairedRounds: round3(median(paired)),
+      ratioPairedRounds: pairedTo(base),
+      toPenpalPairedRounds: pairedTo('Penpal 7'),
     };
   }
   return out;
@@ -496,6 +539,7 @@ function printTable(r) {
         `median of ${r.plan.batch}-call means`,
         '× raw MC',
         '× raw MC, paired rounds',
+        '× Penpal, paired rounds',
       ],
       Object.entries(r.roundTrip).map(([name, s]) => [
         name,
@@ -505,21 +549,19 @@ function printTable(r) {
         ms(s.batchMedian),
         x(s.ratio),
         x(s.ratioPairedRounds),
+        x(s.toPenpalPairedRounds),
       ]),
     );
     const sdk = r.roundTrip['SDK Plugin#getVideos'];
-    const penpal = r.roundTrip['Penpal 7'];
-    goals.push(`SDK round trip ≤ 1.1 × raw MessageChannel: ${sdk.ratio <= 1.1 ? 'met' : 'MISSED'} (${x(sdk.ratio)})`);
+    // Judged round by round: each round compares subjects measured seconds apart, so the ratio
+    // survives the machine's load drifting during the run.
+    const ratio = sdk.ratioPairedRounds;
     goals.push(
-      `SDK round trip ≤ Penpal 7: ${sdk.batchMedian <= penpal.batchMedian ? 'met' : 'MISSED'} ` +
-        `(${ms(sdk.batchMedian)} vs ${ms(penpal.batchMedian)} ms)`,
+      `SDK round trip ≤ 1.1 × raw MessageChannel: ${ratio <= 1.1 ? 'met' : 'MISSED'} (${x(ratio)}, paired rounds)`,
     );
-  }
-  if (r.perCallCosts) {
-    table(
-      'CPU cost of the pieces of one SDK call, host main thread (µs each, 100,000 iterations)',
-      ['piece', 'µs'],
-      Object.entries(r.perCallCosts).map(([name, us]) => [name, us.toFixed(3)]),
+    goals.push(
+      `SDK round trip ≤ Penpal 7: ${sdk.toPenpalPairedRounds <= 1 ? 'met' : 'MISSED'} ` +
+        `(${x(sdk.toPenpalPairedRounds)} Penpal's, paired rounds)`,
     );
   }
   if (r.concurrent) {
@@ -563,6 +605,14 @@ function printTable(r) {
         ['HTMLIFrameElement objects (heap)', l.objectsLeft.HTMLIFrameElement],
         ['MessagePort objects (heap)', l.objectsLeft.MessagePort],
         ['JS heap growth (bytes)', `${l.heapGrowth} (${l.heapGrowthPerCycle} per cycle)`],
+        [
+          '  of which objects (JS, DOM, strings)',
+          `${l.heapGrowthByKind.objects.bytes} bytes, ${l.heapGrowthByKind.objects.count} objects` +
+            ` (${Object.entries(l.heapGrowthByKind.objects.byType)
+              .map(([type, n]) => `${type} ${n > 0 ? '+' : ''}${n}`)
+              .join(', ')})`,
+        ],
+        ['  of which engine (compiled code, V8 caches)', `${l.heapGrowthByKind.engine.bytes} bytes`],
         ['failed calls', l.failures],
         ['ms per cycle', ms(l.msPerCycle)],
       ],

@@ -516,10 +516,14 @@ function summarizeTrips({ calls, batches, roundMedians }) {
 function printTable(r) {
   const ms = (v) => (Number.isFinite(v) ? v.toFixed(3) : '—');
   const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
-  const table = (title, header, rows) => {
+  /** Numbers right-aligned; with `left`, every column left-aligned (for sentences). */
+  const table = (title, header, rows, { left = false } = {}) => {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
     const line = (cells) =>
-      cells.map((c, i) => (i ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ');
+      cells
+        .map((c, i) => (i && !left ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
+        .join('  ')
+        .trimEnd();
     console.log(`\n${title}\n${line(header)}`);
     for (const row of rows) console.log(line(row));
   };
@@ -616,6 +620,7 @@ function printTable(r) {
         ['failed calls', l.failures],
         ['ms per cycle', ms(l.msPerCycle)],
       ],
+      { left: true },
     );
     const left = [l.live.listeners, l.live.timers, l.live.ports, l.iframesLeft, l.overlaysLeft, l.objectsLeft.Plugin];
     goals.push(`zero leftovers after ${l.cycles} cycles: ${left.every((v) => v === 0) ? 'met' : 'MISSED'}`);

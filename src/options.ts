@@ -25,25 +25,50 @@ export const DEFAULT_COMPLETE_VIDEO_CONFIRMATION = {
   cancelButton: 'Cancel',
 };
 
-const text = z.string().check(z.minLength(1), z.maxLength(2048));
+/** A string of `min` to `max` characters (one refine: zod's length checks cost more bytes). */
+function length(min: number, max: number) {
+  return z.string().check(
+    z.refine((value) => value.length >= min && value.length <= max, {
+      error: min ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`,
+    }),
+  );
+}
+const text = length(1, 2048);
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
   error: 'must be a function',
 });
+const optionalFn = z.optional(fn);
 const element = z.custom<HTMLElement>((value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement, {
   error: 'must be an HTMLElement (e.g. document.getElementById(...))',
 });
-const httpURL = z.url({ protocol: /^https?$/ });
-const timeout = z.number().check(z.positive(), z.lte(600_000));
+/** An absolute http(s) URL. (A refine: zod's z.url() costs 0.8 kB gzip for this one check.) */
+const httpURL = z.string().check(
+  z.refine(
+    (value) => {
+      try {
+        return /^https?:$/.test(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an absolute http(s) URL' },
+  ),
+);
+const timeout = z.number().check(
+  z.refine((ms) => ms > 0 && ms <= 600_000, {
+    error: 'must be a number of milliseconds, more than 0 and at most 600000',
+  }),
+);
 
 const confirmationSchema = z.strictObject({
   shouldShow: z.optional(z.boolean()),
   title: z.optional(text),
-  body: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  body: z.optional(length(1, 4096)),
   confirmButton: z.optional(text),
   cancelButton: z.optional(text),
 });
 
-export const partnerIDSchema = z.string().check(z.minLength(1), z.maxLength(256));
+export const partnerIDSchema = length(1, 256);
 
 export const pluginOptionsSchema = z.strictObject({
   /** `prod` (default) or `demo`. */
@@ -59,7 +84,20 @@ export const pluginOptionsSchema = z.strictObject({
     }),
   ),
   /** Event name → callback; the same as calling `on` for each. */
-  callbacks: z.optional(z.partialRecord(z.enum(EVENT_NAMES), fn)),
+  callbacks: z.optional(
+    z.strictObject({
+      pluginOpened: optionalFn,
+      pluginOpenFailed: optionalFn,
+      editorOpened: optionalFn,
+      editorOpenFailed: optionalFn,
+      editorExited: optionalFn,
+      videoCreated: optionalFn,
+      videoSaved: optionalFn,
+      videoCompleted: optionalFn,
+      videoRendered: optionalFn,
+      error: optionalFn,
+    }),
+  ),
   /** Logs every message in and out, state changes and timings. */
   isDebug: z.optional(z.boolean()),
   /** Base URL of the service; overrides `environment` (local service, staging, tests). */
@@ -72,18 +110,18 @@ export const pluginOptionsSchema = z.strictObject({
 /** Options of `new Plugin(partnerID, options)`. */
 export type PluginOptions = z.input<typeof pluginOptionsSchema>;
 
-export const tokenSchema = z.string().check(z.minLength(1), z.maxLength(8192));
-export const idSchema = z.string().check(z.minLength(1), z.maxLength(256));
+export const tokenSchema = length(1, 8192);
+export const idSchema = length(1, 256);
 export const sourceURLSchema = httpURL;
 
 export const updatableAccountInfoSchema = z.strictObject({
-  firstName: z.optional(z.string().check(z.maxLength(256))),
-  lastName: z.optional(z.string().check(z.maxLength(256))),
-  emailAddress: z.optional(z.string().check(z.maxLength(256))),
-  companyName: z.optional(z.string().check(z.maxLength(256))),
-  phone: z.optional(z.string().check(z.maxLength(64))),
-  city: z.optional(z.string().check(z.maxLength(256))),
-  state: z.optional(z.string().check(z.maxLength(256))),
+  firstName: z.optional(length(0, 256)),
+  lastName: z.optional(length(0, 256)),
+  emailAddress: z.optional(length(0, 256)),
+  companyName: z.optional(length(0, 256)),
+  phone: z.optional(length(0, 64)),
+  city: z.optional(length(0, 256)),
+  state: z.optional(length(0, 256)),
 });
 /** The fields `updateAccountInfo` can change; only the given ones change. */
 export type UpdatableAccountInfo = z.infer<typeof updatableAccountInfoSchema>;
@@ -91,8 +129,8 @@ export type UpdatableAccountInfo = z.infer<typeof updatableAccountInfoSchema>;
 export const videoGenerationParamsSchema = z.strictObject({
   topicId: idSchema,
   aspectRatio: z.enum(ASPECT_RATIOS),
-  duration: z.union(DURATIONS.map((d) => z.literal(d))),
-  videoInstructions: z.optional(z.string().check(z.maxLength(2000))),
+  duration: z.literal(DURATIONS),
+  videoInstructions: z.optional(length(0, 2000)),
   language: z.optional(z.enum(LANGUAGES)),
 });
 /** The argument of `startVideoGeneration`. */

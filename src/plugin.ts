@@ -77,14 +77,10 @@ interface StatusSubscription {
 }
 
 const FINAL = new Set(['COMPLETE', 'FAILED']);
-
-/** A random channel id; `crypto.randomUUID` exists only in secure contexts (https, localhost). */
-function newChannelID(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 const accountIDResult = z.object({ accountID: z.string() });
 const nothing = z.unknown();
+const videoList = z.array(videoSchema);
+const videoOrNull = z.nullable(videoSchema);
 
 export class Plugin {
   /** The SDK version (semver). Also sent to the service in the handshake. */
@@ -131,7 +127,7 @@ export class Plugin {
         ...opts.editor?.labels?.completeVideoConfirmation,
       },
     };
-    const channel = newChannelID();
+    const channel = crypto.randomUUID();
     const src = new URL(PLUGIN_PATH.slice(1), base);
     src.searchParams.set('partner', this.partnerID);
     src.hash = frameHash(channel);
@@ -224,14 +220,14 @@ export class Plugin {
   /** Every video of the logged-in account; `[]` when nobody is logged in. */
   async getVideos(): Promise<Video[]> {
     this.#ready('getVideos');
-    return this.#call('getVideos', undefined, z.array(videoSchema), { resend: true });
+    return this.#call('getVideos', undefined, videoList, { resend: true });
   }
 
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
     this.#ready('getVideoData');
     const id = parse(idSchema, videoID, 'videoID');
-    return this.#call('getVideoData', { videoID: id }, z.nullable(videoSchema), { resend: true });
+    return this.#call('getVideoData', { videoID: id }, videoOrNull, { resend: true });
   }
 
   // ---- Background actions ----

@@ -41,7 +41,9 @@ function explain(issue: Issue, got: unknown): string {
     case 'invalid_format':
       return `must be a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}, got ${describe(got)}`;
     default:
-      return issue.message && issue.message !== 'Invalid input' ? issue.message : `is not valid (got ${describe(got)})`;
+      return issue.message && issue.message !== 'Invalid input'
+        ? `${issue.message}, got ${describe(got)}`
+        : `is not valid (got ${describe(got)})`;
   }
 }
 

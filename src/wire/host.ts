@@ -65,7 +65,9 @@ interface PendingCall {
   params: unknown;
   resend: boolean;
   sent: boolean;
-  timer: ReturnType<typeof setTimeout>;
+  /** When the call times out, on the `performance.now()` clock. */
+  deadline: number;
+  timeout: number;
   resolve: (value: unknown) => void;
   reject: (error: VideoPluginError) => void;
 }
@@ -84,6 +86,9 @@ export class HostConnection {
   readonly #pending = new Map<number, PendingCall>();
   readonly #subscriptions = new Map<number, Subscription>();
   #connectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** One timer for every pending call, armed for the earliest deadline; replies leave it be. */
+  #callTimer: ReturnType<typeof setTimeout> | undefined;
+  #callTimerAt = Infinity;
   #helloSinceLoad = false;
   #refusal: VideoPluginError | undefined;
   #versionSeen: number | undefined;
@@ -132,12 +137,11 @@ export class HostConnection {
         sent: false,
         resolve: resolve as (value: unknown) => void,
         reject,
-        timer: setTimeout(() => {
-          this.#pending.delete(id);
-          reject(this.#timeoutError(method, timeout));
-        }, timeout),
+        deadline: performance.now() + timeout,
+        timeout,
       };
       this.#pending.set(id, call);
+      this.#armCallTimer(call.deadline);
       if (this.#state === 'connected') this.#send(call);
       else this.#armConnectTimer();
     });
@@ -176,6 +180,8 @@ export class HostConnection {
     window.removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
     this.#clearConnectTimer();
+    clearTimeout(this.#callTimer);
+    this.#callTimer = undefined;
     this.#closePort();
     this.#subscriptions.clear();
     this.#rejectAll(() => true, error);
@@ -254,7 +260,6 @@ export class HostConnection {
           return;
         }
         this.#pending.delete(message.id);
-        clearTimeout(call.timer);
         this.#log(`← ${message.t} #${message.id} ${call.method}`, message);
         if (message.t === 'ok') call.resolve(message.value);
         else call.reject(deserializeError(message.error));
@@ -324,7 +329,6 @@ export class HostConnection {
       call.sent = true;
     } catch (cause) {
       this.#pending.delete(call.id);
-      clearTimeout(call.timer);
       call.reject(
         new InvalidParameterError(
           'invalid_parameter',
@@ -350,10 +354,32 @@ export class HostConnection {
     for (const call of [...this.#pending.values()]) {
       if (!which(call)) continue;
       this.#pending.delete(call.id);
-      clearTimeout(call.timer);
       call.reject(error);
     }
   }
+
+  #armCallTimer(deadline: number): void {
+    if (this.#callTimer !== undefined && this.#callTimerAt <= deadline) return;
+    clearTimeout(this.#callTimer);
+    this.#callTimerAt = deadline;
+    this.#callTimer = setTimeout(this.#onCallTimer, Math.max(0, deadline - performance.now()));
+  }
+
+  /** Rejects the calls whose deadline passed and re-arms for the next one, if any is pending. */
+  readonly #onCallTimer = (): void => {
+    this.#callTimer = undefined;
+    this.#callTimerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const call of [...this.#pending.values()]) {
+      if (call.deadline > now) next = Math.min(next, call.deadline);
+      else {
+        this.#pending.delete(call.id);
+        call.reject(this.#timeoutError(call.method, call.timeout));
+      }
+    }
+    if (next !== Infinity && this.#state !== 'destroyed') this.#armCallTimer(next);
+  };
 
   #armConnectTimer(): void {
     if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failure()) return;

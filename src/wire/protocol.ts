@@ -20,7 +20,7 @@ export const HANDSHAKE_KEY = 'videoPlugin';
 const serializedError = z.object({
   code: z.string(),
   message: z.string(),
-  data: z.optional(z.record(z.string(), z.unknown())),
+  data: z.optional(z.looseObject({})),
 });
 
 /** iframe → parent window. */
@@ -43,7 +43,7 @@ export const connectSchema = z.object({
 });
 export type ConnectMessage = z.infer<typeof connectSchema>;
 
-const id = z.number().check(z.int(), z.nonnegative());
+const id = z.number();
 
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
@@ -54,7 +54,7 @@ export const hostMessageSchemas = {
 
 /** Messages the service sends on the port. */
 export const serviceMessageSchemas = {
-  ready: z.object({ t: z.literal('ready'), info: z.optional(z.record(z.string(), z.unknown())) }),
+  ready: z.object({ t: z.literal('ready'), info: z.optional(z.looseObject({})) }),
   refused: z.object({ t: z.literal('refused'), error: serializedError }),
   ok: z.object({ t: z.literal('ok'), id, value: z.unknown() }),
   err: z.object({ t: z.literal('err'), id, error: serializedError }),

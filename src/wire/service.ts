@@ -92,7 +92,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     }
     switch (message.t) {
       case 'call':
-        void answer(message.id, message.method, message.params, current);
+        answer(message.id, message.method, message.params, current);
         return;
       case 'sub': {
         const topic = options.topics?.[message.topic];
@@ -115,9 +115,16 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     }
   };
 
-  const answer = async (id: number, method: string, params: unknown, caller: HostInfo): Promise<void> => {
+  const answer = (id: number, method: string, params: unknown, caller: HostInfo): void => {
     const source = port;
-    let reply: ServiceMessage;
+    // A reply to a host that has since reconnected would reach nobody who asked.
+    const ok = (value: unknown): void => {
+      if (port === source) post({ t: 'ok', id, value });
+    };
+    const fail = (error: unknown): void => {
+      log(`call #${id} ${method} failed`, error);
+      if (port === source) post({ t: 'err', id, error: serializeError(error) });
+    };
     try {
       const handler = Object.hasOwn(options.methods, method) ? options.methods[method] : undefined;
       if (!handler) {
@@ -126,13 +133,14 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
           `The service does not know the method ${method}. Update video-plugin or the service.`,
         );
       }
-      reply = { t: 'ok', id, value: await handler(params, caller) };
+      const value = handler(params, caller);
+      // Answer a plain value in this task; wait only for a promise.
+      if (typeof (value as PromiseLike<unknown> | undefined)?.then === 'function') {
+        (value as PromiseLike<unknown>).then(ok, fail);
+      } else ok(value);
     } catch (error) {
-      log(`call #${id} ${method} failed`, error);
-      reply = { t: 'err', id, error: serializeError(error) };
+      fail(error);
     }
-    // A reply to a host that has since reconnected would reach nobody who asked.
-    if (port === source) post(reply);
   };
 
   const onWindowMessage = async (event: MessageEvent): Promise<void> => {

@@ -39,6 +39,7 @@ const npx = (tool, ...args) => ['npx', ['--no-install', tool, ...args]];
 await check('typecheck', ...npx('tsc', '-p', 'tsconfig.json', '--noEmit'));
 await check('lint', 'npm', ['run', '--silent', 'lint']);
 const built = await check('build', 'npm', ['run', '--silent', 'build']);
+if (built) await check('size budget (npm run size)', 'node', ['scripts/size.mjs']);
 
 console.log('\n== node tests');
 // Node 20's --test does not expand globs: list the files here.

@@ -39,13 +39,6 @@ export class Emitter {
     }
   }
 
-  /** How many listeners are registered (all events). */
-  get size(): number {
-    let size = 0;
-    for (const set of this.#listeners.values()) size += set.size;
-    return size;
-  }
-
   clear(): void {
     this.#listeners.clear();
   }

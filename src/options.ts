@@ -3,7 +3,7 @@
  * Types come from the schemas; defaults live here too.
  */
 import * as z from 'zod/mini';
-import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES } from './wire/api.js';
+import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, type PluginEventName } from './wire/api.js';
 
 /** Where each `environment` lives. `serviceURL` overrides it. */
 export const SERVICE_URLS = {
@@ -16,14 +16,6 @@ export const PLUGIN_PATH = '/plugin';
 
 /** Default limit for `openPlugin` and `openEditorForVideo`, in milliseconds. */
 export const DEFAULT_OPEN_TIMEOUT = 30_000;
-
-export const DEFAULT_COMPLETE_VIDEO_CONFIRMATION = {
-  shouldShow: false,
-  title: 'Finalize Video',
-  body: 'By finalizing this video, you confirm that you own the rights to all of its content.',
-  confirmButton: 'Confirm',
-  cancelButton: 'Cancel',
-};
 
 /** A string of `min` to `max` characters (one refine: zod's length checks cost more bytes). */
 function length(min: number, max: number) {
@@ -72,11 +64,11 @@ export const partnerIDSchema = length(1, 256);
 
 export const pluginOptionsSchema = z.strictObject({
   /** `prod` (default) or `demo`. */
-  environment: z.optional(z.enum(['prod', 'demo'])),
+  environment: z.optional(z.literal(['prod', 'demo'])),
   /** The element that holds the iframe. */
   domElement: z.optional(element),
   /** `jwt` (default) or `uncontrolled`. */
-  authMode: z.optional(z.enum(['jwt', 'uncontrolled'])),
+  authMode: z.optional(z.literal(['jwt', 'uncontrolled'])),
   /** Editor presentation. */
   editor: z.optional(
     z.strictObject({
@@ -85,18 +77,9 @@ export const pluginOptionsSchema = z.strictObject({
   ),
   /** Event name → callback; the same as calling `on` for each. */
   callbacks: z.optional(
-    z.strictObject({
-      pluginOpened: optionalFn,
-      pluginOpenFailed: optionalFn,
-      editorOpened: optionalFn,
-      editorOpenFailed: optionalFn,
-      editorExited: optionalFn,
-      videoCreated: optionalFn,
-      videoSaved: optionalFn,
-      videoCompleted: optionalFn,
-      videoRendered: optionalFn,
-      error: optionalFn,
-    }),
+    z.strictObject(
+      Object.fromEntries(EVENT_NAMES.map((name) => [name, optionalFn])) as Record<PluginEventName, typeof optionalFn>,
+    ),
   ),
   /** Logs every message in and out, state changes and timings. */
   isDebug: z.optional(z.boolean()),
@@ -128,10 +111,10 @@ export type UpdatableAccountInfo = z.infer<typeof updatableAccountInfoSchema>;
 
 export const videoGenerationParamsSchema = z.strictObject({
   topicId: idSchema,
-  aspectRatio: z.enum(ASPECT_RATIOS),
+  aspectRatio: z.literal(ASPECT_RATIOS),
   duration: z.literal(DURATIONS),
   videoInstructions: z.optional(length(0, 2000)),
-  language: z.optional(z.enum(LANGUAGES)),
+  language: z.optional(z.literal(LANGUAGES)),
 });
 /** The argument of `startVideoGeneration`. */
 export type VideoGenerationParams = z.infer<typeof videoGenerationParamsSchema>;
@@ -159,4 +142,4 @@ export type OpenEditorOptions = z.infer<typeof openEditorOptionsSchema>;
 
 export const callbackSchema = fn;
 export const elementSchema = element;
-export const eventNameSchema = z.enum(EVENT_NAMES);
+export const eventNameSchema = z.literal(EVENT_NAMES);

@@ -1,6 +1,7 @@
 /**
  * Turns zod/mini issues into one clear `InvalidParameterError` that names the field and says
- * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small.)
+ * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small. Lengths, URLs
+ * and timeouts are refines with their own message, so only these issue codes occur.)
  */
 import type * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
@@ -25,21 +26,11 @@ function explain(issue: Issue, got: unknown): string {
     case 'invalid_type':
       return got === undefined
         ? `is required (${issue.expected})`
-        : `must be ${issue.expected === 'custom' ? 'valid' : `a ${issue.expected}`}, got ${describe(got)}`;
+        : `must be a ${issue.expected}, got ${describe(got)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
-    case 'too_small':
-      return issue.origin === 'string'
-        ? `must not be empty`
-        : `must be at least ${String(issue.minimum)}, got ${describe(got)}`;
-    case 'too_big':
-      return issue.origin === 'string'
-        ? `must be at most ${String(issue.maximum)} characters long`
-        : `must be at most ${String(issue.maximum)}, got ${describe(got)}`;
     case 'unrecognized_keys':
       return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
-    case 'invalid_format':
-      return `must be a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}, got ${describe(got)}`;
     default:
       return issue.message && issue.message !== 'Invalid input'
         ? `${issue.message}, got ${describe(got)}`
@@ -55,7 +46,7 @@ export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: 
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const path = issue.code === 'unrecognized_keys' ? issue.path : issue.path;
+  const path = issue.path;
   const field = [name, ...path.map(String)].join('.');
   const got = valueAt(input, path);
   throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, got)}.${hint ? ` ${hint}` : ''}`, {

@@ -11,6 +11,7 @@ export const DURATIONS = [5, 15, 30] as const;
 export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
 
 const optionalString = z.optional(z.string());
+const optionalBoolean = z.optional(z.boolean());
 
 export const accountSchema = z.object({
   id: z.string(),
@@ -139,33 +140,53 @@ export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
   error: z.object({ code: z.string(), message: z.string() }),
 };
 
+/**
+ * The editor's confirmation before completing a video, where the partner leaves a label out. It
+ * lives with the page that shows it, so the host sends only the partner's own labels.
+ */
+export const DEFAULT_COMPLETE_VIDEO_CONFIRMATION = {
+  shouldShow: false,
+  title: 'Finalize Video',
+  body: 'By finalizing this video, you confirm that you own the rights to all of its content.',
+  confirmButton: 'Confirm',
+  cancelButton: 'Cancel',
+};
+
 export const hostConfigSchema = z.object({
   partnerID: z.string(),
   authMode: z.enum(['jwt', 'uncontrolled']),
   isDebug: z.boolean(),
-  completeVideoConfirmation: z.object({
-    shouldShow: z.boolean(),
-    title: z.string(),
-    body: z.string(),
-    confirmButton: z.string(),
-    cancelButton: z.string(),
-  }),
+  completeVideoConfirmation: z.optional(
+    z.object({
+      shouldShow: optionalBoolean,
+      title: optionalString,
+      body: optionalString,
+      confirmButton: optionalString,
+      cancelButton: optionalString,
+    }),
+  ),
 });
 /** The host's configuration, sent with every handshake (so it is replayed on reconnect). */
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 
-/** The remote methods; their params are validated by the Plugin before sending. */
-export type MethodName =
-  | 'ping'
-  | 'createAccount'
-  | 'loginAccount'
-  | 'logoutAccount'
-  | 'getAccountInfo'
-  | 'updateAccountInfo'
-  | 'getVideos'
-  | 'getVideoData'
-  | 'startTopicSearch'
-  | 'startVideoGeneration'
-  | 'openPlugin'
-  | 'openEditorForVideo'
-  | 'close';
+/**
+ * The remote methods and what each resolves to. Params are validated by the Plugin before sending;
+ * answers are not re-checked on the host: they come from the service origin over a private port,
+ * and a service of another protocol version is refused at the handshake.
+ */
+export interface Answers {
+  ping: unknown;
+  createAccount: { accountID: string };
+  loginAccount: Account;
+  logoutAccount: unknown;
+  getAccountInfo: Account;
+  updateAccountInfo: Account;
+  getVideos: Video[];
+  getVideoData: Video | null;
+  startTopicSearch: TopicSearchStartResult;
+  startVideoGeneration: VideoGenerationStartResult;
+  openPlugin: unknown;
+  openEditorForVideo: Video;
+  close: unknown;
+}
+export type MethodName = keyof Answers;

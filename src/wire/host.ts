@@ -186,7 +186,6 @@ export class HostConnection {
     this.#subscriptions.clear();
     this.#rejectAll(() => true, error);
     this.#settleWaiters(error);
-    this.#log('connection destroyed');
   }
 
   #failure(): VideoPluginError | undefined {
@@ -199,23 +198,17 @@ export class HostConnection {
   readonly #onWindowMessage = (event: MessageEvent): void => {
     // Cheapest checks first: only our own iframe's current window, from the service origin.
     if (event.source === null || event.source !== this.#options.iframe.contentWindow) return;
-    if (event.origin !== this.#options.serviceOrigin) {
-      this.#log('dropped a message from an unexpected origin', event.origin);
-      return;
-    }
     const data: unknown = event.data;
-    if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[HANDSHAKE_KEY] !== 'hello') {
-      this.#log('dropped a window message that is not a hello', data);
-      return;
-    }
-    const hello = helloSchema.safeParse(data);
-    if (!hello.success || hello.data.channel !== this.#options.channel) {
-      this.#log('dropped a hello for another channel or with a bad shape', data);
-      return;
-    }
-    if (hello.data.v !== PROTOCOL_VERSION) {
-      this.#versionSeen = hello.data.v;
-      this.#log(`dropped a hello of protocol version ${hello.data.v}; this SDK speaks ${PROTOCOL_VERSION}`);
+    const hello =
+      event.origin === this.#options.serviceOrigin &&
+      typeof data === 'object' &&
+      data !== null &&
+      (data as Record<string, unknown>)[HANDSHAKE_KEY] === 'hello'
+        ? helloSchema.safeParse(data).data
+        : undefined;
+    if (hello?.channel !== this.#options.channel || hello.v !== PROTOCOL_VERSION) {
+      if (hello && hello.v !== PROTOCOL_VERSION) this.#versionSeen = hello.v;
+      this.#log('dropped', event.origin, data);
       return;
     }
     this.#helloSinceLoad = true;
@@ -241,36 +234,27 @@ export class HostConnection {
       sdk: this.#options.sdkVersion,
       config: this.#options.config(),
     };
-    this.#log('handshake: sending connect', connect);
+    this.#log('→', connect);
     target.postMessage(connect, this.#options.serviceOrigin, [channel.port2]);
   }
 
   readonly #onPortMessage = (event: MessageEvent): void => {
+    this.#log('←', event.data);
     const message = parseMessage(serviceMessageSchemas, event.data);
-    if (!message) {
-      this.#log('dropped an invalid message from the service', event.data);
-      return;
-    }
-    switch (message.t) {
+    switch (message?.t) {
       case 'ok':
       case 'err': {
         const call = this.#pending.get(message.id);
-        if (!call || !call.sent) {
-          this.#log(`dropped a reply to unknown call #${message.id}`);
-          return;
-        }
+        if (!call?.sent) return;
         this.#pending.delete(message.id);
-        this.#log(`← ${message.t} #${message.id} ${call.method}`, message);
         if (message.t === 'ok') call.resolve(message.value);
         else call.reject(deserializeError(message.error));
         return;
       }
       case 'evt':
-        this.#log(`← event ${message.name}`, message.payload);
         this.#options.onEvent?.(message.name, message.payload);
         return;
       case 'upd':
-        this.#log(`← update for subscription #${message.sid}`, message.value);
         this.#subscriptions.get(message.sid)?.callback(message.value);
         return;
       case 'ready':
@@ -290,7 +274,6 @@ export class HostConnection {
     this.#state = 'connected';
     this.#refusal = undefined;
     this.#clearConnectTimer();
-    this.#log('connected', info);
     for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
     for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
     this.#settleWaiters();
@@ -298,7 +281,6 @@ export class HostConnection {
   }
 
   #onRefused(error: VideoPluginError): void {
-    this.#log('refused by the service', error);
     this.#state = 'refused';
     this.#refusal = error;
     this.#clearConnectTimer();
@@ -323,16 +305,15 @@ export class HostConnection {
   }
 
   #send(call: PendingCall): void {
-    this.#log(`→ call #${call.id} ${call.method}`, call.params);
     try {
-      this.#port!.postMessage({ t: 'call', id: call.id, method: call.method, params: call.params });
+      this.#post({ t: 'call', id: call.id, method: call.method, params: call.params });
       call.sent = true;
     } catch (cause) {
       this.#pending.delete(call.id);
       call.reject(
         new InvalidParameterError(
           'invalid_parameter',
-          `The arguments of ${call.method} cannot be sent to the service: only plain data (strings, numbers, booleans, arrays, plain objects) can cross. ${String(cause)}`,
+          `The arguments of ${call.method} cannot be sent: pass plain data only. ${String(cause)}`,
           { field: call.method },
         ),
       );
@@ -340,6 +321,7 @@ export class HostConnection {
   }
 
   #post(message: unknown): void {
+    this.#log('→', message);
     this.#port?.postMessage(message);
   }
 
@@ -411,10 +393,10 @@ export class HostConnection {
     const version =
       this.#versionSeen === undefined
         ? ''
-        : ` The service speaks protocol version ${this.#versionSeen}, this SDK speaks ${PROTOCOL_VERSION}: update video-plugin.`;
+        : ` The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;
     return new ConnectionError(
       'connection_failed',
-      `Could not connect to the video service at ${iframe.src} from ${location.origin} within ${this.#connectTimeout} ms.${version} Check that the service URL is right and reachable, that the partner account allows the origin ${location.origin}, and that this page's Content-Security-Policy allows frame-src ${serviceOrigin}.`,
+      `No answer from ${iframe.src} within ${this.#connectTimeout} ms.${version} Check the service URL, that the partner allows the origin ${location.origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`,
       { serviceURL: iframe.src, pageOrigin: location.origin, retryable: true },
     );
   }
@@ -423,7 +405,7 @@ export class HostConnection {
     const where = this.#state === 'connected' ? '' : ' (the service iframe was not connected)';
     return new TimeoutError(
       'timeout',
-      `${method} got no answer from the video service within ${timeout} ms${where}. Try again, or pass a larger timeout.`,
+      `${method} got no answer within ${timeout} ms${where}. Try again, or pass a larger timeout.`,
       { method, timeout },
     );
   }

@@ -70,6 +70,9 @@ describe('CDN bundle', () => {
       expect(await plugin.getVideos()).to.deep.equal([]);
       const error = await plugin.getAccountInfo().catch((e: unknown) => e);
       expect(error).to.be.instanceOf(api.NotAuthenticatedError);
+      // The minifier renames classes: names must survive it, partners log and compare them.
+      expect((error as Error).name).to.equal('NotAuthenticatedError');
+      expect(new api.TimeoutError('timeout', 'x').name).to.equal('TimeoutError');
     } finally {
       await plugin.cleanup();
     }

@@ -205,7 +205,7 @@ const actions: ViewActions = {
   },
   askComplete: () => {
     if (view.name !== 'editor') return;
-    if (config?.completeVideoConfirmation.shouldShow) show({ ...view, confirming: true });
+    if (config?.completeVideoConfirmation?.shouldShow) show({ ...view, confirming: true });
     else void actions.complete();
   },
   cancelComplete: () => view.name === 'editor' && show({ ...view, confirming: false }),

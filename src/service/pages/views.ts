@@ -2,7 +2,7 @@
  * The page's views, rendered with lit-html: plain, accessible, no external assets.
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
-import type { HostConfig, Video } from '../../wire/api.js';
+import { DEFAULT_COMPLETE_VIDEO_CONFIRMATION, type HostConfig, type Video } from '../../wire/api.js';
 import type { Generation, Topic } from './client.js';
 import { ASPECT_RATIOS, DURATIONS, LANGUAGES } from '../../wire/api.js';
 
@@ -275,7 +275,9 @@ function editorView(
   config: HostConfig | undefined,
 ): TemplateResult {
   const { video } = view;
-  const labels = config?.completeVideoConfirmation;
+  // The partner's labels over the defaults; a label passed as `undefined` keeps its default.
+  const given = Object.entries(config?.completeVideoConfirmation ?? {}).filter(([, value]) => value !== undefined);
+  const labels = { ...DEFAULT_COMPLETE_VIDEO_CONFIRMATION, ...Object.fromEntries(given) };
   const render = video.renders[0];
   return html`<h2>Editor</h2>
     ${video.thumbnailURL ? html`<div class="preview"><img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} /></div>` : nothing}

@@ -1,31 +1,12 @@
 // Browser tests: headless Debian Chromium, test pages on http://localhost:PORT, frames on
 // http://127.0.0.1:PORT (same dev server, another site) and the real local service on 127.0.0.1.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
-
-function findChromium() {
-  const candidates = [
-    process.env.CHROME_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome-stable',
-    '/usr/bin/google-chrome',
-  ];
-  for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      // not on PATH
-    }
-  }
-  throw new Error('No Chromium found. Install it (Debian/Ubuntu: `apt-get install -y chromium`) or set CHROME_PATH.');
-}
+import { CHROMIUM_FLAGS, requireChromium } from './scripts/chromium.mjs';
 
 /** Counts every test of every file and writes them where scripts/test.mjs reads them. */
 function countReporter() {
@@ -51,18 +32,6 @@ function countReporter() {
   };
 }
 
-export const chromiumFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--site-per-process',
-];
-
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
@@ -74,7 +43,7 @@ export default {
   testsFinishTimeout: 240000,
   browsers: [
     chromeLauncher({
-      launchOptions: { executablePath: findChromium(), headless: true, args: chromiumFlags },
+      launchOptions: { executablePath: requireChromium(), headless: true, args: CHROMIUM_FLAGS },
     }),
   ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin()],

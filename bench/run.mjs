@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromiumFlags } from '../web-test-runner.config.mjs';
+import { CHROMIUM_FLAGS, requireChromium } from '../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -65,19 +65,6 @@ const hardLimit = setTimeout(() => {
   process.exit(2);
 }, HARD_LIMIT_MS);
 hardLimit.unref();
-
-function findChromium() {
-  const candidates = [
-    process.env.CHROME_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome-stable',
-    '/usr/bin/google-chrome',
-  ];
-  const found = candidates.find((candidate) => candidate && existsSync(candidate));
-  if (!found) throw new Error('No Chromium found. Install it (`apt-get install -y chromium`) or set CHROME_PATH.');
-  return found;
-}
 
 // ---- The pages, bundled from the TypeScript sources (the SDK as partners' bundlers see it) ----
 
@@ -186,9 +173,9 @@ if (existsSync(serverModule) && existsSync(tokenModule)) {
 // ---- The browser ----
 
 const browser = await puppeteer.launch({
-  executablePath: findChromium(),
+  executablePath: requireChromium(),
   headless: true,
-  args: [...chromiumFlags, '--js-flags=--expose-gc'],
+  args: [...CHROMIUM_FLAGS, '--js-flags=--expose-gc'],
   protocolTimeout: HARD_LIMIT_MS,
 });
 
@@ -204,7 +191,7 @@ const results = {
     chromium: await browser.version(),
     /** Other work on the machine skews every figure: the 1-minute load average at the start. */
     loadAverage: loadavg()[0],
-    flags: [...chromiumFlags, '--js-flags=--expose-gc'],
+    flags: [...CHROMIUM_FLAGS, '--js-flags=--expose-gc'],
   },
   plan,
 };

@@ -2,7 +2,7 @@
 // sample business website, the AI flow open on it), in headless Chromium.
 //   node demo/screenshot.mjs [output.png]
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { startDemo } from './server.mjs';
 
 const output = process.argv[2] ?? fileURLToPath(new URL('../docs/demo.png', import.meta.url));

@@ -17,7 +17,7 @@ interface Demo {
   close(): Promise<void>;
 }
 
-const chromium = (await import(new URL('../../demo/chromium.mjs', import.meta.url).href)) as {
+const chromium = (await import(new URL('../../scripts/chromium.mjs', import.meta.url).href)) as {
   findChromium(): string | undefined;
   launchChromium(): Promise<Browser>;
 };

@@ -39,9 +39,15 @@ window.addEventListener('error', (event) => pageErrors.push(String(event.message
 window.addEventListener('unhandledrejection', (event) => pageErrors.push(String(event.reason)));
 let prototypeKeys: string[];
 
+/** Removes what a test added to the page, even when it failed half-way. */
+const cleanups: (() => void)[] = [];
+
 beforeEach(() => {
   pageErrors.length = 0;
   prototypeKeys = Object.getOwnPropertyNames(Object.prototype);
+});
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 /** No exception reached the page, and no prototype was touched. */
@@ -147,7 +153,6 @@ interface Sibling {
   /** Resolves when a frame echoed the marker on the port that came with it. */
   echoed(): Promise<unknown>;
   report(): Promise<HostileReport>;
-  remove(): void;
 }
 
 async function sibling(tripwire: Tripwire): Promise<Sibling> {
@@ -156,8 +161,12 @@ async function sibling(tripwire: Tripwire): Promise<Sibling> {
   iframe.src = `${frameOrigin}/test/fixtures/hostile.html`;
   const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
   document.body.append(iframe);
-  await loaded;
   const control = new MessageChannel();
+  cleanups.push(() => {
+    control.port1.close();
+    iframe.remove();
+  });
+  await loaded;
   const waiting = new Map<string, (data: unknown) => void>();
   control.port1.onmessage = (event: MessageEvent<{ cmd: string; what?: string }>) => {
     if (event.data.cmd === 'breach') tripwire.trip(`the sibling received ${event.data.what}`);
@@ -183,11 +192,12 @@ async function sibling(tripwire: Tripwire): Promise<Sibling> {
       command({ cmd: 'report' });
       return (await report).report;
     },
-    remove: () => {
-      control.port1.close();
-      iframe.remove();
-    },
   };
+}
+
+/** What a sibling reports when nothing reached it, and it could reach into `reachable` frames. */
+function untouched(reachable: number): HostileReport {
+  return { windowMessages: [], windowPorts: 0, portMessages: [], reachableFrames: reachable, frameErrors: [] };
 }
 
 /** Floods from a hostile sibling; checks what it posted and that its parent marker came after. */
@@ -318,40 +328,33 @@ describe('fuzz: forged messages against the wire', function () {
       sids: Array.from({ length: 12 }, (_, i) => i),
       ports: true,
     };
+    // A sibling of the fixture's origin only watches, counting the fixture frame's uncaught errors.
+    const watcher = await sibling(tripwire);
     const attacker = await pageFlood(frame.iframe.contentWindow!, context, tripwire);
     await expectUnchanged();
+    expect(await watcher.report()).to.deep.equal(untouched(1));
     attacker.close();
   });
 
   it('a hostile sibling frame flooding the parent and every frame changes nothing and is handed no port', async () => {
     const hostile = await sibling(tripwire);
-    try {
-      const context: FuzzContext = {
-        channel,
-        config: { partner: 'p1' },
-        ids: Array.from({ length: 12 }, (_, i) => i),
-        sids: Array.from({ length: 12 }, (_, i) => i),
-        ports: true,
-      };
-      const marker = await siblingFlood(hostile, context, tripwire);
-      // The fixture captures the port of every window message; the marker's came last from the
-      // sibling, so its `forge` echoes there once every earlier message of the sibling was handled.
-      const echoed = hostile.echoed();
-      await tripwire.guard(connection.call('forge', [{ fuzzMarker: marker }]));
-      await echoed;
-      await expectUnchanged();
-      // The sibling shares the fixture's origin (so its hello had the right origin, the wrong
-      // source) and can reach into that frame: it counted the frame's uncaught errors too.
-      expect(await hostile.report()).to.deep.equal({
-        windowMessages: [],
-        windowPorts: 0,
-        portMessages: [],
-        reachableFrames: 1,
-        frameErrors: [],
-      });
-    } finally {
-      hostile.remove();
-    }
+    const context: FuzzContext = {
+      channel,
+      config: { partner: 'p1' },
+      ids: Array.from({ length: 12 }, (_, i) => i),
+      sids: Array.from({ length: 12 }, (_, i) => i),
+      ports: true,
+    };
+    const marker = await siblingFlood(hostile, context, tripwire);
+    // The fixture captures the port of every window message; the marker's came last from the
+    // sibling, so its `forge` echoes there once every earlier message of the sibling was handled.
+    const echoed = hostile.echoed();
+    await tripwire.guard(connection.call('forge', [{ fuzzMarker: marker }]));
+    await echoed;
+    await expectUnchanged();
+    // The sibling shares the fixture's origin (so its hello had the right origin but the wrong
+    // source) and can reach into that frame: it counted the frame's uncaught errors too.
+    expect(await hostile.report()).to.deep.equal(untouched(1));
   });
 });
 
@@ -443,23 +446,13 @@ describe('fuzz: forged messages against a logged-in Plugin on the real service',
 
   it('a hostile sibling frame on another origin flooding the parent and every frame changes nothing and is handed no port', async () => {
     const hostile = await sibling(tripwire);
-    try {
-      const inFlight = session();
-      await siblingFlood(hostile, context, tripwire);
-      expect(await tripwire.guard(inFlight)).to.deep.equal(snapshot);
-      // The sibling is on the service's site, so in its renderer: its posts were queued to the
-      // service frame before it reported back, and the real calls that follow are handled after.
-      await expectUnchanged();
-      // The service's origin is not the sibling's: it could not reach into that frame.
-      expect(await hostile.report()).to.deep.equal({
-        windowMessages: [],
-        windowPorts: 0,
-        portMessages: [],
-        reachableFrames: 0,
-        frameErrors: [],
-      });
-    } finally {
-      hostile.remove();
-    }
+    const inFlight = session();
+    await siblingFlood(hostile, context, tripwire);
+    expect(await tripwire.guard(inFlight)).to.deep.equal(snapshot);
+    // The sibling is on the service's site, so in its renderer: its posts were queued to the
+    // service frame before it reported back, and the real calls that follow are handled after.
+    await expectUnchanged();
+    // The service's origin is not the sibling's: it could not reach into that frame.
+    expect(await hostile.report()).to.deep.equal(untouched(0));
   });
 });

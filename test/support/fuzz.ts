@@ -42,7 +42,7 @@ export interface FuzzContext {
   ports: boolean;
 }
 
-export const SHAPES = [
+const SHAPES = [
   'hello',
   'connect',
   'call',
@@ -93,7 +93,7 @@ interface Odd {
 const HUGE = 'A'.repeat(1 << 20);
 
 /** `depth` levels of `{ a: { a: … } }`; the browser refuses to clone a few thousand levels. */
-export function nested(depth: number): unknown {
+function nested(depth: number): unknown {
   let value: unknown = {};
   for (let i = 0; i < depth; i++) value = { a: value };
   return value;

@@ -58,6 +58,11 @@ export interface ServiceEndpoint {
   close(): void;
 }
 
+const SECOND_CONNECT: SerializedError = {
+  code: 'bad_request',
+  message: 'This service page already has its host; reload the frame to connect again.',
+};
+
 /** Announces this page to its parent and serves the host that connects. */
 export function serveHost(options: ServeOptions): ServiceEndpoint {
   const log = options.log ?? (() => {});
@@ -65,6 +70,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
   let port: MessagePort | undefined;
   let host: HostInfo | undefined;
   const topicStops = new Map<number, () => void>();
+  let handshaken = false;
 
   const post = (message: ServiceMessage): void => port?.postMessage(message);
 
@@ -154,6 +160,15 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
       log('dropped an invalid connect message', data);
       return;
     }
+    // The host connects once per page load, in answer to our one hello: a second connect (any
+    // script of the parent page can read the channel) must not take the connection over.
+    if (handshaken) {
+      log(`refused a second connect from ${event.origin}`);
+      offered.postMessage({ t: 'refused', error: SECOND_CONNECT } satisfies ServiceMessage);
+      offered.close();
+      return;
+    }
+    handshaken = true;
     const refusal = await options.checkOrigin?.(event.origin, connect.data);
     if (refusal) {
       log(`refused host origin ${event.origin}`, refusal);

@@ -25,7 +25,7 @@ function explain(issue: Issue, got: unknown): string {
     case 'invalid_type':
       return got === undefined
         ? `is required (${issue.expected})`
-        : `must be ${issue.expected === 'custom' ? 'valid' : `a ${issue.expected}`}, got ${describe(got)}`;
+        : `must be ${issue.expected === 'custom' ? 'valid' : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`}, got ${describe(got)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
     case 'too_small':
@@ -37,7 +37,7 @@ function explain(issue: Issue, got: unknown): string {
         ? `must be at most ${String(issue.maximum)} characters long`
         : `must be at most ${String(issue.maximum)}, got ${describe(got)}`;
     case 'unrecognized_keys':
-      return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove it or fix the spelling`;
     case 'invalid_format':
       return `must be a valid ${issue.format === 'url' ? 'http(s) URL' : issue.format}, got ${describe(got)}`;
     default:

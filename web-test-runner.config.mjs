@@ -7,6 +7,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
 import { CHROMIUM_FLAGS, requireChromium } from './scripts/chromium.mjs';
+import { cspPlugin } from './test/support/csp-plugin.mjs';
 
 /** Counts every test of every file and writes them where scripts/test.mjs reads them. */
 function countReporter() {
@@ -46,6 +47,6 @@ export default {
       launchOptions: { executablePath: requireChromium(), headless: true, args: CHROMIUM_FLAGS },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin(), cspPlugin()],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

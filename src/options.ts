@@ -33,17 +33,20 @@ const optionalFn = z.optional(fn);
 const element = z.custom<HTMLElement>((value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement, {
   error: 'must be an HTMLElement (e.g. document.getElementById(...))',
 });
-/** An absolute http(s) URL. (A refine: zod's z.url() costs 0.8 kB gzip for this one check.) */
+/**
+ * An absolute http(s) URL of at most 2048 characters (a partner's data must not become a 1 MB
+ * request). A refine: zod's z.url() costs 0.8 kB gzip for this one check.
+ */
 const httpURL = z.string().check(
   z.refine(
     (value) => {
       try {
-        return /^https?:$/.test(new URL(value).protocol);
+        return value.length <= 2048 && /^https?:$/.test(new URL(value).protocol);
       } catch {
         return false;
       }
     },
-    { error: 'must be an absolute http(s) URL' },
+    { error: 'must be an absolute http(s) URL of at most 2048 characters' },
   ),
 );
 const timeout = z.number().check(

@@ -26,11 +26,11 @@ function explain(issue: Issue, got: unknown): string {
     case 'invalid_type':
       return got === undefined
         ? `is required (${issue.expected})`
-        : `must be a ${issue.expected}, got ${describe(got)}`;
+        : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, got ${describe(got)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
     case 'unrecognized_keys':
-      return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove it or fix the spelling`;
     default:
       return issue.message && issue.message !== 'Invalid input'
         ? `${issue.message}, got ${describe(got)}`

@@ -68,6 +68,11 @@ const ATTRIBUTES: Record<string, string> = {
 
 const callbacksSchema = pluginOptionsSchema.shape.callbacks;
 
+/** Lit's Number converter, except that an empty attribute means "not set" (`Number('')` is 0). */
+const optionalNumber = {
+  fromAttribute: (value: string | null) => (value === null || value === '' ? undefined : Number(value)),
+};
+
 /** Empty and removed attributes mean "not set" (the `Plugin`'s default applies). */
 function given<T>(value: T | null | undefined | ''): T | undefined {
   return value === null || value === '' ? undefined : value;
@@ -142,8 +147,8 @@ export class VideoPluginElement extends ReactiveElement {
     authMode: { attribute: 'auth-mode' },
     serviceURL: { attribute: 'service-url' },
     debug: { type: Boolean },
-    connectTimeout: { attribute: 'connect-timeout', type: Number },
-    callTimeout: { attribute: 'call-timeout', type: Number },
+    connectTimeout: { attribute: 'connect-timeout', converter: optionalNumber },
+    callTimeout: { attribute: 'call-timeout', converter: optionalNumber },
     editor: { attribute: false },
     callbacks: { attribute: false },
   };

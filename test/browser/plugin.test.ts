@@ -1,11 +1,11 @@
 // The Plugin against the real local service: one test per row of the reference's state table
 // (§3.1) and error table (§7), and the rules DESIGN §3 adds.
+// Validation of every argument and option (the partner's bad input) is in bad-input.test.ts.
 import { expect } from '@open-wc/testing';
 import {
   AccountAlreadyExistsError,
   AccountMethodsDisabledError,
   DestroyedError,
-  InvalidParameterError,
   InvalidStateError,
   InvalidTokenError,
   NotAuthenticatedError,
@@ -55,38 +55,6 @@ describe('Plugin: construction', () => {
     expect(demo.serviceURL).to.equal('https://demo.video-plugin.example/');
     void prod.cleanup();
     void demo.cleanup();
-  });
-
-  it('rejects invalid options with an error naming the field', () => {
-    const cases: [unknown, string][] = [
-      [{ environment: 'staging' }, 'options.environment'],
-      [{ authMode: 'oauth' }, 'options.authMode'],
-      [{ domElement: '#app' }, 'options.domElement'],
-      [{ isDebug: 'yes' }, 'options.isDebug'],
-      [{ serviceURL: 'ftp://x' }, 'options.serviceURL'],
-      [
-        { editor: { labels: { completeVideoConfirmation: { title: 5 } } } },
-        'options.editor.labels.completeVideoConfirmation.title',
-      ],
-      [{ callbacks: { pluginOpend: () => {} } }, 'options.callbacks'],
-      [{ callbacks: { pluginOpened: 'no' } }, 'options.callbacks.pluginOpened'],
-      [{ enviroment: 'prod' }, 'options'],
-      [{ connectTimeout: -1 }, 'options.connectTimeout'],
-    ];
-    for (const [options, field] of cases) {
-      const error = thrown(() => new Plugin('test-partner', options as never));
-      expect(error, JSON.stringify(options)).to.be.instanceOf(InvalidParameterError);
-      expect(error.data?.field, JSON.stringify(options)).to.equal(field);
-      expect(error.message).to.contain(field);
-    }
-    expect(thrown(() => new Plugin('', {})).data?.field).to.equal('partnerID');
-    expect(thrown(() => new Plugin(42 as never)).message).to.contain('partnerID');
-    expect(document.querySelectorAll('iframe[title="Video creation"]').length).to.equal(0);
-  });
-
-  it('names the unknown callback key', () => {
-    const error = thrown(() => new Plugin('p', { callbacks: { pluginOpend: () => {} } as never }));
-    expect(error.message).to.contain('pluginOpend');
   });
 
   it('exposes its version', () => {
@@ -410,15 +378,6 @@ describe('Plugin: accounts and tokens', () => {
     });
   });
 
-  it('updateAccountInfo rejects unknown fields and wrong types, naming the field, before sending', async () => {
-    const plugin = await createPlugin();
-    expect((await rejection(plugin.updateAccountInfo({ nickname: 'x' } as never))).message).to.contain('nickname');
-    expect((await rejection(plugin.updateAccountInfo({ lastName: 5 } as never))).data?.field).to.equal(
-      'newAccountInfo.lastName',
-    );
-    expect((await rejection(plugin.updateAccountInfo(null as never))).data?.field).to.equal('newAccountInfo');
-  });
-
   it('rejects a duplicate externalID with account_already_exists', async () => {
     const plugin = await createPlugin();
     const externalID = `ext-${crypto.randomUUID()}`;
@@ -497,24 +456,6 @@ describe('Plugin: background actions and status subscriptions', () => {
     a.unsubscribe();
   });
 
-  it('a generation validates its parameters before any request, naming the field', async () => {
-    const plugin = await createPlugin();
-    await signUp(plugin);
-    const cases: [unknown, string][] = [
-      [{ topicId: 't', aspectRatio: '1:1', duration: 5 }, 'videoGenerationParams.aspectRatio'],
-      [{ topicId: 't', aspectRatio: '16:9', duration: 10 }, 'videoGenerationParams.duration'],
-      [{ topicId: 't', aspectRatio: '16:9', duration: 5, language: 'xx' }, 'videoGenerationParams.language'],
-      [{ aspectRatio: '16:9', duration: 5 }, 'videoGenerationParams.topicId'],
-      [{ topicId: 't', aspectRatio: '16:9', duration: '5' }, 'videoGenerationParams.duration'],
-      [{ topicId: 't', aspectRatio: '16:9', duration: 5, extra: 1 }, 'videoGenerationParams'],
-    ];
-    for (const [params, field] of cases) {
-      const error = await rejection(plugin.startVideoGeneration(params as never));
-      expect(error, JSON.stringify(params)).to.be.instanceOf(InvalidParameterError);
-      expect(error.data?.field, JSON.stringify(params)).to.equal(field);
-    }
-  });
-
   it('a generation with a topic that is not COMPLETE is refused by the service', async () => {
     const plugin = await createPlugin({ slow: true });
     await signUp(plugin);
@@ -522,31 +463,16 @@ describe('Plugin: background actions and status subscriptions', () => {
     const error = await rejection(plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 }));
     expect(error.code).to.equal('invalid_state');
   });
-
-  it('subscriptions validate their arguments synchronously', async () => {
-    const plugin = await createPlugin();
-    expect(thrown(() => plugin.subscribeToTopicSearchStatusUpdates('', () => {})).data?.field).to.equal('topicId');
-    expect(thrown(() => plugin.subscribeToVideoGenerationStatusUpdates('r', 'no' as never)).data?.field).to.equal(
-      'callback',
-    );
-  });
 });
 
 describe('Plugin: UI, mount and events', () => {
-  it('openPlugin emits pluginOpened and resolves; options are validated', async () => {
+  it('openPlugin emits pluginOpened and resolves', async () => {
     const plugin = await createPlugin();
     await signUp(plugin);
     const opened = nextEvent(plugin, 'pluginOpened');
     await plugin.openPlugin();
     await opened;
-    expect((await rejection(plugin.openPlugin({ sourceURL: 'nope' }))).data?.field).to.equal('options.sourceURL');
-    expect((await rejection(plugin.openPlugin({ timeout: -5 }))).data?.field).to.equal('options.timeout');
-    expect((await rejection(plugin.openPlugin({ topicId: 'a', generationRequestId: 'b' }))).code).to.equal(
-      'invalid_parameter',
-    );
-    expect(
-      (await rejection(plugin.openPlugin({ sourceURL: BUSINESS_URL, businessURL: 'https://other.example' }))).code,
-    ).to.equal('invalid_parameter');
+    expect(plugin.isOpen).to.equal(true);
   });
 
   it('openPlugin in jwt mode before login rejects with not_authenticated', async () => {
@@ -591,13 +517,7 @@ describe('Plugin: UI, mount and events', () => {
     target.remove();
   }).timeout(15000);
 
-  it('mount validates its arguments', async () => {
-    const plugin = await createPlugin();
-    expect((await rejection(plugin.mount('#app' as never))).data?.field).to.equal('domElement');
-    expect((await rejection(plugin.mount(document.body, 'yes' as never))).data?.field).to.equal('isHidden');
-  });
-
-  it('on returns a remover; off removes by reference; callbacks option registers; unknown names throw', async () => {
+  it('on returns a remover; off removes by reference; the callbacks option registers', async () => {
     const heard: string[] = [];
     const fromOption = () => heard.push('option');
     const plugin = await createPlugin({ callbacks: { pluginOpened: fromOption } });
@@ -613,8 +533,6 @@ describe('Plugin: UI, mount and events', () => {
     plugin.off('pluginOpened', fromOption);
     await plugin.openPlugin();
     expect(heard).to.have.length(2);
-    expect(thrown(() => plugin.on('opened' as never, () => {})).data?.field).to.equal('eventName');
-    expect(thrown(() => plugin.on('pluginOpened', null as never)).data?.field).to.equal('callback');
   });
 
   it('two instances on one page stay independent: sessions and events', async () => {

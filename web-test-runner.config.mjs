@@ -7,6 +7,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
+import { faultPlugin } from './test/support/fault-plugin.mjs';
 
 function findChromium() {
   const candidates = [
@@ -77,6 +78,6 @@ export default {
       launchOptions: { executablePath: findChromium(), headless: true, args: chromiumFlags },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin(), faultPlugin()],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

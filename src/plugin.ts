@@ -53,6 +53,7 @@ import {
   videoGenerationStartSchema,
   videoSchema,
   type Account,
+  type ActionStatus,
   type HostConfig,
   type MethodName,
   type PluginEventName,
@@ -76,7 +77,8 @@ interface StatusSubscription {
   stop: () => void;
 }
 
-const FINAL = new Set(['COMPLETE', 'FAILED']);
+/** Statuses only move forward: COMPLETE and FAILED are final. */
+const STATUS_RANK: Record<ActionStatus, number> = { PENDING: 0, PROCESSING: 1, COMPLETE: 2, FAILED: 2 };
 const accountIDResult = z.object({ accountID: z.string() });
 const nothing = z.unknown();
 const videoList = z.array(videoSchema);
@@ -146,6 +148,7 @@ export class Plugin {
         this.#log(`connected after ${Math.round(performance.now() - started)} ms`);
         this.#onSession(info);
       },
+      reload: () => this.#frame.reload(),
       log: this.#log,
     });
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
@@ -494,7 +497,10 @@ export class Plugin {
     };
   }
 
-  /** Delivers each status once, in order: replays after a reconnect repeat the last one. */
+  /**
+   * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
+   * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
+   */
   #onStatus(subscription: StatusSubscription, value: unknown): void {
     const payload = statusPayloadSchema.safeParse(value);
     if (!payload.success) {
@@ -502,7 +508,7 @@ export class Plugin {
       return;
     }
     const last = subscription.last;
-    if (last && (last.status === payload.data.status || FINAL.has(last.status))) return;
+    if (last && STATUS_RANK[payload.data.status] <= STATUS_RANK[last.status]) return;
     subscription.last = payload.data;
     for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload.data);
   }

@@ -8,6 +8,7 @@ import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
 import { CHROMIUM_FLAGS, requireChromium } from './scripts/chromium.mjs';
 import { cspPlugin } from './test/support/csp-plugin.mjs';
+import { faultPlugin } from './test/support/fault-plugin.mjs';
 
 /** Counts every test of every file and writes them where scripts/test.mjs reads them. */
 function countReporter() {
@@ -47,6 +48,12 @@ export default {
       launchOptions: { executablePath: requireChromium(), headless: true, args: CHROMIUM_FLAGS },
     }),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), testServicePlugin(), frameCommandsPlugin(), cspPlugin()],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022' }),
+    testServicePlugin(),
+    frameCommandsPlugin(),
+    cspPlugin(),
+    faultPlugin(),
+  ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

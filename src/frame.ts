@@ -20,6 +20,7 @@ export type MoveResult = 'kept' | 'reloaded';
 
 export class Frame {
   readonly iframe: HTMLIFrameElement;
+  readonly #src: string;
   /** The `<div>` this frame appended itself, if no parent was given. */
   #overlay: HTMLDivElement | undefined;
   #visible = false;
@@ -31,6 +32,7 @@ export class Frame {
     iframe.allow = 'clipboard-write; fullscreen';
     iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal;';
     this.iframe = iframe;
+    this.#src = options.src;
     this.#place(options.parent);
     // Set the source last, once the iframe is in the document, so it loads once.
     iframe.src = options.src;
@@ -78,6 +80,19 @@ export class Frame {
     if (hidden) this.hide();
     else this.show();
     return result;
+  }
+
+  /**
+   * Loads the service page again, in place: also after it failed to load or went to another page.
+   * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
+   */
+  reload(): void {
+    const parent = this.iframe.parentNode;
+    if (!parent) return;
+    const next = this.iframe.nextSibling;
+    this.iframe.remove();
+    this.iframe.src = this.#src;
+    parent.insertBefore(this.iframe, next);
   }
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */

@@ -41,10 +41,10 @@ import { VERSION } from './version.js';
 import {
   EVENT_NAMES,
   INTERNAL_EVENTS,
-  STATUSES,
   TOPICS,
   type SessionInfo,
   type Account,
+  type ActionStatus,
   type Answers,
   type HostConfig,
   type MethodName,
@@ -69,7 +69,8 @@ interface StatusSubscription {
   stop: () => void;
 }
 
-const FINAL = new Set(['COMPLETE', 'FAILED']);
+/** Statuses only move forward: COMPLETE and FAILED are final. */
+const STATUS_RANK: Record<ActionStatus, number> = { PENDING: 0, PROCESSING: 1, COMPLETE: 2, FAILED: 2 };
 
 export class Plugin {
   /** The SDK version (semver). Also sent to the service in the handshake. */
@@ -132,6 +133,7 @@ export class Plugin {
         this.#log(`connected after ${Math.round(performance.now() - started)} ms`);
         this.#onSession(info);
       },
+      reload: () => this.#frame.reload(),
       log: this.#log,
     });
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
@@ -458,16 +460,21 @@ export class Plugin {
     };
   }
 
-  /** Delivers each status once, in order: replays after a reconnect repeat the last one. */
+  /**
+   * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
+   * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
+   */
   #onStatus(subscription: StatusSubscription, value: unknown): void {
-    // The one answer the host reads before passing it on: dedupe and finality need a known status.
-    if (!STATUSES.includes((value as StatusPayload | undefined)?.status as never)) {
+    // The one answer the host reads before passing it on: dedupe and order need a known status
+    // (`typeof`, not `in`: a forged "constructor" must not pass).
+    const payload = value as StatusPayload;
+    const rank = STATUS_RANK[payload?.status];
+    if (typeof rank !== 'number') {
       this.#log('dropped', value);
       return;
     }
-    const payload = value as StatusPayload;
     const last = subscription.last;
-    if (last && (last.status === payload.status || FINAL.has(last.status))) return;
+    if (last && rank <= STATUS_RANK[last.status]) return;
     subscription.last = payload;
     for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload);
   }

@@ -369,7 +369,8 @@ const events: Handler = (request) => {
     ...[...filter.generations].map((id): Change => ({ kind: 'generation', record: store.ownedGeneration(owner, id) })),
     ...[...filter.videos].map((id): Change => ({ kind: 'video', record: store.ownedVideo(owner, id) })),
   ];
-  streams.open(request.res, owner, key, filter, initial);
+  const lastEventId = request.req.headers['last-event-id'];
+  streams.open(request.res, owner, key, filter, initial, typeof lastEventId === 'string' ? lastEventId : undefined);
   return undefined;
 };
 

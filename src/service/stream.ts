@@ -3,7 +3,12 @@
  * account's topics, generations and videos as it happens — no polling. A stream may be narrowed to
  * some IDs; it then starts with their current state. A comment line every `heartbeatMs` keeps
  * proxies and idle timeouts from closing it.
+ *
+ * Every change gets an event ID (`<boot>-<n>`). A stream reopened with `Last-Event-ID` (after a
+ * network drop) gets the changes it missed, in order, instead of the current states — as long as
+ * they are among the last {@link REPLAY_LIMIT} changes of this run of the service.
  */
+import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Change, Owner, Store } from './store.js';
 import { generationView, topicView, videoView } from './views.js';
@@ -15,21 +20,51 @@ export interface StreamFilter {
   videos: ReadonlySet<string>;
 }
 
+/** How many recent changes are kept for streams that reopen with `Last-Event-ID`. */
+export const REPLAY_LIMIT = 1000;
+
+interface OpenStream {
+  sessionKey: string;
+  wanted: (change: Change) => boolean;
+  res: ServerResponse;
+  stop: () => void;
+}
+
+/** One change as sent on the wire, kept for replay. */
+interface SentChange {
+  seq: number;
+  change: Change;
+  text: string;
+}
+
 /** The open streams, so that logout and shutdown can end them. */
 export class Streams {
-  readonly #open = new Map<ServerResponse, { sessionKey: string; stop: () => void }>();
-  #nextEventId = 1;
+  readonly #open = new Map<ServerResponse, OpenStream>();
+  /** Tells this run's event IDs from a previous run's, whose changes cannot be replayed. */
+  readonly #boot = randomBytes(4).toString('hex');
+  #seq = 0;
+  readonly #recent: SentChange[] = [];
 
   constructor(
     readonly store: Store,
     readonly options: { heartbeatMs: number; baseURL: () => string },
-  ) {}
+  ) {
+    store.subscribe((change) => this.#publish(change));
+  }
 
   /**
    * Turns `res` into an event stream for the session's account. Sends the current state of every
-   * named record, then `ready`, then each change once, in order.
+   * named record (or, given the `lastEventId` of a previous stream, the changes since then), then
+   * `ready`, then each change once, in order.
    */
-  open(res: ServerResponse, owner: Owner, sessionKey: string, filter: StreamFilter, initial: Change[]): void {
+  open(
+    res: ServerResponse,
+    owner: Owner,
+    sessionKey: string,
+    filter: StreamFilter,
+    initial: Change[],
+    lastEventId?: string,
+  ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -45,25 +80,23 @@ export class Streams {
       if (change.kind === 'generation') return filter.generations.has(change.record.requestId);
       return filter.videos.has(change.record.id);
     };
-    const send = (change: Change): void => {
-      res.write(`id: ${this.#nextEventId++}\nevent: ${change.kind}\ndata: ${JSON.stringify(this.#view(change))}\n\n`);
-    };
-
     res.write('retry: 2000\n\n');
-    for (const change of initial) send(change);
-    res.write(`event: ready\ndata: {}\n\n`);
-    const unsubscribe = this.store.subscribe((change) => {
-      if (wanted(change)) send(change);
-    });
+    const missed = this.#since(lastEventId);
+    if (missed) {
+      for (const sent of missed) if (wanted(sent.change)) res.write(sent.text);
+    } else {
+      for (const change of initial) res.write(`event: ${change.kind}\ndata: ${this.#json(change)}\n\n`);
+    }
+    // `ready` carries the position, so that a stream that drops before any change can still resume.
+    res.write(`id: ${this.#boot}-${this.#seq}\nevent: ready\ndata: {}\n\n`);
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), this.options.heartbeatMs);
     // Everything stops in one step, before the response ends: a write after end() would be an error.
     const stop = (): void => {
       if (!this.#open.delete(res)) return;
-      unsubscribe();
       clearInterval(heartbeat);
       res.end();
     };
-    this.#open.set(res, { sessionKey, stop });
+    this.#open.set(res, { sessionKey, wanted, res, stop });
     res.once('close', stop);
   }
 
@@ -75,6 +108,29 @@ export class Streams {
   /** Ends every stream (on shutdown). */
   endAll(): void {
     for (const stream of [...this.#open.values()]) stream.stop();
+  }
+
+  /** Numbers the change, keeps it for replay and sends it to every stream that follows it. */
+  #publish(change: Change): void {
+    const seq = ++this.#seq;
+    const text = `id: ${this.#boot}-${seq}\nevent: ${change.kind}\ndata: ${this.#json(change)}\n\n`;
+    this.#recent.push({ seq, change, text });
+    if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
+    for (const stream of this.#open.values()) if (stream.wanted(change)) stream.res.write(text);
+  }
+
+  /** The changes after `lastEventId`, or undefined when they are not all known (another run, too old). */
+  #since(lastEventId: string | undefined): SentChange[] | undefined {
+    const match = /^([0-9a-f]{8})-(\d{1,15})$/.exec(lastEventId ?? '');
+    if (!match || match[1] !== this.#boot) return undefined;
+    const seq = Number(match[2]);
+    const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
+    if (seq > this.#seq || seq < oldest - 1) return undefined;
+    return this.#recent.filter((sent) => sent.seq > seq);
+  }
+
+  #json(change: Change): string {
+    return JSON.stringify(this.#view(change));
   }
 
   #view(change: Change): unknown {

@@ -46,6 +46,11 @@ export interface HostConnectionOptions {
   onConnected?: (info: Record<string, unknown> | undefined) => void;
   /** Runs when the connection is lost (reload, navigation); calls are queued meanwhile. */
   onDisconnected?: () => void;
+  /**
+   * Loads the service page again. Called by the first call after the connect limit passed, so
+   * that retrying after a `ConnectionError` (service down, frame navigated away) can succeed.
+   */
+  reload?: () => void;
   log?: Logger;
 }
 
@@ -90,6 +95,8 @@ export class HostConnection {
   #callTimer: ReturnType<typeof setTimeout> | undefined;
   #callTimerAt = Infinity;
   #helloSinceLoad = false;
+  /** The connect limit passed with no handshake: the next call reloads the page first. */
+  #connectFailed = false;
   #refusal: VideoPluginError | undefined;
   #versionSeen: number | undefined;
   #waiters: { resolve: () => void; reject: (error: VideoPluginError) => void }[] = [];
@@ -118,6 +125,7 @@ export class HostConnection {
     if (this.#state === 'connected') return Promise.resolve();
     const failure = this.#failure();
     if (failure) return Promise.reject(failure);
+    this.#retryConnect();
     this.#armConnectTimer();
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
@@ -143,7 +151,10 @@ export class HostConnection {
       this.#pending.set(id, call);
       this.#armCallTimer(call.deadline);
       if (this.#state === 'connected') this.#send(call);
-      else this.#armConnectTimer();
+      else {
+        this.#retryConnect();
+        this.#armConnectTimer();
+      }
     });
   }
 
@@ -168,7 +179,10 @@ export class HostConnection {
    * `moveBefore`): the current port is dropped at once, so no call goes to the old page.
    */
   expectReload(reason: string): void {
-    if (this.#state === 'destroyed' || !this.#port) return;
+    if (this.#state === 'destroyed') return;
+    // The frame is loading again already: a retry need not reload it.
+    this.#connectFailed = false;
+    if (!this.#port) return;
     this.#disconnect(reason);
     this.#armConnectTimer();
   }
@@ -273,6 +287,7 @@ export class HostConnection {
   #onReady(info: Record<string, unknown> | undefined): void {
     this.#state = 'connected';
     this.#refusal = undefined;
+    this.#connectFailed = false;
     this.#clearConnectTimer();
     for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
     for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
@@ -367,11 +382,20 @@ export class HostConnection {
     if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failure()) return;
     this.#connectTimer = setTimeout(() => {
       this.#connectTimer = undefined;
+      this.#connectFailed = true;
       const error = this.#connectError();
       this.#log(error.message);
       this.#rejectAll((call) => !call.sent, error);
       this.#settleWaiters(error);
     }, this.#connectTimeout);
+  }
+
+  /** After a failed connect, loads the service page again rather than wait on a dead one. */
+  #retryConnect(): void {
+    if (!this.#connectFailed) return;
+    this.#connectFailed = false;
+    this.#log('loading the service page again after a failed connect');
+    this.#options.reload?.();
   }
 
   #clearConnectTimer(): void {
@@ -390,6 +414,13 @@ export class HostConnection {
 
   #connectError(): ConnectionError {
     const { iframe, serviceOrigin } = this.#options;
+    if (!iframe.isConnected) {
+      return new ConnectionError(
+        'connection_failed',
+        `The video service iframe was removed from the document, so the service at ${serviceOrigin} cannot be reached. Put it back with mount(element), or call cleanup() when you are done with it.`,
+        { serviceURL: iframe.src, pageOrigin: location.origin, retryable: true },
+      );
+    }
     const version =
       this.#versionSeen === undefined
         ? ''

@@ -124,13 +124,21 @@ export class ApiClient {
   /**
    * Follows every change of the account's topics, generations and videos (server-sent events read
    * through fetch, so the session travels in a header). Resolves once the stream is open; aborting
-   * `signal` ends it; `onEnd` runs when it ends for any other reason.
+   * `signal` ends it; `onEnd` runs when it ends for any other reason. `position.lastEventId` is
+   * sent (so that a reopened stream starts with what the last one missed) and kept up to date.
    */
-  async stream(onChange: (change: Change) => void, signal: AbortSignal, onEnd: () => void): Promise<void> {
-    const response = await fetch('/api/events', {
-      headers: { accept: 'text/event-stream', authorization: `Bearer ${this.session ?? ''}` },
-      signal,
-    });
+  async stream(
+    onChange: (change: Change) => void,
+    signal: AbortSignal,
+    onEnd: () => void,
+    position: { lastEventId?: string } = {},
+  ): Promise<void> {
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      authorization: `Bearer ${this.session ?? ''}`,
+    };
+    if (position.lastEventId) headers['last-event-id'] = position.lastEventId;
+    const response = await fetch('/api/events', { headers, signal });
     if (!response.ok || !response.body)
       throw new ConnectionError('connection_failed', 'The status stream could not open.');
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -149,14 +157,17 @@ export class ApiClient {
             buffer = buffer.slice(end + 2);
             let event = 'message';
             let data = '';
+            let id: string | undefined;
             for (const line of block.split('\n')) {
               if (line.startsWith('event: ')) event = line.slice(7);
               else if (line.startsWith('data: ')) data += line.slice(6);
+              else if (line.startsWith('id: ')) id = line.slice(4);
             }
             if (event === 'ready') opened();
             else if (event === 'topic' || event === 'generation' || event === 'video') {
               onChange({ kind: event, record: JSON.parse(data) } as Change);
             }
+            if (id !== undefined) position.lastEventId = id;
           }
         }
       } catch {

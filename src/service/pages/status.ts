@@ -1,6 +1,8 @@
 /**
  * Live status of topics, generations and videos for the page: one server-sent event stream per
- * session, shared by every watcher, reopened (with the current state re-read) if it drops.
+ * session, shared by every watcher. If it drops it is reopened from its last event ID, so the
+ * service replays what was missed; the watched records are re-read too (a restarted service
+ * cannot replay), and the host drops what it already has.
  */
 import type { ApiClient, Change, Generation, Topic } from './client.js';
 import type { Video } from '../../wire/api.js';
@@ -16,6 +18,8 @@ export class StatusHub {
   #abort: AbortController | undefined;
   #opening: Promise<void> | undefined;
   #reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Where the stream got to, for the next one of the same session. */
+  #position: { lastEventId?: string } = {};
 
   constructor(readonly api: ApiClient) {}
 
@@ -49,11 +53,13 @@ export class StatusHub {
   reset(): void {
     this.#watchers.clear();
     this.#close();
+    this.#position = {};
   }
 
   /** Reopens the stream for a new session, keeping the watchers. */
   restart(): void {
     this.#close();
+    this.#position = {};
     if (this.#watchers.size > 0) void this.#refresh();
   }
 
@@ -77,6 +83,7 @@ export class StatusHub {
         (change) => this.#dispatch(change),
         abort.signal,
         () => this.#dropped(abort),
+        this.#position,
       );
     } catch {
       this.#dropped(abort);

@@ -1,0 +1,208 @@
+// A web-test-runner plugin that plays a bad network and a restarting service for the fault tests.
+// It runs the real service as its own process (the `video-plugin-service` command, with --data),
+// and in front of it a small HTTP proxy whose behaviour the tests switch:
+//   POST /__faults/mode  {mode:'ok'|'down'|'500'|'slow', delayMs?, path?, cut?}
+//     ok    forward everything
+//     down  the network is gone: every open connection is cut, new requests are reset
+//     500   every /api/ request is answered 500 by a gateway (an HTML body, not the service's JSON)
+//     slow  answers to requests whose path starts with `path` (default /api/) wait delayMs first
+//     cut   (with any mode) also cuts the open status streams (/api/events)
+//   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
+//     process again on the same port with the same data file
+//   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
+// and the server command `fault-frame` {channel, action:'reload'|'navigate', url?}, which makes the
+// service's iframe reload itself or go to another page, from inside, as its own script would.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_PARTNERS } from './service-plugin.mjs';
+
+/** Job length of the faulty service: long enough to act while a generation is PENDING or PROCESSING. */
+const JOB_MS = 3000;
+const BIN = fileURLToPath(new URL('../../bin/video-plugin-service.js', import.meta.url));
+
+/** Starts the service command; resolves with the process and its port once it listens. */
+function startProcess(port, dataFile) {
+  const partner = TEST_PARTNERS[0];
+  const args = [BIN, '--port', String(port), '--host', '127.0.0.1', '--partner', partner.id];
+  args.push('--secret', partner.secret, '--job-ms', String(JOB_MS), '--data', dataFile);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve({ child, port: Number(match[1]) });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`the faulty service exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+function stopProcess(child) {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A port on which nothing listens (it was free a moment ago). */
+function closedPort() {
+  return new Promise((resolve) => {
+    const server = createTcpServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+}
+
+/** The proxy in front of the service: it forwards, delays, fails or cuts, as `mode` says. */
+function startProxy(target) {
+  let mode = { mode: 'ok' };
+  const sockets = new Set();
+  const streams = new Set();
+  const server = createServer((req, res) => {
+    const current = mode;
+    if (current.mode === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    if (current.mode === '500' && req.url.startsWith('/api/')) {
+      res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>500 Internal Server Error</h1>');
+      return;
+    }
+    const upstream = request(
+      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false },
+      (answer) => {
+        const forward = () => {
+          if (res.destroyed) return;
+          res.writeHead(answer.statusCode, answer.headers);
+          answer.pipe(res);
+        };
+        const delayed = current.mode === 'slow' && req.url.startsWith(current.path ?? '/api/');
+        if (delayed) setTimeout(forward, current.delayMs);
+        else forward();
+      },
+    );
+    // The service is not there (stopped): the connection fails, as a refused one would.
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+    if (req.url.startsWith('/api/events')) {
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: server.address().port,
+        setMode(next) {
+          mode = next;
+          if (next.mode === 'down') for (const socket of sockets) socket.destroy();
+          else if (next.cut) for (const stream of streams) stream.destroy();
+        },
+        close() {
+          for (const socket of sockets) socket.destroy();
+          return new Promise((done) => server.close(() => done()));
+        },
+      }),
+    );
+  });
+}
+
+async function findFrame(session, channel) {
+  const page = session.browser.getPage(session.id);
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const frame = page.frames().find((f) => f.url().includes(channel));
+    if (frame) return frame;
+    if (Date.now() > deadline) throw new Error(`no frame with channel ${channel}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function faultPlugin() {
+  let dir;
+  let dataFile;
+  let service;
+  let target = { port: 0 };
+  let proxy;
+  let closedURL;
+
+  const start = async () => {
+    if (service?.child.exitCode === null) return;
+    service = await startProcess(target.port, dataFile);
+    target.port = service.port;
+  };
+  const stop = async () => {
+    await stopProcess(service?.child);
+  };
+
+  return {
+    name: 'video-plugin-faults',
+    async serverStart() {
+      dir = await mkdtemp(join(tmpdir(), 'video-plugin-faults-'));
+      dataFile = join(dir, 'state.json');
+      await start();
+      proxy = await startProxy(target);
+      closedURL = `http://127.0.0.1:${await closedPort()}`;
+    },
+    async serverStop() {
+      await Promise.all([proxy?.close(), stop()]);
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+    async serve(context) {
+      if (!context.path.startsWith('/__faults/')) return undefined;
+      const json = (value) => ({ body: JSON.stringify(value), type: 'application/json' });
+      if (context.path === '/__faults/config') {
+        return json({
+          proxyURL: `http://127.0.0.1:${proxy.port}`,
+          directURL: `http://127.0.0.1:${target.port}`,
+          closedURL,
+          jobMs: JOB_MS,
+        });
+      }
+      if (context.method !== 'POST') return undefined;
+      if (context.path === '/__faults/mode') {
+        proxy.setMode(await readBody(context.req));
+        return json({ ok: true });
+      }
+      if (context.path === '/__faults/stop') await stop();
+      else if (context.path === '/__faults/start') await start();
+      else if (context.path === '/__faults/restart') {
+        await stop();
+        await start();
+      } else return undefined;
+      return json({ ok: true });
+    },
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'fault-frame') return undefined;
+      const frame = await findFrame(session, payload.channel);
+      // Deferred, so that the evaluation returns before its document goes away.
+      if (payload.action === 'reload') await frame.evaluate(() => void setTimeout(() => location.reload(), 0));
+      else await frame.evaluate((url) => void setTimeout(() => location.assign(url), 0), payload.url);
+      return true;
+    },
+  };
+}

@@ -78,55 +78,82 @@ for (const [name, Class] of Object.entries({
   Class.prototype.name = name;
 }
 
-/** Every error code the library or the service can produce, and the class it belongs to. */
-const CLASS_BY_CODE = {
+/** Every error code the library or the service can produce. */
+export const ERROR_CODES = [
   // Partner input
-  invalid_parameter: InvalidParameterError,
+  'invalid_parameter',
   // Session and mode
+  'not_authenticated',
+  'account_methods_disabled',
+  'invalid_state',
+  // Accounts
+  'account_not_found',
+  'account_already_exists',
+  'partner_not_found',
+  // Videos and background actions
+  'video_not_found',
+  'topic_not_found',
+  'generation_not_found',
+  // Tokens (judged by the service)
+  'token_malformed',
+  'token_bad_signature',
+  'token_algorithm_not_allowed',
+  'token_unknown_issuer',
+  'token_wrong_audience',
+  'token_expired',
+  'token_issued_in_future',
+  'token_missing_claims',
+  'token_replayed',
+  'token_too_large',
+  // Wire and frame
+  'timeout',
+  'connection_failed',
+  'origin_not_allowed',
+  'destroyed',
+  // Service
+  'bad_request',
+  'payload_too_large',
+  'not_found',
+  'internal_error',
+] as const;
+
+/** A stable machine-readable error code. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+type ErrorClass = new (code: ErrorCode, message: string, data?: Record<string, unknown>) => VideoPluginError;
+
+/**
+ * The class of each code that no rule below covers. (A table, not a list of every code, because this
+ * ships in the Plugin bundle: `token_*` codes are `InvalidTokenError`, `*not_found` `NotFoundError`.)
+ */
+const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
+  invalid_parameter: InvalidParameterError,
   not_authenticated: NotAuthenticatedError,
   account_methods_disabled: AccountMethodsDisabledError,
   invalid_state: InvalidStateError,
-  // Accounts
-  account_not_found: NotFoundError,
   account_already_exists: AccountAlreadyExistsError,
-  partner_not_found: NotFoundError,
-  // Videos and background actions
-  video_not_found: NotFoundError,
-  topic_not_found: NotFoundError,
-  generation_not_found: NotFoundError,
-  // Tokens (the service verifies; the library only decodes to fail early)
-  token_malformed: InvalidTokenError,
-  token_bad_signature: InvalidTokenError,
-  token_algorithm_not_allowed: InvalidTokenError,
-  token_unknown_issuer: InvalidTokenError,
-  token_wrong_audience: InvalidTokenError,
-  token_expired: InvalidTokenError,
-  token_issued_in_future: InvalidTokenError,
-  token_missing_claims: InvalidTokenError,
-  token_replayed: InvalidTokenError,
-  token_too_large: InvalidTokenError,
-  // Wire and frame
   timeout: TimeoutError,
   connection_failed: ConnectionError,
   origin_not_allowed: OriginNotAllowedError,
   destroyed: DestroyedError,
-  // Service
   bad_request: ServiceError,
   payload_too_large: ServiceError,
-  not_found: NotFoundError,
   internal_error: ServiceError,
 };
 
-/** A stable machine-readable error code. */
-export type ErrorCode = keyof typeof CLASS_BY_CODE;
-
-/** Every error code the library or the service can produce. */
-export const ERROR_CODES = Object.keys(CLASS_BY_CODE) as ErrorCode[];
-
-/** Rebuilds an error from its plain form into the class its code belongs to; unknown codes become `internal_error`. */
-export function deserializeError(plain: SerializedError): VideoPluginError {
-  const code = Object.hasOwn(CLASS_BY_CODE, plain.code) ? (plain.code as ErrorCode) : 'internal_error';
-  return new CLASS_BY_CODE[code](code, plain.message, plain.data);
+/**
+ * Rebuilds an error from its plain form into the class its code belongs to. A code no rule knows
+ * becomes `internal_error` (a `ServiceError`) with the service's message.
+ */
+export function deserializeError({ code, message, data }: SerializedError): VideoPluginError {
+  const Class = Object.hasOwn(CLASS_BY_CODE, code)
+    ? CLASS_BY_CODE[code]
+    : /^token_/.test(code)
+      ? InvalidTokenError
+      : /not_found$/.test(code)
+        ? NotFoundError
+        : undefined;
+  return Class ? new Class(code as ErrorCode, message, data) : new ServiceError('internal_error', message, data);
 }
 
 /** The plain form of any thrown value; unknown values become `internal_error`. */

@@ -130,7 +130,7 @@ export class Plugin {
       callTimeout: opts.callTimeout,
       onEvent: (name, payload) => this.#onEvent(name, payload),
       onConnected: (info) => {
-        this.#log(`connected after ${Math.round(performance.now() - started)} ms`);
+        this.#since('connected', started);
         this.#onSession(info);
       },
       reload: () => this.#frame.reload(),
@@ -139,7 +139,6 @@ export class Plugin {
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
-    this.#log('created', { partnerID: this.partnerID, serviceURL: this.serviceURL, authMode: this.authMode });
   }
 
   /** The iframe that shows the service (hidden until opened). */
@@ -292,7 +291,7 @@ export class Plugin {
       this.#connection.expectReload('the iframe was moved to another element');
     }
     await this.#call('ping', undefined, { resend: true });
-    this.#log(`mounted in ${Math.round(performance.now() - started)} ms`);
+    this.#since('mounted', started);
   }
 
   /**
@@ -396,11 +395,16 @@ export class Plugin {
     if (this.#authenticated) return;
     throw new NotAuthenticatedError(
       'not_authenticated',
-      `${method} needs an account signed in during this session: ${
+      `${method} needs a signed-in account: ${
         this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
       } first.`,
       { method },
     );
+  }
+
+  /** Logs how long something took, for `isDebug`. */
+  #since(what: string, started: number): void {
+    this.#log(what, `${Math.round(performance.now() - started)} ms`);
   }
 
   #signedIn(accountID: string): void {
@@ -426,7 +430,7 @@ export class Plugin {
     this.#frame.show();
     try {
       const value = await this.#call(method, params, { timeout });
-      this.#log(`${method} opened in ${Math.round(performance.now() - started)} ms`);
+      this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {
       if (!wasVisible && !this.#destroyed) this.#frame.hide();

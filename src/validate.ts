@@ -8,11 +8,15 @@ import { InvalidParameterError } from './errors.js';
 
 type Issue = z.core.$ZodIssue;
 
+/** "an object", "a number". */
+const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
+/** The offending value in a few words; long strings are cut, objects are never printed. */
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'function' ? 'a function' : `a${typeof value === 'object' ? 'n object' : ` ${typeof value}`}`;
+  const type = typeof value;
+  return value === null || (type !== 'object' && type !== 'function') ? String(value) : article(type);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -26,7 +30,7 @@ function explain(issue: Issue, got: unknown): string {
     case 'invalid_type':
       return got === undefined
         ? `is required (${issue.expected})`
-        : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, got ${describe(got)}`;
+        : `must be ${article(issue.expected)}, got ${describe(got)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
     case 'unrecognized_keys':

@@ -97,7 +97,8 @@ export class HostConnection {
   #helloSinceLoad = false;
   /** The connect limit passed with no handshake: the next call reloads the page first. */
   #connectFailed = false;
-  #refusal: VideoPluginError | undefined;
+  /** Why every call fails at once: the service's refusal, or the error `destroy()` was given. */
+  #failed: VideoPluginError | undefined;
   #versionSeen: number | undefined;
   #waiters: { resolve: () => void; reject: (error: VideoPluginError) => void }[] = [];
   readonly #options: HostConnectionOptions;
@@ -123,7 +124,7 @@ export class HostConnection {
   /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
   whenConnected(): Promise<void> {
     if (this.#state === 'connected') return Promise.resolve();
-    const failure = this.#failure();
+    const failure = this.#failed;
     if (failure) return Promise.reject(failure);
     this.#retryConnect();
     this.#armConnectTimer();
@@ -132,7 +133,7 @@ export class HostConnection {
 
   /** Calls `method` on the service; queued while connecting; settles on every path. */
   call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
-    const failure = this.#failure();
+    const failure = this.#failed;
     if (failure) return Promise.reject(failure);
     const timeout = options.timeout ?? this.#callTimeout;
     return new Promise<T>((resolve, reject) => {
@@ -191,6 +192,7 @@ export class HostConnection {
   destroy(error: VideoPluginError = new DestroyedError('destroyed', 'The connection was closed.')): void {
     if (this.#state === 'destroyed') return;
     this.#state = 'destroyed';
+    this.#failed = error;
     window.removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
     this.#clearConnectTimer();
@@ -200,13 +202,6 @@ export class HostConnection {
     this.#subscriptions.clear();
     this.#rejectAll(() => true, error);
     this.#settleWaiters(error);
-  }
-
-  #failure(): VideoPluginError | undefined {
-    if (this.#state === 'destroyed') {
-      return new DestroyedError('destroyed', 'This instance was cleaned up. Create a new one to continue.');
-    }
-    return this.#state === 'refused' ? this.#refusal : undefined;
   }
 
   readonly #onWindowMessage = (event: MessageEvent): void => {
@@ -286,7 +281,7 @@ export class HostConnection {
 
   #onReady(info: Record<string, unknown> | undefined): void {
     this.#state = 'connected';
-    this.#refusal = undefined;
+    this.#failed = undefined;
     this.#connectFailed = false;
     this.#clearConnectTimer();
     for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
@@ -297,7 +292,7 @@ export class HostConnection {
 
   #onRefused(error: VideoPluginError): void {
     this.#state = 'refused';
-    this.#refusal = error;
+    this.#failed = error;
     this.#clearConnectTimer();
     this.#closePort();
     this.#rejectAll(() => true, error);
@@ -379,7 +374,7 @@ export class HostConnection {
   };
 
   #armConnectTimer(): void {
-    if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failure()) return;
+    if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failed) return;
     this.#connectTimer = setTimeout(() => {
       this.#connectTimer = undefined;
       this.#connectFailed = true;
@@ -394,7 +389,7 @@ export class HostConnection {
   #retryConnect(): void {
     if (!this.#connectFailed) return;
     this.#connectFailed = false;
-    this.#log('loading the service page again after a failed connect');
+    this.#log('reload');
     this.#options.reload?.();
   }
 
@@ -414,21 +409,16 @@ export class HostConnection {
 
   #connectError(): ConnectionError {
     const { iframe, serviceOrigin } = this.#options;
-    if (!iframe.isConnected) {
-      return new ConnectionError(
-        'connection_failed',
-        `The video service iframe was removed from the document, so the service at ${serviceOrigin} cannot be reached. Put it back with mount(element), or call cleanup() when you are done with it.`,
-        { serviceURL: iframe.src, pageOrigin: location.origin, retryable: true },
-      );
-    }
-    const version =
-      this.#versionSeen === undefined
-        ? ''
-        : ` The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;
+    const origin = location.origin;
+    const why = !iframe.isConnected
+      ? 'The iframe was removed from the document: put it back with mount(element), or call cleanup().'
+      : this.#versionSeen === undefined
+        ? `Check the service URL, that the partner allows the origin ${origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`
+        : `The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;
     return new ConnectionError(
       'connection_failed',
-      `No answer from ${iframe.src} within ${this.#connectTimeout} ms.${version} Check the service URL, that the partner allows the origin ${location.origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`,
-      { serviceURL: iframe.src, pageOrigin: location.origin, retryable: true },
+      `No answer from ${iframe.src} within ${this.#connectTimeout} ms. ${why}`,
+      { serviceURL: iframe.src, pageOrigin: origin, retryable: true },
     );
   }
 

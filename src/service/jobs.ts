@@ -48,6 +48,7 @@ export class Jobs {
   readonly #jobMs: number;
   readonly #fetchTimeoutMs: number;
   readonly #closing = new AbortController();
+  #running = 0;
 
   constructor(store: Store, options: { jobMs: number; fetchTimeoutMs: number }) {
     this.#store = store;
@@ -146,11 +147,19 @@ export class Jobs {
     this.#closing.abort();
   }
 
+  /** How many jobs are running. */
+  get running(): number {
+    return this.#running;
+  }
+
   #run(job: () => Promise<void>): void {
-    job().catch((error: unknown) => {
-      if (this.#closing.signal.aborted) return;
-      console.error('video-plugin-service: a background job failed unexpectedly:', error);
-    });
+    this.#running++;
+    job()
+      .catch((error: unknown) => {
+        if (this.#closing.signal.aborted) return;
+        console.error('video-plugin-service: a background job failed unexpectedly:', error);
+      })
+      .finally(() => this.#running--);
   }
 
   #wait(ms: number): Promise<void> {

@@ -160,6 +160,11 @@ export class Store {
     if (change) for (const listener of this.#listeners) listener(change);
   }
 
+  /** How many listeners are subscribed (the open streams). */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
   /** Calls `listener` on every topic, generation and video change. Returns the unsubscribe. */
   subscribe(listener: (change: Change) => void): () => void {
     this.#listeners.add(listener);

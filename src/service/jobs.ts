@@ -6,6 +6,7 @@
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
@@ -54,6 +55,9 @@ export class Jobs {
     this.#store = store;
     this.#jobMs = options.jobMs;
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
+    // Every running job's wait listens to this one signal (and removes itself when done): many jobs
+    // at once are normal, not the listener leak Node warns about past 10.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */

@@ -102,6 +102,8 @@ export const ERROR_CODES = [
   'token_wrong_audience',
   'token_expired',
   'token_issued_in_future',
+  'token_not_yet_valid',
+  'token_lifetime_too_long',
   'token_missing_claims',
   'token_replayed',
   'token_too_large',

@@ -12,6 +12,13 @@ export const SERVICE_DOMAIN = 'video-plugin.example';
 /** Name of the token claim that carries the account fields (creation) or the login ID. */
 export const ACCOUNT_CLAIM = `https://${SERVICE_DOMAIN}/sdk/account` as const;
 
+/**
+ * Longest token lifetime (`exp` − `iat`) the service accepts, in seconds. The reference recommends
+ * about a minute and leaves the maximum open; an hour bounds how long a leaked token works and how
+ * long the service must remember its `jti`.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
+
 /** Longest accepted account field or ID: generous for names and addresses, small enough to store. */
 export const MAX_FIELD_LENGTH = 256;
 

@@ -23,11 +23,12 @@ import {
   AccountClaimsSchema,
   LoginByAccountIDSchema,
   LoginByExternalIDSchema,
+  MAX_TOKEN_LIFETIME_SECONDS,
   SERVICE_DOMAIN,
 } from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
 
-export { ACCOUNT_CLAIM, SERVICE_DOMAIN };
+export { ACCOUNT_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
 export type { AccountClaims, LoginClaims } from './claims.js';
 
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
@@ -38,7 +39,14 @@ const signingShape = {
   secret: z
     .string()
     .check(z.minLength(1, { error: 'must not be empty: pass the partner secret the service gave you' })),
-  expiresIn: z.optional(z.number().check(z.positive({ error: 'must be a positive number of seconds' }))),
+  expiresIn: z.optional(
+    z.number().check(
+      z.positive({ error: 'must be a positive number of seconds' }),
+      z.lte(MAX_TOKEN_LIFETIME_SECONDS, {
+        error: `must be at most ${MAX_TOKEN_LIFETIME_SECONDS} seconds (the service refuses longer-lived tokens)`,
+      }),
+    ),
+  ),
 };
 
 const CreateOptionsSchema = strictObject({ ...signingShape, account: z.optional(AccountClaimsSchema) });
@@ -66,7 +74,7 @@ export type LoginAccountTokenOptions = TokenSigningOptions &
  * @param options.secret - your partner secret (HS256 key). Keep it on the server.
  * @param options.account - account fields: firstName, lastName, emailAddress, companyName, phone,
  *   city, state, externalID. Unknown fields are refused.
- * @param options.expiresIn - lifetime in seconds, default 60. Mint the token just before use.
+ * @param options.expiresIn - lifetime in seconds, default 60, at most 3600. Mint the token just before use.
  * @returns the signed token (a compact JWS).
  * @throws {InvalidParameterError} `invalid_parameter` naming the bad field (`data.field`).
  */
@@ -83,7 +91,7 @@ export async function createAccountToken(options: CreateAccountTokenOptions): Pr
  * @param options.secret - your partner secret (HS256 key). Keep it on the server.
  * @param options.accountID - the service's account ID; or
  * @param options.externalID - your own ID for the user.
- * @param options.expiresIn - lifetime in seconds, default 60. Mint the token just before use.
+ * @param options.expiresIn - lifetime in seconds, default 60, at most 3600. Mint the token just before use.
  * @returns the signed token (a compact JWS).
  * @throws {InvalidParameterError} `invalid_parameter` naming the bad field (`data.field`).
  */

@@ -194,8 +194,10 @@ const signIn: Handler = async (request) => {
   const partner = partnerOf(request);
   const { emailAddress, firstName, lastName } = await body(request, SignInBody);
   const wanted = emailAddress.toLowerCase();
+  // Passwordless, so it may enter only accounts it made itself, never one made with a token.
   const existing = [...ctx.store.accounts.values()].find(
-    (account) => account.partnerID === partner.id && account.emailAddress?.toLowerCase() === wanted,
+    (account) =>
+      account.partnerID === partner.id && account.signIn === true && account.emailAddress?.toLowerCase() === wanted,
   );
   if (existing) return session(ctx, existing, 200);
   const now = nowISO();
@@ -207,6 +209,7 @@ const signIn: Handler = async (request) => {
     ...(lastName !== undefined ? { lastName } : {}),
     createdAt: now,
     updatedAt: now,
+    signIn: true,
   };
   ctx.store.addAccount(account);
   return session(ctx, account, 201);

@@ -6,6 +6,7 @@
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
@@ -48,11 +49,15 @@ export class Jobs {
   readonly #jobMs: number;
   readonly #fetchTimeoutMs: number;
   readonly #closing = new AbortController();
+  #running = 0;
 
   constructor(store: Store, options: { jobMs: number; fetchTimeoutMs: number }) {
     this.#store = store;
     this.#jobMs = options.jobMs;
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
+    // Every running job's wait listens to this one signal (and removes itself when done): many jobs
+    // at once are normal, not the listener leak Node warns about past 10.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
@@ -146,11 +151,19 @@ export class Jobs {
     this.#closing.abort();
   }
 
+  /** How many jobs are running. */
+  get running(): number {
+    return this.#running;
+  }
+
   #run(job: () => Promise<void>): void {
-    job().catch((error: unknown) => {
-      if (this.#closing.signal.aborted) return;
-      console.error('video-plugin-service: a background job failed unexpectedly:', error);
-    });
+    this.#running++;
+    job()
+      .catch((error: unknown) => {
+        if (this.#closing.signal.aborted) return;
+        console.error('video-plugin-service: a background job failed unexpectedly:', error);
+      })
+      .finally(() => this.#running--);
   }
 
   #wait(ms: number): Promise<void> {

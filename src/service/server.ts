@@ -5,7 +5,7 @@
  * request costs one error answer, never the process.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { NotFoundError } from '../errors.js';
 import { handleApi, type ApiContext } from './api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
@@ -32,8 +32,29 @@ export interface RunningService {
   readonly jobMs: number;
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
+  /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
+  stats(): ServiceStats;
   /** Stops the service: ends streams and jobs, writes the data file, closes every connection. */
   close(): Promise<void>;
+}
+
+/** What {@link RunningService.stats} counts. */
+export interface ServiceStats {
+  accounts: number;
+  sessions: number;
+  topics: number;
+  generations: number;
+  videos: number;
+  /** Token IDs remembered against replay. */
+  usedJtis: number;
+  /** Open status streams. */
+  streams: number;
+  /** Listeners on the store's changes (one per open stream). */
+  listeners: number;
+  /** Background jobs running. */
+  jobs: number;
+  /** Open TCP connections, idle keep-alive ones included. */
+  connections: number;
 }
 
 /**
@@ -53,6 +74,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
   const server = createServer((req, res) => {
     handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -77,6 +103,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     })),
     jobMs: config.jobMs,
     dataFile: config.dataFile,
+    stats: () => ({
+      accounts: store.accounts.size,
+      sessions: store.sessions.size,
+      topics: store.topics.size,
+      generations: store.generations.size,
+      videos: store.videos.size,
+      usedJtis: store.usedJtis.size,
+      streams: streams.size,
+      listeners: store.listenerCount,
+      jobs: jobs.running,
+      connections: sockets.size,
+    }),
     close() {
       closing ??= (async () => {
         jobs.close();

@@ -38,6 +38,11 @@ export interface AccountRecord {
   state?: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Set on accounts made by the uncontrolled-mode sign-in, the only ones that sign-in (which takes
+   * no secret) may enter: an account made with a partner's token is reachable only with a token.
+   */
+  signIn?: true;
 }
 
 /** A login session; stored under the SHA-256 of its token so the data file holds no usable token. */
@@ -158,6 +163,11 @@ export class Store {
   changed(change?: Change): void {
     this.#scheduleSave();
     if (change) for (const listener of this.#listeners) listener(change);
+  }
+
+  /** How many listeners are subscribed (the open streams). */
+  get listenerCount(): number {
+    return this.#listeners.size;
   }
 
   /** Calls `listener` on every topic, generation and video change. Returns the unsubscribe. */

@@ -100,6 +100,11 @@ export class Streams {
     res.once('close', stop);
   }
 
+  /** How many streams are open. */
+  get size(): number {
+    return this.#open.size;
+  }
+
   /** Ends the streams of one session (on logout). */
   endSession(sessionKey: string): void {
     for (const stream of [...this.#open.values()]) if (stream.sessionKey === sessionKey) stream.stop();

@@ -10,7 +10,7 @@
 import { compactVerify, errors as joseErrors } from 'jose';
 import type * as z from 'zod/mini';
 import { InvalidTokenError, type ErrorCode } from '../errors.js';
-import { ACCOUNT_CLAIM, SERVICE_DOMAIN } from '../server/claims.js';
+import { ACCOUNT_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN } from '../server/claims.js';
 import { issueToError } from '../server/validate.js';
 import type { Partner } from './config.js';
 import type { Store } from './store.js';
@@ -115,11 +115,13 @@ export async function verifyToken<S extends z.ZodMiniType>(
   }
 
   missingClaims(payload);
-  const { jti, aud, iat, exp } = payload;
+  const { jti, aud, iat, exp, nbf } = payload;
   if (typeof jti !== 'string' || jti === '' || jti.length > 256)
     malformedClaim('jti', 'a non-empty string of at most 256 characters');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) malformedClaim('iat', 'a number of seconds since 1970');
   if (typeof exp !== 'number' || !Number.isFinite(exp)) malformedClaim('exp', 'a number of seconds since 1970');
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf)))
+    malformedClaim('nbf', 'a number of seconds since 1970, or left out');
   if (exp < iat) fail('token_malformed', 'The token expires (exp) before it was issued (iat).');
   const audiences = Array.isArray(aud) ? aud : [aud];
   if (!audiences.includes(SERVICE_DOMAIN)) {
@@ -142,6 +144,22 @@ export async function verifyToken<S extends z.ZodMiniType>(
       'token_issued_in_future',
       `The token was issued (iat) at ${iso(iat)}, in the future (service time ${iso(now)}). Check your server's clock.`,
       { iat },
+    );
+  }
+  if (nbf !== undefined && nbf > now + CLOCK_SKEW_SECONDS) {
+    fail(
+      'token_not_yet_valid',
+      `The token is not valid before (nbf) ${iso(nbf)} (service time ${iso(now)}). Leave nbf out, or set it to the time you mint the token.`,
+      { nbf },
+    );
+  }
+  // A partner's token that lives for days is a leaked token waiting to happen; the cap also bounds
+  // how long each jti must be remembered.
+  if (exp - iat > MAX_TOKEN_LIFETIME_SECONDS) {
+    fail(
+      'token_lifetime_too_long',
+      `The token is valid for ${Math.round(exp - iat)} s (exp − iat); at most ${MAX_TOKEN_LIFETIME_SECONDS} s are accepted. Mint a short-lived token (about 60 s) just before each call.`,
+      { lifetime: exp - iat, max: MAX_TOKEN_LIFETIME_SECONDS },
     );
   }
 

@@ -6,7 +6,7 @@
 import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
 
 /** An account as the API returns it. */
-export type AccountView = Omit<AccountRecord, 'partnerID'>;
+export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
 
 /** A topic as the API returns it. `title`, `description` and `images` fill in while PROCESSING. */
 export interface TopicView {
@@ -44,8 +44,8 @@ export interface VideoView {
   renders: { format: string; status: Status; url?: string; renderedAt?: string }[];
 }
 
-/** The account without its owner field. */
-export function accountView({ partnerID: _partnerID, ...account }: AccountRecord): AccountView {
+/** The account without its owner field and internal flag. */
+export function accountView({ partnerID: _partnerID, signIn: _signIn, ...account }: AccountRecord): AccountView {
   return account;
 }
 

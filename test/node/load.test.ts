@@ -9,6 +9,7 @@ import { Agent, request } from 'node:http';
 import { test } from 'node:test';
 import { createAccountToken, loginAccountToken } from '../../src/server/index.js';
 import { PARTNER, SECRET, serve, startTestService, type ApiResult } from './helpers.js';
+import { mulberry32 } from '../support/random.js';
 
 const OTHER = 'other-partner';
 const OTHER_SECRET = 'other-secret-0123456789abcdef';
@@ -112,16 +113,6 @@ function final(stream: ReturnType<typeof openStream>, kind: string, id: string) 
       (event.data.id ?? event.data.requestId) === id &&
       ['COMPLETE', 'FAILED'].includes(event.data.status),
   );
-}
-
-/** mulberry32: a tiny seeded PRNG, so that the burst's order is the same on every run. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Resolves once `check()` holds, yielding to I/O in between (the server sees sockets close a turn later). */

@@ -9,24 +9,13 @@
  * can clone it at all (`postable`), so the tests can state exact outcomes.
  */
 import { HANDSHAKE_KEY, PROTOCOL_VERSION } from '../../src/wire/protocol.js';
+import { mulberry32 } from './random.js';
 
 /** The seed of every fuzz run; each posting party adds its own offset to it. */
 export const FUZZ_SEED = 0x7e57_f022;
 
 /** Forged messages per corpus. */
 export const FUZZ_COUNT = 1500;
-
-/** mulberry32: a tiny, fast PRNG; the same seed gives the same sequence. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the attacker knows of its victim: at worst everything the embedding page can read. */
 export interface FuzzContext {

@@ -2,18 +2,7 @@
  * Seeded generators of wrong values, per kind of field, for the bad-input tests. A fixed seed makes
  * every failure reproducible: the label of each value names the seed and the draw.
  */
-
-/** mulberry32: a tiny, good-enough PRNG whose whole state is one 32-bit number. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './random.js';
 
 /** Random draws from one seeded stream. */
 export class Random {

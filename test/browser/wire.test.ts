@@ -84,9 +84,10 @@ describe('wire: handshake and calls', () => {
     expect(location.origin).to.not.equal(serviceOrigin);
   });
 
-  it('sends the host configuration with the handshake', async () => {
+  it('sends the host configuration and the SDK version with the handshake', async () => {
     const { connection } = connect();
     expect(await connection.call('config')).to.deep.equal({ partner: 'p1' });
+    expect(await connection.call('sdk')).to.equal('test');
   });
 
   it('returns the result of a call', async () => {

@@ -216,7 +216,14 @@ describe('faults', function () {
       expect(error).to.be.instanceOf(ConnectionError);
       expect(error.data).to.deep.include({ retryable: true });
       expect(error.message).to.contain('could not be reached');
+      // The page cannot poll until the generation is over: its cursor, from the last run, is unknown
+      // to the new one, so only a re-read can bring COMPLETE.
+      await setMode({ mode: '500' });
       await fault('start');
+      const other = await observer();
+      await statusLog((cb) => other.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+      expect(log.statuses).to.deep.equal(before);
+      await setMode({ mode: 'ok' });
       await log.until('COMPLETE');
       expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
       expect((await plugin.getAccountInfo()).id).to.equal(accountID);

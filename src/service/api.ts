@@ -377,6 +377,13 @@ const events: Handler = (request) => {
   return undefined;
 };
 
+/** The change feed the plugin page polls: answers at once, never holds the connection. */
+const changes: Handler = (request) => {
+  const { owner } = authenticate(request);
+  const after = request.url.searchParams.get('after') ?? undefined;
+  return { status: 200, body: request.ctx.streams.changes(owner, after) };
+};
+
 /** The API's routes: method, path pattern (`:name` matches one segment), handler. */
 const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['GET', '/api/health', health],
@@ -397,6 +404,7 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['POST', '/api/generations', startGeneration],
   ['GET', '/api/generations/:requestId', getGeneration],
   ['GET', '/api/events', events],
+  ['GET', '/api/changes', changes],
 ];
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

@@ -7,6 +7,10 @@
  * Every change gets an event ID (`<boot>-<n>`). A stream reopened with `Last-Event-ID` (after a
  * network drop) gets the changes it missed, in order, instead of the current states — as long as
  * they are among the last {@link REPLAY_LIMIT} changes of this run of the service.
+ *
+ * The same numbered changes make the change feed (`GET /api/changes?after=<id>`), which the plugin
+ * page polls instead of holding a stream: a browser opens at most 6 HTTP/1.1 connections per host,
+ * so one held stream per iframe would starve the API calls of a page with many Plugin instances.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -34,7 +38,15 @@ interface OpenStream {
 interface SentChange {
   seq: number;
   change: Change;
+  /** The record as it was at the change (the store's record object moves on). */
+  view: unknown;
   text: string;
+}
+
+/** An answer of the change feed: `changes` is null when the cursor is unknown (re-read everything). */
+export interface ChangeFeed {
+  cursor: string;
+  changes: { kind: Change['kind']; record: unknown }[] | null;
 }
 
 /** The open streams, so that logout and shutdown can end them. */
@@ -73,8 +85,7 @@ export class Streams {
     });
     const filtered = filter.topics.size + filter.generations.size + filter.videos.size > 0;
     const wanted = (change: Change): boolean => {
-      const { record } = change;
-      if (record.partnerID !== owner.partnerID || record.accountID !== owner.accountID) return false;
+      if (!owns(owner, change)) return false;
       if (!filtered) return true;
       if (change.kind === 'topic') return filter.topics.has(change.record.id);
       if (change.kind === 'generation') return filter.generations.has(change.record.requestId);
@@ -85,10 +96,10 @@ export class Streams {
     if (missed) {
       for (const sent of missed) if (wanted(sent.change)) res.write(sent.text);
     } else {
-      for (const change of initial) res.write(`event: ${change.kind}\ndata: ${this.#json(change)}\n\n`);
+      for (const change of initial) res.write(`event: ${change.kind}\ndata: ${JSON.stringify(this.#view(change))}\n\n`);
     }
     // `ready` carries the position, so that a stream that drops before any change can still resume.
-    res.write(`id: ${this.#boot}-${this.#seq}\nevent: ready\ndata: {}\n\n`);
+    res.write(`id: ${this.#cursor()}\nevent: ready\ndata: {}\n\n`);
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), this.options.heartbeatMs);
     // Everything stops in one step, before the response ends: a write after end() would be an error.
     const stop = (): void => {
@@ -98,6 +109,22 @@ export class Streams {
     };
     this.#open.set(res, { sessionKey, wanted, res, stop });
     res.once('close', stop);
+  }
+
+  /**
+   * The owner's changes after `after`, in order, and the cursor to ask from next. Without `after`,
+   * only the cursor (no changes). `changes` is null when `after` is not a position of this run
+   * among the last {@link REPLAY_LIMIT} changes: the caller must re-read what it follows.
+   */
+  changes(owner: Owner, after: string | undefined): ChangeFeed {
+    const cursor = this.#cursor();
+    if (after === undefined) return { cursor, changes: [] };
+    const missed = this.#since(after);
+    if (!missed) return { cursor, changes: null };
+    const changes = missed
+      .filter((sent) => owns(owner, sent.change))
+      .map((sent) => ({ kind: sent.change.kind, record: sent.view }));
+    return { cursor, changes };
   }
 
   /** How many streams are open. */
@@ -118,10 +145,16 @@ export class Streams {
   /** Numbers the change, keeps it for replay and sends it to every stream that follows it. */
   #publish(change: Change): void {
     const seq = ++this.#seq;
-    const text = `id: ${this.#boot}-${seq}\nevent: ${change.kind}\ndata: ${this.#json(change)}\n\n`;
-    this.#recent.push({ seq, change, text });
+    const view = this.#view(change);
+    const text = `id: ${this.#boot}-${seq}\nevent: ${change.kind}\ndata: ${JSON.stringify(view)}\n\n`;
+    this.#recent.push({ seq, change, view, text });
     if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
     for (const stream of this.#open.values()) if (stream.wanted(change)) stream.res.write(text);
+  }
+
+  /** The position after the latest change, as an event ID. */
+  #cursor(): string {
+    return `${this.#boot}-${this.#seq}`;
   }
 
   /** The changes after `lastEventId`, or undefined when they are not all known (another run, too old). */
@@ -134,10 +167,6 @@ export class Streams {
     return this.#recent.filter((sent) => sent.seq > seq);
   }
 
-  #json(change: Change): string {
-    return JSON.stringify(this.#view(change));
-  }
-
   #view(change: Change): unknown {
     switch (change.kind) {
       case 'topic':
@@ -148,4 +177,9 @@ export class Streams {
         return videoView(change.record, this.options.baseURL());
     }
   }
+}
+
+/** Whether the change is of one of the owner's records. */
+function owns(owner: Owner, { record }: Change): boolean {
+  return record.partnerID === owner.partnerID && record.accountID === owner.accountID;
 }

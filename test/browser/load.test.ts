@@ -80,7 +80,7 @@ describe('load', () => {
       const setup = searches.map(({ topicId }, i) =>
         watch(`#${i} setup topic`, 'COMPLETE', (cb) => plugins[i]!.subscribeToTopicSearchStatusUpdates(topicId, cb)),
       );
-      await finals(setup, 20_000);
+      await finals(setup, 12_000);
       for (const w of setup) w.unsubscribe();
       const ready = searches.map(({ topicId }) => topicId);
 
@@ -117,7 +117,7 @@ describe('load', () => {
         )
       ).flat();
       expect(watches).to.have.length(100);
-      await finals(watches, 20_000);
+      await finals(watches, 15_000);
       // A round trip on every channel: anything the service posted before it has arrived.
       await Promise.all(plugins.map((plugin) => plugin.getVideos()));
 
@@ -150,5 +150,5 @@ describe('load', () => {
     expect(document.querySelectorAll('iframe').length).to.equal(iframesBefore);
     expect(document.querySelectorAll('[data-video-plugin]').length).to.equal(0);
     console.log(`[load] JS heap before ${heapBefore}, after cleanup ${heap()}`);
-  }).timeout(60000);
+  }).timeout(35000);
 });

@@ -1,12 +1,11 @@
 // A web-test-runner plugin that plays a bad network and a restarting service for the fault tests.
 // It runs the real service as its own process (the `video-plugin-service` command, with --data),
 // and in front of it a small HTTP proxy whose behaviour the tests switch:
-//   POST /__faults/mode  {mode:'ok'|'down'|'500'|'slow', delayMs?, path?, cut?}
+//   POST /__faults/mode  {mode:'ok'|'down'|'500'|'slow', delayMs?, path?}
 //     ok    forward everything
 //     down  the network is gone: every open connection is cut, new requests are reset
 //     500   every /api/ request is answered 500 by a gateway (an HTML body, not the service's JSON)
 //     slow  answers to requests whose path starts with `path` (default /api/) wait delayMs first
-//     cut   (with any mode) also cuts the open status streams (/api/events)
 //   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
 //     process again on the same port with the same data file
 //   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
@@ -72,11 +71,10 @@ async function readBody(request) {
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
 }
 
-/** The proxy in front of the service: it forwards, delays, fails or cuts, as `mode` says. */
+/** The proxy in front of the service: it forwards, delays or fails, as `mode` says. */
 function startProxy(target) {
   let mode = { mode: 'ok' };
   const sockets = new Set();
-  const streams = new Set();
   const server = createServer((req, res) => {
     const current = mode;
     if (current.mode === 'down') {
@@ -104,10 +102,6 @@ function startProxy(target) {
     upstream.on('error', () => res.destroy());
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
-    if (req.url.startsWith('/api/events')) {
-      streams.add(res);
-      res.on('close', () => streams.delete(res));
-    }
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -120,7 +114,6 @@ function startProxy(target) {
         setMode(next) {
           mode = next;
           if (next.mode === 'down') for (const socket of sockets) socket.destroy();
-          else if (next.cut) for (const stream of streams) stream.destroy();
         },
         close() {
           for (const socket of sockets) socket.destroy();

@@ -29,9 +29,15 @@ export interface SessionResult {
   session: string;
 }
 
-/** One change pushed by the status stream. */
+/** One change of a topic, generation or video. */
 export type Change =
   { kind: 'topic'; record: Topic } | { kind: 'generation'; record: Generation } | { kind: 'video'; record: Video };
+
+/** An answer of the change feed (`GET /api/changes`). */
+export interface ChangeFeed {
+  cursor: string;
+  changes: Change[] | null;
+}
 
 export class ApiClient {
   /** The session token of the logged-in account, if any. */
@@ -122,61 +128,14 @@ export class ApiClient {
   }
 
   /**
-   * Follows every change of the account's topics, generations and videos (server-sent events read
-   * through fetch, so the session travels in a header). Resolves once the stream is open; aborting
-   * `signal` ends it; `onEnd` runs when it ends for any other reason. `position.lastEventId` is
-   * sent (so that a reopened stream starts with what the last one missed) and kept up to date.
+   * The account's changes after `after` (a cursor from an earlier answer), in order, and the cursor
+   * to ask from next; without `after`, just the current cursor. `changes` is null when the service
+   * does not know `after` (restarted, or too long ago): re-read what you follow.
    */
-  async stream(
-    onChange: (change: Change) => void,
-    signal: AbortSignal,
-    onEnd: () => void,
-    position: { lastEventId?: string } = {},
-  ): Promise<void> {
-    const headers: Record<string, string> = {
-      accept: 'text/event-stream',
-      authorization: `Bearer ${this.session ?? ''}`,
-    };
-    if (position.lastEventId) headers['last-event-id'] = position.lastEventId;
-    const response = await fetch('/api/events', { headers, signal });
-    if (!response.ok || !response.body)
-      throw new ConnectionError('connection_failed', 'The status stream could not open.');
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let opened!: () => void;
-    const ready = new Promise<void>((resolve) => (opened = resolve));
-    void (async () => {
-      let buffer = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            let event = 'message';
-            let data = '';
-            let id: string | undefined;
-            for (const line of block.split('\n')) {
-              if (line.startsWith('event: ')) event = line.slice(7);
-              else if (line.startsWith('data: ')) data += line.slice(6);
-              else if (line.startsWith('id: ')) id = line.slice(4);
-            }
-            if (event === 'ready') opened();
-            else if (event === 'topic' || event === 'generation' || event === 'video') {
-              onChange({ kind: event, record: JSON.parse(data) } as Change);
-            }
-            if (id !== undefined) position.lastEventId = id;
-          }
-        }
-      } catch {
-        // Aborted or dropped: the owner decides whether to reopen.
-      } finally {
-        opened();
-        if (!signal.aborted) onEnd();
-      }
-    })();
-    await ready;
+  changes(after?: string): Promise<ChangeFeed> {
+    return this.request(
+      'GET',
+      after === undefined ? '/api/changes' : `/api/changes?after=${encodeURIComponent(after)}`,
+    );
   }
 }

@@ -1,25 +1,38 @@
 /**
- * Live status of topics, generations and videos for the page: one server-sent event stream per
- * session, shared by every watcher. If it drops it is reopened from its last event ID, so the
- * service replays what was missed; the watched records are re-read too (a restarted service
- * cannot replay), and the host drops what it already has.
+ * Live status of topics, generations and videos for the page, shared by every watcher. It polls
+ * the service's change feed (`GET /api/changes`) every 250 ms while anything is watched, instead of
+ * holding a server-sent event stream: a browser opens at most 6 HTTP/1.1 connections per host, so
+ * with one held stream per iframe a page with 6 or more Plugin instances would starve its own API
+ * calls. The feed replays every change after the last cursor; when it cannot (the service
+ * restarted, or the gap is too long), or after a failed poll, the watched records are re-read, and
+ * the host drops any status it already has.
  */
-import type { ApiClient, Change, Generation, Topic } from './client.js';
+import type { ApiClient, Change, ChangeFeed, Generation, Topic } from './client.js';
 import type { Video } from '../../wire/api.js';
 
 type Kind = Change['kind'];
 type RecordOf<K extends Kind> = K extends 'topic' ? Topic : K extends 'generation' ? Generation : Video;
 type Watcher = (record: never) => void;
 
-const REOPEN_DELAY_MS = 500;
+const POLL_MS = 250;
+/** The interval while polls fail (service down, network gone, 500s). */
+const RETRY_MS = 1000;
+
+/** `ms` give or take 20 %, so that the frames of one page do not poll in step. */
+const jittered = (ms: number): number => ms * (0.8 + Math.random() * 0.4);
 
 export class StatusHub {
   readonly #watchers = new Map<string, Set<Watcher>>();
-  #abort: AbortController | undefined;
-  #opening: Promise<void> | undefined;
-  #reopenTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Where the stream got to, for the next one of the same session. */
-  #position: { lastEventId?: string } = {};
+  /** Where the feed got to; undefined until the first answer after (re)starting. */
+  #cursor: string | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #inFlight = false;
+  /** Bumped by reset and restart: answers asked for by an earlier session are dropped. */
+  #epoch = 0;
+  /** A poll failed (or the session is new): re-read every watched record after the next answer. */
+  #stale = false;
+  /** Watchers waiting for a cursor before their first read, so that no change falls between. */
+  #waiting: (() => void)[] = [];
 
   constructor(readonly api: ApiClient) {}
 
@@ -38,7 +51,7 @@ export class StatusHub {
     if (!set) this.#watchers.set(key, (set = new Set()));
     set.add(watcher as Watcher);
     let active = true;
-    void this.#ensureOpen()
+    void this.#positioned()
       .then(() => this.#read(kind, id))
       .then((record) => active && (watcher as (r: RecordOf<K>) => void)(record))
       .catch((error: unknown) => active && onError?.(error));
@@ -46,21 +59,34 @@ export class StatusHub {
       active = false;
       set.delete(watcher as Watcher);
       if (set.size === 0) this.#watchers.delete(key);
+      if (this.#watchers.size > 0) return;
+      this.#stop();
+      this.#waiting = [];
     };
   }
 
-  /** Ends the stream and forgets every watcher (logout, unload). */
+  /** Stops polling and forgets every watcher (logout, unload). */
   reset(): void {
     this.#watchers.clear();
-    this.#close();
-    this.#position = {};
+    this.#stop();
+    this.#waiting = [];
+    this.#epoch++;
   }
 
-  /** Reopens the stream for a new session, keeping the watchers. */
+  /** Starts over for a new session, keeping the watchers and re-reading them. */
   restart(): void {
-    this.#close();
-    this.#position = {};
-    if (this.#watchers.size > 0) void this.#refresh();
+    this.#stop();
+    this.#epoch++;
+    this.#stale = this.#watchers.size > 0;
+    this.#schedule(0);
+  }
+
+  /** Resolves once the feed has a cursor (at once without a session: the read will say so). */
+  #positioned(): Promise<void> {
+    if (this.#cursor !== undefined || !this.api.session) return Promise.resolve();
+    const ready = new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#schedule(0);
+    return ready;
   }
 
   #read<K extends Kind>(kind: K, id: string): Promise<RecordOf<K>> {
@@ -69,39 +95,48 @@ export class StatusHub {
     return read as Promise<RecordOf<K>>;
   }
 
-  #ensureOpen(): Promise<void> {
-    if (!this.api.session) return Promise.resolve();
-    this.#opening ??= this.#open();
-    return this.#opening;
+  /** Polls after `ms`, unless a poll is in flight (it schedules the next) or nothing needs one. */
+  #schedule(ms: number): void {
+    if (this.#inFlight || this.#watchers.size === 0 || !this.api.session) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#poll(), ms);
   }
 
-  async #open(): Promise<void> {
-    const abort = new AbortController();
-    this.#abort = abort;
+  async #poll(): Promise<void> {
+    this.#timer = undefined;
+    this.#inFlight = true;
+    const epoch = this.#epoch;
+    let feed: ChangeFeed | undefined;
     try {
-      await this.api.stream(
-        (change) => this.#dispatch(change),
-        abort.signal,
-        () => this.#dropped(abort),
-        this.#position,
-      );
+      feed = await this.api.changes(this.#cursor);
     } catch {
-      this.#dropped(abort);
+      // Down, cut or answering errors: retried below, more slowly.
     }
+    this.#inFlight = false;
+    if (epoch !== this.#epoch) return this.#schedule(0);
+    if (!feed) {
+      this.#stale = true;
+      this.#wake();
+      return this.#schedule(jittered(RETRY_MS));
+    }
+    this.#cursor = feed.cursor;
+    for (const change of feed.changes ?? []) this.#dispatch(change);
+    if (feed.changes === null || this.#stale) {
+      this.#stale = false;
+      this.#refresh();
+    }
+    this.#wake();
+    if (this.#watchers.size === 0) this.#stop();
+    else this.#schedule(jittered(POLL_MS));
   }
 
-  #dropped(abort: AbortController): void {
-    if (this.#abort !== abort) return;
-    this.#opening = undefined;
-    this.#abort = undefined;
-    clearTimeout(this.#reopenTimer);
-    this.#reopenTimer = setTimeout(() => void this.#refresh(), REOPEN_DELAY_MS);
+  /** Lets the watchers waiting for a cursor read (after a failed poll too: a stale poll re-reads). */
+  #wake(): void {
+    for (const resolve of this.#waiting.splice(0)) resolve();
   }
 
-  /** Reopens the stream and re-reads every watched record, so no change is lost in a gap. */
-  async #refresh(): Promise<void> {
-    if (this.#watchers.size === 0 || !this.api.session) return;
-    await this.#ensureOpen();
+  /** Re-reads every watched record, so that no change is lost in a gap the feed cannot replay. */
+  #refresh(): void {
     for (const key of [...this.#watchers.keys()]) {
       const [kind, id] = key.split(/:(.*)/s) as [Kind, string];
       this.#read(kind, id).then(
@@ -117,10 +152,11 @@ export class StatusHub {
       (watcher as (r: unknown) => void)(change.record);
   }
 
-  #close(): void {
-    clearTimeout(this.#reopenTimer);
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.#opening = undefined;
+  /** Stops polling; the next poll starts from a new cursor. */
+  #stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#cursor = undefined;
+    this.#stale = false;
   }
 }

@@ -306,7 +306,7 @@ export class HostConnection {
     if (this.#state === 'connected') this.#state = 'connecting';
     const error = new ConnectionError(
       'connection_failed',
-      `The call was interrupted because ${reason}. It is safe to call again.`,
+      `The call was interrupted because ${reason}. It may have taken effect: check before calling again.`,
       { retryable: true },
     );
     this.#rejectAll((call) => call.sent && !call.resend, error);

@@ -552,11 +552,24 @@ describe('Plugin: UI, mount and events', () => {
     expect((await b.getAccountInfo()).id).to.equal(accountB);
   });
 
-  it('a page origin the partner does not allow is refused with a clear error', async () => {
+  it('a page origin the partner does not allow is refused with a clear error, and reaches nothing of the partner', async () => {
     const plugin = await createPlugin({ partnerID: 'strict-partner' });
     const error = await rejection(plugin.getVideos());
     expect(error).to.be.instanceOf(OriginNotAllowedError);
     expect(error.message).to.contain(location.origin).and.contain('strict-partner');
+    // Every way in is closed: a genuine token of the partner, reads, the UI, subscriptions.
+    const heard: unknown[] = [];
+    plugin.on('pluginOpened', (payload) => heard.push(payload));
+    plugin.subscribeToTopicSearchStatusUpdates('topic_any', (payload) => heard.push(payload));
+    const refused = await Promise.all([
+      rejection(plugin.createAccount(await token('create', { partnerID: 'strict-partner' }))),
+      rejection(plugin.loginAccount(await token('login', { partnerID: 'strict-partner', externalID: 'x' }))),
+      rejection(plugin.getVideoData('vid_any')),
+      rejection(plugin.openPlugin()),
+    ]);
+    for (const each of refused) expect(each).to.be.instanceOf(OriginNotAllowedError);
+    expect(plugin.isOpen).to.equal(false);
+    expect(heard).to.deep.equal([]);
   });
 
   it('without isDebug the library prints nothing', async () => {

@@ -92,10 +92,21 @@ function authenticate(
   { req, url, ctx }: Request,
   allowQuery = false,
 ): { owner: Owner; account: AccountRecord; key: string } {
-  const token = bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined);
+  return sessionOf(ctx.store, bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined));
+}
+
+/**
+ * The account of a session token, for the API and the page's socket alike.
+ *
+ * @throws {NotAuthenticatedError} `not_authenticated` when there is no token or its session has ended.
+ */
+export function sessionOf(
+  store: Store,
+  token: string | undefined,
+): { owner: Owner; account: AccountRecord; key: string } {
   const key = token === undefined ? undefined : sessionKey(token);
-  const session = key === undefined ? undefined : ctx.store.sessions.get(key);
-  const account = session && ctx.store.findAccount(session.partnerID, session.accountID);
+  const session = key === undefined ? undefined : store.sessions.get(key);
+  const account = session && store.findAccount(session.partnerID, session.accountID);
   if (!key || !session || !account) {
     throw new NotAuthenticatedError(
       'not_authenticated',
@@ -377,7 +388,7 @@ const events: Handler = (request) => {
   return undefined;
 };
 
-/** The change feed the plugin page polls: answers at once, never holds the connection. */
+/** The change feed: the socket's replay as a plain request; answers at once, never holds the connection. */
 const changes: Handler = (request) => {
   const { owner } = authenticate(request);
   const after = request.url.searchParams.get('after') ?? undefined;

@@ -1,16 +1,18 @@
 /**
  * `startService()`: the local service in-process — used by the `video-plugin-service` command, by
- * `npm start`, and by the test runners. It wires the store, the jobs, the status streams and the
- * routes into one `node:http` server. Every request is handled inside a try/catch, so a bad
+ * `npm start`, and by the test runners. It wires the store, the jobs, the status streams and socket
+ * and the routes into one `node:http` server. Every request is handled inside a try/catch, so a bad
  * request costs one error answer, never the process.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { NotFoundError } from '../errors.js';
 import { handleApi, type ApiContext } from './api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
 import { sendError } from './http.js';
 import { Jobs } from './jobs.js';
+import { Live } from './live.js';
 import { serveAsset, serveMedia, servePluginPage } from './static.js';
 import { Store } from './store.js';
 import { Streams } from './stream.js';
@@ -47,7 +49,7 @@ export interface ServiceStats {
   videos: number;
   /** Token IDs remembered against replay. */
   usedJtis: number;
-  /** Open status streams. */
+  /** Open status streams and status sockets. */
   streams: number;
   /** Listeners on the store's changes (one per open stream). */
   listeners: number;
@@ -71,10 +73,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let origin = '';
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const ctx: ApiContext = { config, store, jobs, streams, baseURL: () => origin };
+  const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
     handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
   });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => live.upgrade(req, socket, head));
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -110,7 +114,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       generations: store.generations.size,
       videos: store.videos.size,
       usedJtis: store.usedJtis.size,
-      streams: streams.size,
+      streams: streams.size + live.size,
       listeners: store.listenerCount,
       jobs: jobs.running,
       connections: sockets.size,
@@ -119,6 +123,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       closing ??= (async () => {
         jobs.close();
         streams.endAll();
+        await live.closeAll();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;

@@ -8,9 +8,9 @@
  * network drop) gets the changes it missed, in order, instead of the current states — as long as
  * they are among the last {@link REPLAY_LIMIT} changes of this run of the service.
  *
- * The same numbered changes make the change feed (`GET /api/changes?after=<id>`), which the plugin
- * page polls instead of holding a stream: a browser opens at most 6 HTTP/1.1 connections per host,
- * so one held stream per iframe would starve the API calls of a page with many Plugin instances.
+ * The same numbered changes make the change feed (`GET /api/changes?after=<id>`) and the plugin
+ * page's socket (`/api/live`, see live.ts), which gets each change pushed: a WebSocket is not one of
+ * the browser's 6 HTTP/1.1 connections per host, so one per iframe never starves the API calls.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -31,6 +31,16 @@ interface OpenStream {
   sessionKey: string;
   wanted: (change: Change) => boolean;
   res: ServerResponse;
+  stop: () => void;
+}
+
+/** A socket following an owner's changes (see live.ts). */
+export interface Follower {
+  sessionKey: string;
+  owner: Owner;
+  /** Sends one `{ cursor, change }` message, already serialized. */
+  send: (text: string) => void;
+  /** Ends the socket (logout, shutdown). */
   stop: () => void;
 }
 
@@ -56,6 +66,7 @@ export class Streams {
   readonly #boot = randomBytes(4).toString('hex');
   #seq = 0;
   readonly #recent: SentChange[] = [];
+  readonly #followers = new Set<Follower>();
 
   constructor(
     readonly store: Store,
@@ -127,14 +138,25 @@ export class Streams {
     return { cursor, changes };
   }
 
+  /**
+   * Starts sending the owner's changes to `follower` and answers like {@link changes}. Both happen
+   * in one step, so that no change falls between the replay and the first pushed change.
+   */
+  follow(follower: Follower, after: string | undefined): { feed: ChangeFeed; unfollow: () => void } {
+    const feed = this.changes(follower.owner, after);
+    this.#followers.add(follower);
+    return { feed, unfollow: () => void this.#followers.delete(follower) };
+  }
+
   /** How many streams are open. */
   get size(): number {
     return this.#open.size;
   }
 
-  /** Ends the streams of one session (on logout). */
+  /** Ends the streams and sockets of one session (on logout). */
   endSession(sessionKey: string): void {
     for (const stream of [...this.#open.values()]) if (stream.sessionKey === sessionKey) stream.stop();
+    for (const follower of [...this.#followers]) if (follower.sessionKey === sessionKey) follower.stop();
   }
 
   /** Ends every stream (on shutdown). */
@@ -147,9 +169,11 @@ export class Streams {
     const seq = ++this.#seq;
     const view = this.#view(change);
     const text = `id: ${this.#boot}-${seq}\nevent: ${change.kind}\ndata: ${JSON.stringify(view)}\n\n`;
+    const message = JSON.stringify({ cursor: this.#cursor(), change: { kind: change.kind, record: view } });
     this.#recent.push({ seq, change, view, text });
     if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
     for (const stream of this.#open.values()) if (stream.wanted(change)) stream.res.write(text);
+    for (const follower of this.#followers) if (owns(follower.owner, change)) follower.send(message);
   }
 
   /** The position after the latest change, as an event ID. */

@@ -31,7 +31,7 @@ type Mode = { mode: 'ok' | 'down' | '500' } | { mode: 'slow'; delayMs: number; p
 let config: Promise<FaultConfig> | undefined;
 const faults = (): Promise<FaultConfig> => (config ??= fetch('/__faults/config').then((r) => r.json()));
 
-async function fault(path: 'mode' | 'stop' | 'start', body?: Mode): Promise<void> {
+async function fault(path: 'mode' | 'stop' | 'start' | 'cut', body?: Mode): Promise<void> {
   const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
   if (!response.ok) throw new Error(`/__faults/${path}: ${response.status}`);
 }
@@ -165,7 +165,7 @@ describe('faults', function () {
 
     it('slow to answer a re-read: a status never goes back or repeats', async () => {
       const plugin = await subject();
-      // The subscription's first read of the generation comes back after the change feed said PROCESSING.
+      // The subscription's first read of the generation comes back after the socket said PROCESSING.
       await setMode({ mode: 'slow', delayMs: 1200, path: '/api/generations/' });
       const { requestId } = await plugin.startVideoGeneration(generation());
       const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
@@ -178,10 +178,10 @@ describe('faults', function () {
       { mode: '500', what: 'the service answers 500', Class: ServiceError, code: 'internal_error' },
     ] as const;
     for (const { mode, what, Class, code } of outages) {
-      it(`${what}: calls reject with ${Class.name} ${code}; once back, the change feed replays every status missed, once`, async () => {
+      it(`${what}: calls reject with ${Class.name} ${code}; once back, the status socket replays every status missed, once`, async () => {
         const plugin = await subject();
         const topicLog = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await topicLog.until('COMPLETE'); // the page is polling the change feed
+        await topicLog.until('COMPLETE'); // the page's status socket is open
         await setMode({ mode });
         for (const call of [() => plugin.getVideos(), () => plugin.startVideoGeneration(generation())]) {
           const error = await rejection(call());
@@ -205,6 +205,17 @@ describe('faults', function () {
       });
     }
 
+    it('the status socket alone is cut mid-generation: it reconnects with its cursor, no status is lost or repeated', async () => {
+      const plugin = await subject();
+      const { requestId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('PROCESSING');
+      const before = [...log.statuses];
+      await fault('cut');
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
+    });
+
     it('restarted mid-generation with --data: calls meanwhile reject with a ConnectionError, statuses go on with none lost or repeated', async () => {
       const plugin = await subject();
       const { requestId, videoId } = await plugin.startVideoGeneration(generation());
@@ -216,8 +227,8 @@ describe('faults', function () {
       expect(error).to.be.instanceOf(ConnectionError);
       expect(error.data).to.deep.include({ retryable: true });
       expect(error.message).to.contain('could not be reached');
-      // The page cannot poll until the generation is over: its cursor, from the last run, is unknown
-      // to the new one, so only a re-read can bring COMPLETE.
+      // The page cannot reconnect until the generation is over: its cursor, from the last run, is
+      // unknown to the new one, so only a re-read can bring COMPLETE.
       await setMode({ mode: '500' });
       await fault('start');
       const other = await observer();

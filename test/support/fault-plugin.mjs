@@ -3,9 +3,12 @@
 // and in front of it a small HTTP proxy whose behaviour the tests switch:
 //   POST /__faults/mode  {mode:'ok'|'down'|'500'|'slow', delayMs?, path?}
 //     ok    forward everything
-//     down  the network is gone: every open connection is cut, new requests are reset
-//     500   every /api/ request is answered 500 by a gateway (an HTML body, not the service's JSON)
+//     down  the network is gone: every open connection (WebSockets too) is cut, new ones are reset
+//     500   every /api/ request and WebSocket upgrade is answered 500 by a gateway (an HTML body,
+//           not the service's JSON); open WebSockets are cut
 //     slow  answers to requests whose path starts with `path` (default /api/) wait delayMs first
+//           (WebSockets pass as they are)
+//   POST /__faults/cut: cuts the open WebSockets (a dropped connection), the mode stays
 //   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
 //     process again on the same port with the same data file
 //   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
@@ -14,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
+import { connect, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +106,43 @@ function startProxy(target) {
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
+  // WebSockets (the page's status socket): the request head is written to the service as it came,
+  // then bytes go both ways untouched. Either side closing closes the other.
+  const upgraded = new Set();
+  const cut = () => {
+    for (const socket of upgraded) socket.destroy();
+  };
+  server.on('upgrade', (req, socket, head) => {
+    const current = mode;
+    if (current.mode === 'down') {
+      socket.destroy();
+      return;
+    }
+    if (current.mode === '500' && req.url.startsWith('/api/')) {
+      const body = '<h1>500 Internal Server Error</h1>';
+      socket.end(
+        `HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    const upstream = connect(target.port, '127.0.0.1', () => {
+      let text = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+      for (let i = 0; i < req.rawHeaders.length; i += 2) text += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
+      upstream.write(`${text}\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upgraded.add(socket);
+    socket.once('close', () => {
+      upgraded.delete(socket);
+      upstream.destroy();
+    });
+    // The service is not there (stopped): the connection fails, as a refused one would.
+    upstream.once('close', () => socket.destroy());
+    upstream.on('error', () => {});
+    socket.on('error', () => {});
+  });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -114,7 +154,9 @@ function startProxy(target) {
         setMode(next) {
           mode = next;
           if (next.mode === 'down') for (const socket of sockets) socket.destroy();
+          if (next.mode === '500') cut();
         },
+        cut,
         close() {
           for (const socket of sockets) socket.destroy();
           return new Promise((done) => server.close(() => done()));
@@ -181,7 +223,8 @@ export function faultPlugin() {
         proxy.setMode(await readBody(context.req));
         return json({ ok: true });
       }
-      if (context.path === '/__faults/stop') await stop();
+      if (context.path === '/__faults/cut') proxy.cut();
+      else if (context.path === '/__faults/stop') await stop();
       else if (context.path === '/__faults/start') await start();
       else if (context.path === '/__faults/restart') {
         await stop();

@@ -33,10 +33,16 @@ export interface SessionResult {
 export type Change =
   { kind: 'topic'; record: Topic } | { kind: 'generation'; record: Generation } | { kind: 'video'; record: Video };
 
-/** An answer of the change feed (`GET /api/changes`). */
+/** The status socket's first answer, as the change feed's (`GET /api/changes`): null = re-read. */
 export interface ChangeFeed {
   cursor: string;
   changes: Change[] | null;
+}
+
+/** Each later message of the status socket: one change and the cursor after it. */
+export interface LiveChange {
+  cursor: string;
+  change: Change;
 }
 
 export class ApiClient {
@@ -124,18 +130,6 @@ export class ApiClient {
   generation(requestId: string): Promise<Generation> {
     return this.request<{ generation: Generation }>('GET', `/api/generations/${encodeURIComponent(requestId)}`).then(
       (r) => r.generation,
-    );
-  }
-
-  /**
-   * The account's changes after `after` (a cursor from an earlier answer), in order, and the cursor
-   * to ask from next; without `after`, just the current cursor. `changes` is null when the service
-   * does not know `after` (restarted, or too long ago): re-read what you follow.
-   */
-  changes(after?: string): Promise<ChangeFeed> {
-    return this.request(
-      'GET',
-      after === undefined ? '/api/changes' : `/api/changes?after=${encodeURIComponent(after)}`,
     );
   }
 }

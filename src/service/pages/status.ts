@@ -1,40 +1,49 @@
 /**
- * Live status of topics, generations and videos for the page, shared by every watcher. It polls
- * the service's change feed (`GET /api/changes`) every 250 ms while anything is watched, instead of
- * holding a server-sent event stream: a browser opens at most 6 HTTP/1.1 connections per host, so
- * with one held stream per iframe a page with 6 or more Plugin instances would starve its own API
- * calls. The feed replays every change after the last cursor; when it cannot (the service
- * restarted, or the gap is too long), or after a failed poll, the watched records are re-read, and
- * the host drops any status it already has.
+ * Live status of topics, generations and videos for the page, shared by every watcher. While
+ * anything is watched it holds one WebSocket to the service (`/api/live`), over which every change
+ * of the account is pushed: no polling, and — unlike a held server-sent event stream — a WebSocket
+ * does not take one of the browser's 6 HTTP/1.1 connections per host, so a page with many Plugin
+ * instances still has its API calls. A dropped socket reconnects with backoff and its last cursor,
+ * and the service replays what it missed; when it cannot (it restarted, or the gap is too long),
+ * and after any reconnect, the watched records are re-read, and the host drops any status it
+ * already has.
  */
-import type { ApiClient, Change, ChangeFeed, Generation, Topic } from './client.js';
+import type { ApiClient, Change, ChangeFeed, Generation, LiveChange, Topic } from './client.js';
 import type { Video } from '../../wire/api.js';
 
 type Kind = Change['kind'];
 type RecordOf<K extends Kind> = K extends 'topic' ? Topic : K extends 'generation' ? Generation : Video;
 type Watcher = (record: never) => void;
 
-const POLL_MS = 250;
-/** The interval while polls fail (service down, network gone, 500s). */
-const RETRY_MS = 1000;
+/** Reconnect delays: doubled after each failure, from the first to the last. */
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 5000;
+/** The service's close code for a missing or ended session: reconnecting would not help. */
+const NOT_AUTHENTICATED = 4401;
 
-/** `ms` give or take 20 %, so that the frames of one page do not poll in step. */
+/** `ms` give or take 20 %, so that the frames of one page do not reconnect in step. */
 const jittered = (ms: number): number => ms * (0.8 + Math.random() * 0.4);
 
 export class StatusHub {
   readonly #watchers = new Map<string, Set<Watcher>>();
-  /** Where the feed got to; undefined until the first answer after (re)starting. */
+  #socket: WebSocket | undefined;
+  /** The socket has answered its first message: changes are flowing. */
+  #positioned = false;
+  /** Where the changes got to; sent on reconnect, so that the service replays the gap. */
   #cursor: string | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #inFlight = false;
-  /** Bumped by reset and restart: answers asked for by an earlier session are dropped. */
-  #epoch = 0;
-  /** A poll failed (or the session is new): re-read every watched record after the next answer. */
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #delay = RECONNECT_MIN_MS;
+  /** The service refused the session: no reconnect until the session changes. */
+  #refused = false;
+  /** A socket dropped (or the session is new): re-read every watched record once positioned. */
   #stale = false;
-  /** Watchers waiting for a cursor before their first read, so that no change falls between. */
+  /** Watchers waiting for the socket before their first read, so that no change falls between. */
   #waiting: (() => void)[] = [];
 
-  constructor(readonly api: ApiClient) {}
+  constructor(
+    readonly api: ApiClient,
+    readonly url = `${location.origin.replace(/^http/, 'ws')}/api/live`,
+  ) {}
 
   /**
    * Calls `watcher` with the current record at once, then with every change. Returns the stop
@@ -51,7 +60,7 @@ export class StatusHub {
     if (!set) this.#watchers.set(key, (set = new Set()));
     set.add(watcher as Watcher);
     let active = true;
-    void this.#positioned()
+    void this.#ready()
       .then(() => this.#read(kind, id))
       .then((record) => active && (watcher as (r: RecordOf<K>) => void)(record))
       .catch((error: unknown) => active && onError?.(error));
@@ -65,27 +74,28 @@ export class StatusHub {
     };
   }
 
-  /** Stops polling and forgets every watcher (logout, unload). */
+  /** Closes the socket and forgets every watcher (logout, unload). */
   reset(): void {
     this.#watchers.clear();
     this.#stop();
     this.#waiting = [];
-    this.#epoch++;
   }
 
   /** Starts over for a new session, keeping the watchers and re-reading them. */
   restart(): void {
     this.#stop();
-    this.#epoch++;
     this.#stale = this.#watchers.size > 0;
-    this.#schedule(0);
+    this.#connect();
   }
 
-  /** Resolves once the feed has a cursor (at once without a session: the read will say so). */
-  #positioned(): Promise<void> {
-    if (this.#cursor !== undefined || !this.api.session) return Promise.resolve();
+  /**
+   * Resolves once changes flow. At once when they cannot yet (no session, refused, or waiting to
+   * reconnect): the read then says so or succeeds, and the re-read after reconnecting follows up.
+   */
+  #ready(): Promise<void> {
+    if (this.#positioned || this.#refused || this.#retry !== undefined || !this.api.session) return Promise.resolve();
     const ready = new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#schedule(0);
+    this.#connect();
     return ready;
   }
 
@@ -95,47 +105,55 @@ export class StatusHub {
     return read as Promise<RecordOf<K>>;
   }
 
-  /** Polls after `ms`, unless a poll is in flight (it schedules the next) or nothing needs one. */
-  #schedule(ms: number): void {
-    if (this.#inFlight || this.#watchers.size === 0 || !this.api.session) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#poll(), ms);
-  }
-
-  async #poll(): Promise<void> {
-    this.#timer = undefined;
-    this.#inFlight = true;
-    const epoch = this.#epoch;
-    let feed: ChangeFeed | undefined;
-    try {
-      feed = await this.api.changes(this.#cursor);
-    } catch {
-      // Down, cut or answering errors: retried below, more slowly.
-    }
-    this.#inFlight = false;
-    if (epoch !== this.#epoch) return this.#schedule(0);
-    if (!feed) {
-      this.#stale = true;
+  /** Opens the socket, unless it is open, waiting to reconnect, refused or not needed. */
+  #connect(): void {
+    const session = this.api.session;
+    if (this.#socket || this.#retry !== undefined || this.#refused || this.#watchers.size === 0 || !session) return;
+    const socket = new WebSocket(this.url);
+    this.#socket = socket;
+    socket.onopen = () => socket.send(JSON.stringify({ session, after: this.#cursor }));
+    socket.onmessage = ({ data }) => {
+      if (this.#socket !== socket || typeof data !== 'string') return;
+      if (this.#positioned) {
+        const { cursor, change } = JSON.parse(data) as LiveChange;
+        this.#cursor = cursor;
+        this.#dispatch(change);
+        return;
+      }
+      const feed = JSON.parse(data) as ChangeFeed;
+      this.#positioned = true;
+      this.#delay = RECONNECT_MIN_MS;
+      this.#cursor = feed.cursor;
+      for (const change of feed.changes ?? []) this.#dispatch(change);
+      if (feed.changes === null || this.#stale) {
+        this.#stale = false;
+        this.#refresh();
+      }
       this.#wake();
-      return this.#schedule(jittered(RETRY_MS));
-    }
-    this.#cursor = feed.cursor;
-    for (const change of feed.changes ?? []) this.#dispatch(change);
-    if (feed.changes === null || this.#stale) {
-      this.#stale = false;
-      this.#refresh();
-    }
-    this.#wake();
-    if (this.#watchers.size === 0) this.#stop();
-    else this.#schedule(jittered(POLL_MS));
+    };
+    socket.onclose = ({ code }) => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      this.#positioned = false;
+      if (code === NOT_AUTHENTICATED) this.#refused = true;
+      else {
+        this.#stale = true;
+        this.#retry = setTimeout(() => {
+          this.#retry = undefined;
+          this.#connect();
+        }, jittered(this.#delay));
+        this.#delay = Math.min(this.#delay * 2, RECONNECT_MAX_MS);
+      }
+      this.#wake();
+    };
   }
 
-  /** Lets the watchers waiting for a cursor read (after a failed poll too: a stale poll re-reads). */
+  /** Lets the watchers waiting for the socket read (after a drop too: the reconnect re-reads). */
   #wake(): void {
     for (const resolve of this.#waiting.splice(0)) resolve();
   }
 
-  /** Re-reads every watched record, so that no change is lost in a gap the feed cannot replay. */
+  /** Re-reads every watched record, so that no change is lost in a gap the service cannot replay. */
   #refresh(): void {
     for (const key of [...this.#watchers.keys()]) {
       const [kind, id] = key.split(/:(.*)/s) as [Kind, string];
@@ -152,11 +170,17 @@ export class StatusHub {
       (watcher as (r: unknown) => void)(change.record);
   }
 
-  /** Stops polling; the next poll starts from a new cursor. */
+  /** Closes the socket; the next one starts from a new cursor. */
   #stop(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.close();
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+    this.#positioned = false;
     this.#cursor = undefined;
+    this.#delay = RECONNECT_MIN_MS;
+    this.#refused = false;
     this.#stale = false;
   }
 }

@@ -15,15 +15,13 @@ import {
   startTestService,
   statusesUntilFinal,
   type StreamEvent,
+  OTHER,
+  OTHER_SECRET,
+  TWO_PARTNERS,
 } from './helpers.js';
 
-const OTHER = 'other-partner';
-const OTHER_SECRET = 'other-secret-0123456789abcdef';
 const service = await startTestService({
-  partners: [
-    { id: PARTNER, secret: SECRET },
-    { id: OTHER, secret: OTHER_SECRET },
-  ],
+  partners: TWO_PARTNERS,
 });
 /** Source pages titled after their path, so that each account's records carry its own words. */
 const source = await serve((req, res) => {

@@ -8,6 +8,13 @@ import { startService, type RunningService, type ServiceOptions } from '../../sr
 
 export const PARTNER = 'test-partner';
 export const SECRET = 'test-secret-0123456789abcdef';
+/** A second partner, for tests of what one partner's accounts cannot reach of another's. */
+export const OTHER = 'other-partner';
+export const OTHER_SECRET = 'other-secret-0123456789abcdef';
+export const TWO_PARTNERS = [
+  { id: PARTNER, secret: SECRET },
+  { id: OTHER, secret: OTHER_SECRET },
+];
 
 /** Starts a service for this test file (closed after it) with one test partner and quick jobs. */
 export async function startTestService(options: ServiceOptions = {}): Promise<RunningService> {

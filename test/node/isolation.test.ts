@@ -17,16 +17,14 @@ import {
   startTestService,
   statusesUntilFinal,
   type ApiResult,
+  OTHER,
+  OTHER_SECRET,
+  TWO_PARTNERS,
 } from './helpers.js';
 
-const OTHER = 'other-partner';
-const OTHER_SECRET = 'other-secret-0123456789abcdef';
 const service = await startTestService({
   jobMs: 60,
-  partners: [
-    { id: PARTNER, secret: SECRET },
-    { id: OTHER, secret: OTHER_SECRET },
-  ],
+  partners: TWO_PARTNERS,
 });
 /** The owner's source page: its title ends up in the owner's topic and video, and must go nowhere else. */
 const PRIVATE_TITLE = 'Private Atelier 7f3c';

@@ -8,20 +8,24 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { test } from 'node:test';
 import { createAccountToken, loginAccountToken } from '../../src/server/index.js';
-import { PARTNER, SECRET, serve, startTestService, type ApiResult } from './helpers.js';
+import {
+  PARTNER,
+  SECRET,
+  serve,
+  startTestService,
+  type ApiResult,
+  OTHER,
+  OTHER_SECRET,
+  TWO_PARTNERS,
+} from './helpers.js';
 import { mulberry32 } from '../support/random.js';
 
-const OTHER = 'other-partner';
-const OTHER_SECRET = 'other-secret-0123456789abcdef';
 const SECRETS: Record<string, string> = { [PARTNER]: SECRET, [OTHER]: OTHER_SECRET };
 const BURST = 200;
 
 const service = await startTestService({
   jobMs: 40,
-  partners: [
-    { id: PARTNER, secret: SECRET },
-    { id: OTHER, secret: OTHER_SECRET },
-  ],
+  partners: TWO_PARTNERS,
 });
 /** Source pages titled after their path, so that each topic shows which request made it. */
 const source = await serve((req, res) => {

@@ -13,15 +13,10 @@ import {
   createAccountToken,
   loginAccountToken,
 } from '../../src/server/index.js';
-import { PARTNER, SECRET, api, createAccount, startTestService } from './helpers.js';
+import { PARTNER, SECRET, api, createAccount, startTestService, OTHER, OTHER_SECRET, TWO_PARTNERS } from './helpers.js';
 
-const OTHER = 'other-partner';
-const OTHER_SECRET = 'other-secret-0123456789abcdef';
 const service = await startTestService({
-  partners: [
-    { id: PARTNER, secret: SECRET },
-    { id: OTHER, secret: OTHER_SECRET },
-  ],
+  partners: TWO_PARTNERS,
 });
 
 type Route = 'create' | 'login';

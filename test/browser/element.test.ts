@@ -51,8 +51,11 @@ function nextDOMEvent<T = unknown>(target: EventTarget, name: string): Promise<C
   );
 }
 
-/** Resolves once every queued microtask has run (the element waits one before tearing down). */
-const microtasks = () => new Promise<void>((resolve) => setTimeout(resolve));
+/**
+ * Resolves after the current task, so every microtask queued so far has run: the element defers its
+ * teardown by one microtask, so after this a teardown that was going to happen has happened.
+ */
+const afterMicrotasks = () => new Promise<void>((resolve) => setTimeout(resolve));
 
 /** Counts the iframes created while `action` runs and its update settles. */
 async function iframesCreatedBy(el: VideoPluginElement, action: () => void): Promise<number> {
@@ -74,7 +77,7 @@ async function iframesCreatedBy(el: VideoPluginElement, action: () => void): Pro
 afterEach(async () => {
   const plugins = elements.map((el) => el.plugin).filter((plugin) => plugin !== undefined);
   for (const el of elements.splice(0)) el.remove();
-  await microtasks();
+  await afterMicrotasks();
   await Promise.all(plugins.map((plugin) => plugin.cleanup()));
 });
 
@@ -230,6 +233,7 @@ describe('<video-plugin>: attributes and properties', () => {
   });
 
   it('every public getter has a setter', () => {
+    let checked = 0;
     for (
       let proto = VideoPluginElement.prototype;
       proto !== HTMLElement.prototype;
@@ -237,9 +241,13 @@ describe('<video-plugin>: attributes and properties', () => {
     ) {
       if (proto.constructor.name === 'ReactiveElement') break;
       for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
-        if (descriptor.get) expect(descriptor.set, name).to.be.a('function');
+        if (!descriptor.get) continue;
+        expect(descriptor.set, name).to.be.a('function');
+        checked++;
       }
     }
+    // The walk must have seen the element's own properties (partnerID, serviceURL, authMode, ...).
+    expect(checked).to.be.greaterThan(5);
   });
 });
 
@@ -454,8 +462,9 @@ describe('<video-plugin>: methods', () => {
     const info = el.getAccountInfo().catch((error: unknown) => error);
     const statuses: string[] = [];
     el.subscribeToTopicSearchStatusUpdates('no-such-topic', ({ status }) => statuses.push(status));
-    await microtasks();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The sentinel: a connected element completes a whole round trip meanwhile.
+    const other = await element();
+    expect(await other.getVideos()).to.deep.equal([]);
     expect(settled).to.equal(false);
     expect(el.plugin).to.equal(undefined);
     document.body.append(el);
@@ -524,7 +533,7 @@ describe('<video-plugin>: lifecycle', () => {
       const iframe = plugin.iframe;
       el.remove();
       expect(plugin.isDestroyed, 'not before a microtask').to.equal(false);
-      await microtasks();
+      await afterMicrotasks();
       expect(plugin.isDestroyed).to.equal(true);
       expect(el.plugin).to.equal(undefined);
       await plugin.cleanup(); // the teardown the element started: wait for it to finish
@@ -539,7 +548,7 @@ describe('<video-plugin>: lifecycle', () => {
   it('calls after removal reject with a DestroyedError that says why', async () => {
     const el = await element();
     el.remove();
-    await microtasks();
+    await afterMicrotasks();
     const error = await rejection(el.getVideos());
     expect(error).to.be.instanceOf(DestroyedError);
     expect(error.message).to.contain('getVideos').and.contain('removed from the document');
@@ -550,7 +559,7 @@ describe('<video-plugin>: lifecycle', () => {
     const el = await element();
     const first = el.plugin!;
     el.remove();
-    await microtasks();
+    await afterMicrotasks();
     document.body.append(el);
     await el.updateComplete;
     expect(el.plugin).to.be.instanceOf(Plugin);
@@ -565,7 +574,7 @@ describe('<video-plugin>: lifecycle', () => {
     const elsewhere = document.createElement('section');
     document.body.append(elsewhere);
     elsewhere.append(el); // an ordinary move: disconnect then connect in one task
-    await microtasks();
+    await afterMicrotasks();
     expect(el.plugin).to.equal(plugin);
     expect(plugin!.isDestroyed).to.equal(false);
     expect((await el.getAccountInfo()).id).to.equal(accountID);
@@ -590,7 +599,7 @@ describe('<video-plugin>: lifecycle', () => {
       disconnected.call(this);
     };
     movable.moveBefore!(el, null);
-    await microtasks();
+    await afterMicrotasks();
     expect(el.parentElement).to.equal(parent);
     expect(disconnects, 'connectedMoveCallback handles the move').to.equal(0);
     expect(el.plugin).to.equal(plugin);

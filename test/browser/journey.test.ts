@@ -92,6 +92,7 @@ describe('journeys', () => {
     const completedVideo: Video = await completed;
     expect(completedVideo.isCompleted).to.equal(true);
     const renderedVideo: Video = await rendered;
+    expect(renderedVideo.renders).to.have.length.greaterThan(0);
     expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
 
     const videos = await plugin.getVideos();
@@ -142,8 +143,18 @@ describe('journeys', () => {
     const accountID = await signUp(plugin);
     await plugin.openPlugin();
     await inFrame(plugin).click('button[aria-label="Close"]');
-    // Nothing public announces the UI's own close; poll the state it must reach.
-    while (plugin.isOpen) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nothing public announces the UI's own close: watch the iframe's style change, with a deadline.
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error('the UI close control did not hide the iframe')), 5000);
+      const done = (): void => {
+        observer.disconnect();
+        clearTimeout(deadline);
+        resolve();
+      };
+      const observer = new MutationObserver(() => !plugin.isOpen && done());
+      observer.observe(plugin.iframe, { attributes: true, attributeFilter: ['style'] });
+      if (!plugin.isOpen) done();
+    });
     expect(plugin.iframe.style.display).to.equal('none');
     expect((await plugin.getAccountInfo()).id).to.equal(accountID);
   });

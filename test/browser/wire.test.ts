@@ -27,6 +27,19 @@ interface Harness {
 
 const open: Harness[] = [];
 
+/** Resolves when `iframe`'s page has posted its hello to this window, accepted or not. */
+function helloFrom(iframe: HTMLIFrameElement): Promise<void> {
+  return new Promise((resolve) => {
+    const listen = (event: MessageEvent): void => {
+      if (event.source !== iframe.contentWindow || (event.data as Record<string, unknown>)?.[HANDSHAKE_KEY] !== 'hello')
+        return;
+      window.removeEventListener('message', listen);
+      resolve();
+    };
+    window.addEventListener('message', listen);
+  });
+}
+
 function connect(
   options: Partial<HostConnectionOptions> & { src?: string; channel?: string; parent?: HTMLElement } = {},
 ): Harness {
@@ -171,8 +184,13 @@ describe('wire: refusals and failures to connect', () => {
 
   it('ignores a hello from a frame on another origin', async () => {
     // The same fixture served from the page's own origin says hello from the wrong origin.
-    const { connection } = connect({ src: `${location.origin}/test/fixtures/wire-service.html`, connectTimeout: 300 });
-    expect((await rejection(connection.whenConnected())).code).to.equal('connection_failed');
+    const { connection, frame } = connect({
+      src: `${location.origin}/test/fixtures/wire-service.html`,
+      connectTimeout: 300,
+    });
+    // The hello did arrive (so the refusal is the check's doing, not a slow frame).
+    const [, error] = await Promise.all([helloFrom(frame.iframe), rejection(connection.whenConnected())]);
+    expect(error.code).to.equal('connection_failed');
   });
 
   it('ignores a hello for another channel', async () => {
@@ -187,7 +205,8 @@ describe('wire: refusals and failures to connect', () => {
       connectTimeout: 300,
     });
     open.push({ frame, connection, events: [], channel, disconnected: () => new Promise(() => {}) });
-    expect((await rejection(connection.whenConnected())).code).to.equal('connection_failed');
+    const [, error] = await Promise.all([helloFrom(frame.iframe), rejection(connection.whenConnected())]);
+    expect(error.code).to.equal('connection_failed');
   });
 });
 
@@ -210,6 +229,18 @@ describe('wire: hostile and malformed messages change nothing', () => {
     ];
     for (const message of forgedFromSibling) sibling.contentWindow!.parent.postMessage(message, '*');
     for (const message of forgedFromSibling) window.postMessage(message, '*');
+    // Window messages are delivered in order: once this marker arrives, the forged ones were handled.
+    const marker = { windowMarker: crypto.randomUUID() };
+    const markerSeen = new Promise<void>((resolve) => {
+      const listen = (event: MessageEvent): void => {
+        if ((event.data as { windowMarker?: string })?.windowMarker !== marker.windowMarker) return;
+        window.removeEventListener('message', listen);
+        resolve();
+      };
+      window.addEventListener('message', listen);
+    });
+    window.postMessage(marker, '*');
+    await markerSeen;
 
     // The service frame itself posts wrong channels, versions and garbage, at the window and the port.
     const pending = connection.call('slow', 150);
@@ -252,10 +283,11 @@ describe('wire: reloads and moves', () => {
   it('re-sends a safe call interrupted by a reload and answers it from the new page', async () => {
     const { connection } = connect();
     const first = await connection.call('documentId');
-    const inFlight = connection.call('slow', 300, { resend: true });
+    const inFlight = connection.call('slowDocumentId', 300, { resend: true });
     await connection.call('reload');
-    expect(await inFlight).to.equal('late');
-    expect(await connection.call('documentId')).to.not.equal(first);
+    const answeredBy = await inFlight;
+    expect(answeredBy).to.not.equal(first);
+    expect(await connection.call('documentId')).to.equal(answeredBy);
   });
 
   it('queues calls made during a reload and sends them once reconnected', async () => {

@@ -192,8 +192,7 @@ const reactProps: JSX.IntrinsicElements['video-plugin'] = {
 // @ts-expect-error -- auth modes are jwt or uncontrolled
 const wrongMode: JSX.IntrinsicElements['video-plugin'] = { authMode: 'oauth' };
 
-describe('React JSX types', () => {
-  test('type-check the element props (checked by tsc; nothing to run)', () => {
-    assert.ok(reactProps && wrongMode);
-  });
-});
+// Nothing to run: `npm test` type-checks this file (tsc over test/) before any suite runs, and the
+// type check counts as a step that passes or fails.
+void reactProps;
+void wrongMode;

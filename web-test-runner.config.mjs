@@ -1,12 +1,13 @@
-// Browser tests: headless Debian Chromium, test pages on http://localhost:PORT, frames on
-// http://127.0.0.1:PORT (same dev server, another site) and the real local service on 127.0.0.1.
+// Browser tests: test pages on http://localhost:PORT, frames on http://127.0.0.1:PORT (same dev
+// server, another site) and the real local service on 127.0.0.1. One engine per run, chosen by
+// $VP_BROWSER (scripts/browsers.mjs: chromium, chromium-block-all, chromium-unpartitioned, firefox,
+// webkit); `npm test` runs each in turn.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
-import { CHROMIUM_FLAGS, requireChromium } from './scripts/chromium.mjs';
+import { selectedEngine } from './scripts/browsers.mjs';
 import { cspPlugin } from './test/support/csp-plugin.mjs';
 import { faultPlugin } from './test/support/fault-plugin.mjs';
 
@@ -29,13 +30,15 @@ function countReporter() {
         if (!session.passed && (session.errors?.length ?? 0) > 0) totals.failed++;
       }
       mkdirSync('.test-results', { recursive: true });
-      writeFileSync('.test-results/browser.json', JSON.stringify(totals));
+      writeFileSync(`.test-results/browser-${engine.name}.json`, JSON.stringify(totals));
     },
   };
 }
 
+const engine = selectedEngine();
+
 export default {
-  files: ['test/browser/**/*.test.ts'],
+  files: engine.files,
   nodeResolve: true,
   hostname: 'localhost',
   // One test file at a time: a background tab gets no animation frames, and the frame commands
@@ -43,11 +46,7 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 240000,
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: requireChromium(), headless: true, args: CHROMIUM_FLAGS },
-    }),
-  ],
+  browsers: [engine.launcher()],
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022' }),
     testServicePlugin(),

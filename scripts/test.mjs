@@ -1,8 +1,10 @@
 // The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the Node
-// suites, the browser suites and the size budget. Prints `N passed, N failed[, N skipped]` last
-// and exits non-zero on any failure.
+// suites, the browser suites in every engine and storage mode, and the size budget.
+// Prints `N passed, N failed[, N skipped]` last and exits non-zero on any failure.
+// VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { ENGINES } from './browsers.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
@@ -56,27 +58,50 @@ if (node.code !== 0 && count('fail') + count('cancelled') === 0) {
   failedSteps.push('node tests (runner failed)');
 } else if (count('fail') + count('cancelled') > 0) failedSteps.push('node tests');
 
+/** Browser suites, once per engine and storage mode (scripts/browsers.mjs); counts per engine. */
+const perEngine = [];
 if (built) {
-  console.log('\n== browser tests');
-  rmSync('.test-results/browser.json', { force: true });
-  const browser = await run('npx', ['--no-install', 'web-test-runner']);
-  let counted;
-  try {
-    counted = JSON.parse(readFileSync('.test-results/browser.json', 'utf8'));
-  } catch {
-    counted = undefined;
+  const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
+  for (const [name, engine] of Object.entries(ENGINES)) {
+    if (only && !only.includes(name)) continue;
+    console.log(`\n== browser tests: ${engine.label}`);
+    if (!engine.installed()) {
+      // A missing engine is a failure, not a skip: .ci/run installs every one.
+      console.log(`not installed: ${engine.install}`);
+      totals.failed++;
+      failedSteps.push(`browser tests in ${name} (not installed)`);
+      perEngine.push(`${name}: not installed`);
+      continue;
+    }
+    const results = `.test-results/browser-${name}.json`;
+    rmSync(results, { force: true });
+    const started = Date.now();
+    const browser = await run('npx', ['--no-install', 'web-test-runner'], { env: { VP_BROWSER: name } });
+    let counted;
+    try {
+      counted = JSON.parse(readFileSync(results, 'utf8'));
+    } catch {
+      counted = undefined;
+    }
+    if (counted) {
+      totals.passed += counted.passed;
+      totals.failed += counted.failed;
+      totals.skipped += counted.skipped;
+    }
+    if (browser.code !== 0 && (!counted || counted.failed === 0)) {
+      totals.failed++;
+      failedSteps.push(`browser tests in ${name} (runner failed)`);
+    } else if (counted?.failed) failedSteps.push(`browser tests in ${name}`);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    perEngine.push(
+      counted
+        ? `${name}: ${counted.passed} passed, ${counted.failed} failed${counted.skipped ? `, ${counted.skipped} skipped` : ''} (${seconds} s)`
+        : `${name}: runner failed (${seconds} s)`,
+    );
   }
-  if (counted) {
-    totals.passed += counted.passed;
-    totals.failed += counted.failed;
-    totals.skipped += counted.skipped;
-  }
-  if (browser.code !== 0 && (!counted || counted.failed === 0)) {
-    totals.failed++;
-    failedSteps.push('browser tests (runner failed)');
-  } else if (counted?.failed) failedSteps.push('browser tests');
 }
 
+if (perEngine.length) console.log(`\n== browser tests per engine\n${perEngine.join('\n')}`);
 console.log('');
 if (failedSteps.length) console.log(`failed: ${failedSteps.join(', ')}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';

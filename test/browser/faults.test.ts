@@ -39,7 +39,7 @@ const setMode = (mode: Mode) => fault('mode', mode);
 
 /** Makes the Plugin's iframe reload itself, or go to `url`, from inside (its own script). */
 const frameGoes = (plugin: Plugin, action: 'reload' | 'navigate', url?: string) =>
-  executeServerCommand('fault-frame', { channel: channelOf(plugin), action, url });
+  executeServerCommand(`frame-${action}`, { channel: channelOf(plugin), url });
 
 const nextLoad = (iframe: HTMLIFrameElement) =>
   new Promise<void>((resolve) => iframe.addEventListener('load', () => resolve(), { once: true }));

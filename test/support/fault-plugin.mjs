@@ -166,17 +166,6 @@ function startProxy(target) {
   });
 }
 
-async function findFrame(session, channel) {
-  const page = session.browser.getPage(session.id);
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const frame = page.frames().find((f) => f.url().includes(channel));
-    if (frame) return frame;
-    if (Date.now() > deadline) throw new Error(`no frame with channel ${channel}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 export function faultPlugin() {
   let dir;
   let dataFile;
@@ -231,14 +220,6 @@ export function faultPlugin() {
         await start();
       } else return undefined;
       return json({ ok: true });
-    },
-    async executeCommand({ command, payload, session }) {
-      if (command !== 'fault-frame') return undefined;
-      const frame = await findFrame(session, payload.channel);
-      // Deferred, so that the evaluation returns before its document goes away.
-      if (payload.action === 'reload') await frame.evaluate(() => void setTimeout(() => location.reload(), 0));
-      else await frame.evaluate((url) => void setTimeout(() => location.assign(url), 0), payload.url);
-      return true;
     },
   };
 }

@@ -1,15 +1,123 @@
 // web-test-runner commands that act inside the service's cross-origin iframe the way a person
-// would: real clicks and typing through the browser (puppeteer), found by the iframe's channel.
-// Tests call them with executeServerCommand from @web/test-runner-commands.
+// would: real clicks and typing through the browser, found by the iframe's channel. Puppeteer
+// drives Chromium and Firefox (CDP / WebDriver BiDi); WebDriver drives WebKit (scripts/webkit.mjs).
+// Tests call them with executeServerCommand from @web/test-runner-commands:
+//   frame-click, frame-fill, frame-text   {channel, selector, value?, timeout?}
+//   frame-reload, frame-navigate          {channel, url?}   (the fault tests)
 
-async function findFrame(session, channel, timeout = 8000) {
-  const page = session.browser.getPage(session.id);
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what, timeout, probe) {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const frame = page.frames().find((f) => f.url().includes(channel));
-    if (frame) return frame;
-    if (Date.now() > deadline) throw new Error(`no frame with channel ${channel}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const found = await probe();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeout} ms`);
+    await pause(50);
+  }
+}
+
+// ---- Puppeteer (Chromium, Firefox) ----
+
+async function puppeteerCommand(session, command, { channel, selector, value, url, timeout }) {
+  const page = session.browser.getPage(session.id);
+  const frame = await until(`no frame with channel ${channel}`, timeout, () =>
+    page.frames().find((f) => f.url().includes(channel)),
+  );
+  if (command === 'frame-reload' || command === 'frame-navigate') {
+    // Deferred, so that the evaluation returns before its document goes away.
+    const to = command === 'frame-navigate' ? url : null;
+    await frame.evaluate((next) => void setTimeout(() => (next ? location.assign(next) : location.reload()), 0), to);
+    return true;
+  }
+  const handle = await frame.waitForSelector(selector, { timeout, visible: command !== 'frame-text' });
+  switch (command) {
+    case 'frame-click':
+      await handle.click();
+      return true;
+    case 'frame-fill':
+      // Click in, select what is there (a triple click does not select an input's text in every
+      // engine), then type over it.
+      await handle.click();
+      await handle.evaluate((input) => input.select());
+      await handle.type(value);
+      return true;
+    case 'frame-text':
+      return handle.evaluate((element) => element.textContent?.trim() ?? null);
+  }
+  throw new Error(`unknown command ${command}`);
+}
+
+// ---- WebDriver (WebKit) ----
+
+/** Finds the iframe whose URL carries the channel, also inside shadow roots (the element's). */
+const FIND_IFRAME = `
+  const channel = arguments[0];
+  const find = (root) => {
+    for (const frame of root.querySelectorAll('iframe')) if (frame.src.includes(channel)) return frame;
+    for (const element of root.querySelectorAll('*')) {
+      const found = element.shadowRoot && find(element.shadowRoot);
+      if (found) return found;
+    }
+    return null;
+  };
+  return find(document);`;
+
+async function webdriverCommand(session, command, { channel, selector, value, url, timeout }) {
+  const webdriver = session.browser.webdriver;
+  // A test file runs alone in the one window: switch into the frame, act, and always switch back.
+  await webdriver('POST', '/frame', { id: null });
+  const iframe = await until(`no frame with channel ${channel}`, timeout, () =>
+    webdriver('POST', '/execute/sync', { script: FIND_IFRAME, args: [channel] }),
+  );
+  await webdriver('POST', '/frame', { id: iframe });
+  try {
+    if (command === 'frame-reload' || command === 'frame-navigate') {
+      await webdriver('POST', '/execute/sync', {
+        script: 'const to = arguments[0]; setTimeout(() => (to ? location.assign(to) : location.reload()), 0);',
+        args: [command === 'frame-navigate' ? url : null],
+      });
+      return true;
+    }
+    if (command === 'frame-text') {
+      // One script that finds and reads: a re-render between two commands would leave a stale node.
+      const read = await until(`no ${selector} in the frame`, timeout, () =>
+        webdriver('POST', '/execute/sync', {
+          script: 'const found = document.querySelector(arguments[0]); return found && [found.textContent.trim()];',
+          args: [selector],
+        }),
+      );
+      return read[0];
+    }
+    // The view may re-render between finding and acting: try again until the deadline.
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      try {
+        const element = await until(
+          `no visible ${selector} in the frame`,
+          Math.max(0, deadline - Date.now()),
+          async () => {
+            for (const found of await webdriver('POST', '/elements', { using: 'css selector', value: selector })) {
+              if (await webdriver('GET', `/element/${Object.values(found)[0]}/displayed`)) return found;
+            }
+            return undefined;
+          },
+        );
+        const id = Object.values(element)[0];
+        await webdriver('POST', `/element/${id}/click`, {});
+        if (command === 'frame-fill') {
+          await webdriver('POST', `/element/${id}/clear`, {});
+          await webdriver('POST', `/element/${id}/value`, { text: value });
+        } else if (command !== 'frame-click') throw new Error(`unknown command ${command}`);
+        return true;
+      } catch (error) {
+        if (Date.now() > deadline || !/not found|stale|not focusable|not interactable/i.test(error.message))
+          throw error;
+        await pause(50);
+      }
+    }
+  } finally {
+    await webdriver('POST', '/frame', { id: null }).catch(() => {});
   }
 }
 
@@ -18,22 +126,10 @@ export function frameCommandsPlugin() {
     name: 'video-plugin-frame-commands',
     async executeCommand({ command, payload, session }) {
       if (!command.startsWith('frame-')) return undefined;
-      const { channel, selector, value, timeout = 8000 } = payload;
-      const frame = await findFrame(session, channel, timeout);
-      const handle = await frame.waitForSelector(selector, { timeout, visible: command !== 'frame-text' });
-      switch (command) {
-        case 'frame-click':
-          await handle.click();
-          return true;
-        case 'frame-fill':
-          await handle.click({ clickCount: 3 });
-          await handle.type(value);
-          return true;
-        case 'frame-text':
-          return handle.evaluate((element) => element.textContent?.trim() ?? null);
-        default:
-          throw new Error(`unknown command ${command}`);
-      }
+      const args = { timeout: 8000, ...payload };
+      return session.browser.type === 'webdriver'
+        ? webdriverCommand(session, command, args)
+        : puppeteerCommand(session, command, args);
     },
   };
 }

@@ -1,0 +1,115 @@
+// The browser matrix of the tests: every engine and storage mode that partners' users run, each a
+// real browser from Debian's packages. web-test-runner.config.mjs picks one by $VP_BROWSER;
+// scripts/test.mjs runs them one after another and adds up their counts.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS, findChromium } from './chromium.mjs';
+import { findWebKit, webkitLauncher } from './webkit.mjs';
+
+const FIREFOX_CANDIDATES = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'];
+
+/** Firefox (ESR from Debian), or undefined. */
+export function findFirefox() {
+  return FIREFOX_CANDIDATES.find((path) => path && existsSync(path));
+}
+
+/**
+ * A throwaway Chromium profile whose preferences block what a privacy-minded user blocks. Chromium
+ * reads `Default/Preferences` at start, as it would read the same settings from its UI or a policy.
+ */
+function profileWith(preferences) {
+  const dir = mkdtempSync(join(tmpdir(), 'video-plugin-chromium-'));
+  mkdirSync(join(dir, 'Default'));
+  writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify(preferences));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function chromium(extraArgs = [], preferences) {
+  return chromeLauncher({
+    launchOptions: {
+      executablePath: findChromium(),
+      headless: true,
+      args: [...CHROMIUM_FLAGS, ...extraArgs],
+      ...(preferences ? { userDataDir: profileWith(preferences) } : {}),
+    },
+  });
+}
+
+/** The suites that prove the API: they run in every engine and storage mode. */
+export const API_SUITES = [
+  'wire',
+  'plugin',
+  'element',
+  'cdn',
+  'journey',
+  'isolation',
+  'faults',
+  'fuzz',
+  'session',
+  'framed',
+].map((name) => `test/browser/${name}.test.ts`);
+
+/** Every browser suite (Chromium with default rules runs them all). */
+export const ALL_SUITES = ['test/browser/**/*.test.ts'];
+
+/**
+ * name → what it is, the suites it runs, whether it is installed (and how to install it), and its
+ * web-test-runner launcher.
+ */
+export const ENGINES = {
+  chromium: {
+    label: 'Chromium (default storage rules)',
+    files: ALL_SUITES,
+    installed: () => Boolean(findChromium()),
+    install: 'apt-get install -y chromium',
+    launcher: () => chromium(),
+  },
+  'chromium-block-all': {
+    label: 'Chromium, "Block all site data" (cookies content setting 2: every storage denied)',
+    files: API_SUITES,
+    installed: () => Boolean(findChromium()),
+    install: 'apt-get install -y chromium',
+    launcher: () => chromium([], { profile: { default_content_setting_values: { cookies: 2 } } }),
+  },
+  'chromium-unpartitioned': {
+    label: 'Chromium, storage partitioning off and third-party cookies blocked (third-party frames get no storage)',
+    files: API_SUITES,
+    installed: () => Boolean(findChromium()),
+    install: 'apt-get install -y chromium',
+    launcher: () =>
+      chromium(['--disable-features=ThirdPartyStoragePartitioning'], {
+        profile: { cookie_controls_mode: 1, block_third_party_cookies: true },
+      }),
+  },
+  firefox: {
+    label: 'Firefox ESR (WebDriver BiDi)',
+    files: API_SUITES,
+    installed: () => Boolean(findFirefox()),
+    install: 'apt-get install -y firefox-esr',
+    launcher: () =>
+      chromeLauncher({
+        puppeteer,
+        launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true },
+      }),
+  },
+  webkit: {
+    label: 'WebKitGTK MiniBrowser (WebKitWebDriver under Xvfb)',
+    files: API_SUITES,
+    installed: () => Boolean(findWebKit()),
+    install: 'apt-get install -y webkit2gtk-driver xvfb',
+    launcher: () => webkitLauncher(),
+  },
+};
+
+/** The engine named by $VP_BROWSER (default `chromium`); throws with the list when unknown. */
+export function selectedEngine() {
+  const name = process.env.VP_BROWSER || 'chromium';
+  const engine = ENGINES[name];
+  if (!engine) throw new Error(`Unknown VP_BROWSER "${name}": use one of ${Object.keys(ENGINES).join(', ')}.`);
+  if (!engine.installed()) throw new Error(`${engine.label} is not installed: ${engine.install}`);
+  return { name, ...engine };
+}

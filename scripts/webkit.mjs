@@ -1,3 +1,4 @@
+/* global fetch */
 // WebKit for the browser tests: Debian's WebKitGTK MiniBrowser driven by WebKitWebDriver (W3C
 // WebDriver) under Xvfb. Playwright cannot drive Debian's WebKit (it needs its own patched build,
 // which cannot be downloaded here), so this is a small web-test-runner launcher that speaks the

@@ -185,11 +185,19 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     options.onConnect?.(host);
   };
 
-  const onPageHide = (): void => post({ t: 'bye' });
+  // Say goodbye as soon as the page starts to leave: Firefox and WebKit abort the page's requests
+  // before `pagehide`, and a call whose request was aborted must reach the host as interrupted (it
+  // may have taken effect), not as a network failure. Nothing is answered after the goodbye.
+  const onLeave = (): void => {
+    if (!port) return;
+    post({ t: 'bye' });
+    closePort();
+  };
 
   if (frame) {
     window.addEventListener('message', onWindowMessage);
-    window.addEventListener('pagehide', onPageHide);
+    window.addEventListener('beforeunload', onLeave);
+    window.addEventListener('pagehide', onLeave);
     if (frame.version !== PROTOCOL_VERSION) log(`the page URL asks for protocol version ${frame.version}`);
     if (window.parent !== window) {
       window.parent.postMessage({ [HANDSHAKE_KEY]: 'hello', v: PROTOCOL_VERSION, channel: frame.channel }, '*');
@@ -207,7 +215,8 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     },
     close() {
       window.removeEventListener('message', onWindowMessage);
-      window.removeEventListener('pagehide', onPageHide);
+      window.removeEventListener('beforeunload', onLeave);
+      window.removeEventListener('pagehide', onLeave);
       closePort();
     },
   };

@@ -605,7 +605,10 @@ describe('<video-plugin>: lifecycle', () => {
     expect(el.plugin).to.equal(plugin);
     expect(iframe.isConnected).to.equal(true);
     expect((await el.getAccountInfo()).id).to.equal(accountID);
-    expect(loads).to.equal(0);
+    // Firefox (153 ESR) has moveBefore but reloads an iframe that sits in the moved element's
+    // shadow tree: the element then reconnects like a move without moveBefore (README, Browser
+    // support). Chromium keeps the document.
+    expect(loads).to.equal(/\bFirefox\//.test(navigator.userAgent) ? 1 : 0);
     parent.remove();
   });
 });

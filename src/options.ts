@@ -63,6 +63,9 @@ const confirmationSchema = z.strictObject({
   cancelButton: z.optional(text),
 });
 
+/** The `getLoginToken` option: a login token for `accountID`, minted by your server. */
+export type GetLoginToken = (accountID: string) => Promise<string> | string;
+
 export const partnerIDSchema = length(1, 256);
 
 export const pluginOptionsSchema = z.strictObject({
@@ -92,6 +95,13 @@ export const pluginOptionsSchema = z.strictObject({
   connectTimeout: z.optional(timeout),
   /** Default limit for every call, in milliseconds (default 15000). */
   callTimeout: z.optional(timeout),
+  /**
+   * JWT mode: fetches a login token for `accountID` from your server (like the token you pass to
+   * `loginAccount`). Called once when the service iframe reloads without the logged-in account's
+   * session (the browser denied or cleared its storage), to log the same account back in before
+   * the waiting calls go out. Without it, the `Plugin` emits `sessionLost`.
+   */
+  getLoginToken: z.optional(fn as unknown as z.ZodMiniType<GetLoginToken, GetLoginToken>),
 });
 /** Options of `new Plugin(partnerID, options)`. */
 export type PluginOptions = z.input<typeof pluginOptionsSchema>;

@@ -13,6 +13,40 @@ async function findFrame(session, channel, timeout = 8000) {
   }
 }
 
+/* global sessionStorage, DOMException -- these run inside the frame (frame.evaluate) */
+// What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
+// Each returns whether the frame's sessionStorage is usable afterwards.
+const STORAGE_ACTIONS = {
+  // Just look: false where the browser denies the frame any storage (third-party storage blocked).
+  probe: () => {
+    try {
+      return sessionStorage.length >= 0;
+    } catch {
+      return false;
+    }
+  },
+  // The user or the browser clears the frame's site data: a reload finds nothing.
+  clear: () => {
+    try {
+      sessionStorage.clear();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  // The browser starts denying storage to this document, as Chromium does when third-party
+  // storage is blocked: every touch of window.sessionStorage throws a SecurityError.
+  deny: () => {
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError');
+      },
+    });
+    return false;
+  },
+};
+
 export function frameCommandsPlugin() {
   return {
     name: 'video-plugin-frame-commands',
@@ -20,6 +54,7 @@ export function frameCommandsPlugin() {
       if (!command.startsWith('frame-')) return undefined;
       const { channel, selector, value, timeout = 8000 } = payload;
       const frame = await findFrame(session, channel, timeout);
+      if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
       const handle = await frame.waitForSelector(selector, { timeout, visible: command !== 'frame-text' });
       switch (command) {
         case 'frame-click':

@@ -87,6 +87,7 @@ export const ERROR_CODES = [
   'invalid_parameter',
   // Session and mode
   'not_authenticated',
+  // Made by the Plugin itself (a NotAuthenticatedError), never sent over the wire.
   'session_lost',
   'account_methods_disabled',
   'invalid_state',
@@ -135,7 +136,6 @@ type ErrorClass = new (code: ErrorCode, message: string, data?: Record<string, u
 const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
   invalid_parameter: InvalidParameterError,
   not_authenticated: NotAuthenticatedError,
-  session_lost: NotAuthenticatedError,
   account_methods_disabled: AccountMethodsDisabledError,
   invalid_state: InvalidStateError,
   account_already_exists: AccountAlreadyExistsError,

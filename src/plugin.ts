@@ -18,6 +18,7 @@ import {
   DEFAULT_OPEN_TIMEOUT,
   PLUGIN_PATH,
   SERVICE_URLS,
+  booleanSchema,
   callbackSchema,
   elementSchema,
   eventNameSchema,
@@ -58,7 +59,6 @@ import {
 } from './wire/api.js';
 import { DEFAULT_CALL_TIMEOUT, HostConnection, type CallOptions } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
-import * as z from 'zod/mini';
 
 type StatusPayload = TopicSearchStatusUpdatePayload;
 type StatusCallback = (payload: StatusPayload) => void;
@@ -299,7 +299,7 @@ export class Plugin {
   async mount(domElement: HTMLElement, isHidden = false): Promise<void> {
     this.#ready('mount');
     const element = parse(elementSchema, domElement, 'domElement');
-    const hidden = parse(z.boolean(), isHidden, 'isHidden');
+    const hidden = parse(booleanSchema, isHidden, 'isHidden');
     const started = performance.now();
     if (this.#frame.mount(element, hidden) === 'reloaded') {
       this.#connection.expectReload('the iframe was moved to another element');
@@ -531,16 +531,15 @@ export class Plugin {
     }
     this.#lose(
       accountID,
-      `, because the browser does not let it keep one (its third-party storage is blocked or was cleared). ${
+      `the browser does not let it keep one (third-party storage blocked or cleared). ${
         this.authMode === 'jwt'
-          ? 'Pass the getLoginToken option to log the account back in on its own, or call loginAccount again.'
+          ? 'Pass the getLoginToken option, or call loginAccount again.'
           : 'The user signs in again in the frame.'
       }`,
     );
   }
 
   async #restore(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
-    this.#log('restoring the session of', accountID);
     try {
       const token = parse(
         tokenSchema,
@@ -563,7 +562,7 @@ export class Plugin {
     } catch (error) {
       this.#lose(
         accountID,
-        `, and getLoginToken did not restore it: ${(error as Error)?.message ?? error}. Check getLoginToken, or call loginAccount again.`,
+        `getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
       );
     } finally {
       clearTimeout(this.#restoreTimer);
@@ -573,7 +572,7 @@ export class Plugin {
   #lose(accountID: string, why: string): void {
     const error = new NotAuthenticatedError(
       'session_lost',
-      `The service iframe reloaded without the session of account ${accountID}${why}`,
+      `The service iframe lost the session of account ${accountID} on reload: ${why}`,
       { accountID },
     );
     this.#log('state: session lost', accountID);

@@ -442,7 +442,7 @@ export class HostConnection {
 
   #timeoutError(method: string, timeout: number): TimeoutError {
     const where = this.#held
-      ? ' (it waited for getLoginToken to restore the session of the reloaded service iframe)'
+      ? ' (it waited for getLoginToken)'
       : this.#state === 'connected'
         ? ''
         : ' (the service iframe was not connected)';

@@ -216,7 +216,11 @@ describe('Session: a lost session that is not restored', () => {
       'the partner server is down',
     ],
     ['rejects', () => Promise.reject(new Error('401 from /video-token')), '401 from /video-token'],
-    ['resolves to a non-string', () => Promise.resolve(42 as unknown as string), 'must be a string, got 42'],
+    [
+      'resolves to a non-string',
+      () => Promise.resolve(42 as unknown as string),
+      'must be a string of 1 to 8192 characters, got 42',
+    ],
     ['resolves to a token the service refuses', () => Promise.resolve('not-a-jwt'), 'three base64url parts'],
   ];
   for (const [what, bad, mention] of badTokens) {

@@ -36,7 +36,10 @@ export class VideoPluginError extends Error {
 
 /** An argument or option from the partner's code is wrong. `data.field` names it. */
 export class InvalidParameterError extends VideoPluginError {}
-/** The method needs a logged-in account (or one authenticated in this session). */
+/**
+ * The method needs a logged-in account (or one authenticated in this session). Code
+ * `session_lost`: the service iframe reloaded without the account's session and it was not restored.
+ */
 export class NotAuthenticatedError extends VideoPluginError {}
 /** An account method was called while `authMode` is `uncontrolled`. */
 export class AccountMethodsDisabledError extends VideoPluginError {}
@@ -84,6 +87,8 @@ export const ERROR_CODES = [
   'invalid_parameter',
   // Session and mode
   'not_authenticated',
+  // Made by the Plugin itself (a NotAuthenticatedError), never sent over the wire.
+  'session_lost',
   'account_methods_disabled',
   'invalid_state',
   // Accounts

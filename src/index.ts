@@ -10,6 +10,7 @@ export type {
   PluginEventMap,
   PluginEventName,
   Render,
+  SessionLostPayload,
   TopicSearchStartResult,
   TopicSearchStatusUpdatePayload,
   Video,
@@ -19,6 +20,7 @@ export type {
 export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, STATUSES } from './wire/api.js';
 export type { PluginEventListener } from './events.js';
 export type {
+  GetLoginToken,
   OpenEditorOptions,
   OpenPluginOptions,
   PluginOptions,

@@ -18,6 +18,7 @@ import {
   DEFAULT_OPEN_TIMEOUT,
   PLUGIN_PATH,
   SERVICE_URLS,
+  booleanSchema,
   callbackSchema,
   elementSchema,
   eventNameSchema,
@@ -30,6 +31,7 @@ import {
   tokenSchema,
   updatableAccountInfoSchema,
   videoGenerationParamsSchema,
+  type GetLoginToken,
   type OpenEditorOptions,
   type OpenPluginOptions,
   type PluginOptions,
@@ -55,9 +57,8 @@ import {
   type VideoGenerationStartResult,
   type VideoGenerationStatusUpdatePayload,
 } from './wire/api.js';
-import { HostConnection, type CallOptions } from './wire/host.js';
+import { DEFAULT_CALL_TIMEOUT, HostConnection, type CallOptions } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
-import * as z from 'zod/mini';
 
 type StatusPayload = TopicSearchStatusUpdatePayload;
 type StatusCallback = (payload: StatusPayload) => void;
@@ -92,6 +93,13 @@ export class Plugin {
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
   #authenticated = false;
   #accountID: string | null = null;
+  /** JWT mode: the frame lost the session and it was not restored; account calls reject with this. */
+  #lost: NotAuthenticatedError | undefined;
+  /** The one attempt to log a lost session back in, while it runs (it holds the queued calls). */
+  #restoring: Promise<void> | undefined;
+  #restoreTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #getLoginToken: GetLoginToken | undefined;
+  readonly #callTimeout: number;
   #destroyed = false;
   #cleanup: Promise<void> | undefined;
   #warnedDeprecated = false;
@@ -104,6 +112,8 @@ export class Plugin {
     this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
     const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
     this.authMode = opts.authMode ?? 'jwt';
+    this.#getLoginToken = opts.getLoginToken;
+    this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
     this.#log = createLogger(opts.isDebug ?? false);
     const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
@@ -131,7 +141,10 @@ export class Plugin {
       onEvent: (name, payload) => this.#onEvent(name, payload),
       onConnected: (info) => {
         this.#since('connected', started);
+        const had = this.#accountID;
         this.#onSession(info);
+        // A reload during the restore waits for the same attempt: one per lost session.
+        return this.#restoring ?? (had && had !== this.#accountID ? this.#sessionLost(had) : undefined);
       },
       reload: () => this.#frame.reload(),
       log: this.#log,
@@ -187,6 +200,7 @@ export class Plugin {
     await this.#call('logoutAccount', undefined);
     this.#authenticated = false;
     this.#accountID = null;
+    this.#lost = undefined;
   }
 
   /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
@@ -285,7 +299,7 @@ export class Plugin {
   async mount(domElement: HTMLElement, isHidden = false): Promise<void> {
     this.#ready('mount');
     const element = parse(elementSchema, domElement, 'domElement');
-    const hidden = parse(z.boolean(), isHidden, 'isHidden');
+    const hidden = parse(booleanSchema, isHidden, 'isHidden');
     const started = performance.now();
     if (this.#frame.mount(element, hidden) === 'reloaded') {
       this.#connection.expectReload('the iframe was moved to another element');
@@ -393,12 +407,15 @@ export class Plugin {
 
   #requireSessionAuth(method: string): void {
     if (this.#authenticated) return;
-    throw new NotAuthenticatedError(
-      'not_authenticated',
-      `${method} needs a signed-in account: ${
-        this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
-      } first.`,
-      { method },
+    throw (
+      this.#lost ??
+      new NotAuthenticatedError(
+        'not_authenticated',
+        `${method} needs a signed-in account: ${
+          this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
+        } first.`,
+        { method },
+      )
     );
   }
 
@@ -410,12 +427,21 @@ export class Plugin {
   #signedIn(accountID: string): void {
     this.#authenticated = true;
     this.#accountID = accountID;
+    this.#lost = undefined;
     this.#log('state: logged in', accountID);
   }
 
-  /** Calls the service and checks the answer's shape. */
+  /**
+   * Calls the service. A call for the account (every method but ping, close and the
+   * create/login/logout ones) that a frame without the lost session answered, for nobody, rejects
+   * with the `session_lost` error instead.
+   */
   async #call<M extends MethodName>(method: M, params: unknown, options?: CallOptions): Promise<Answers[M]> {
-    return this.#connection.call(method, params, options) as Promise<Answers[M]>;
+    const answer = this.#connection.call(method, params, options) as Promise<Answers[M]>;
+    if (/^(ping|close)$|Account$/.test(method)) return answer;
+    await answer.catch(() => {});
+    if (this.#lost) throw this.#lost;
+    return answer;
   }
 
   async #open<Opened extends 'pluginOpened' | 'editorOpened'>(
@@ -491,6 +517,69 @@ export class Plugin {
     }
   }
 
+  /**
+   * The frame came back from a reload without `accountID`'s session (its storage was denied or
+   * cleared). JWT mode with `getLoginToken`: log the account back in, once, holding the queued
+   * calls meanwhile. Otherwise: report it.
+   */
+  #sessionLost(accountID: string): Promise<void> | undefined {
+    this.#authenticated = false;
+    this.#accountID = null;
+    const getLoginToken = this.#getLoginToken;
+    if (getLoginToken && this.authMode === 'jwt') {
+      return (this.#restoring = this.#restore(accountID, getLoginToken).finally(() => (this.#restoring = undefined)));
+    }
+    this.#lose(
+      accountID,
+      `the browser does not let it keep one (third-party storage blocked or cleared). ${
+        this.authMode === 'jwt'
+          ? 'Pass the getLoginToken option, or call loginAccount again.'
+          : 'The user signs in again in the frame.'
+      }`,
+    );
+  }
+
+  async #restore(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
+    try {
+      const token = parse(
+        tokenSchema,
+        await new Promise((resolve, reject) => {
+          this.#restoreTimer = setTimeout(
+            () => reject(new Error(`it did not settle within ${this.#callTimeout} ms`)),
+            this.#callTimeout,
+          );
+          // A partner function may throw instead of rejecting: catch both.
+          Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
+        }),
+        'the result of getLoginToken',
+      );
+      const account = await this.#connection.call<Account>('loginAccount', { token }, { early: true });
+      if (account.id !== accountID) {
+        await this.#connection.call('logoutAccount', undefined, { early: true });
+        throw new Error(`its token logged in the account ${account.id}`);
+      }
+      this.#signedIn(accountID);
+    } catch (error) {
+      this.#lose(
+        accountID,
+        `getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
+      );
+    } finally {
+      clearTimeout(this.#restoreTimer);
+    }
+  }
+
+  #lose(accountID: string, why: string): void {
+    const error = new NotAuthenticatedError(
+      'session_lost',
+      `The service iframe lost the session of account ${accountID} on reload: ${why}`,
+      { accountID },
+    );
+    this.#log('state: session lost', accountID);
+    if (this.authMode === 'jwt') this.#lost = error;
+    this.#emitter.emit('sessionLost', { accountID, error });
+  }
+
   #onSession(info: unknown): void {
     const accountID = (info as SessionInfo | undefined)?.accountID;
     if (accountID === undefined) return;
@@ -509,7 +598,8 @@ export class Plugin {
       return;
     }
     const eventName = name as PluginEventName;
-    if (!EVENT_NAMES.includes(eventName)) {
+    // sessionLost is the Plugin's own: a frame cannot claim it.
+    if (!EVENT_NAMES.includes(eventName) || eventName === 'sessionLost') {
       this.#log('dropped', name, payload);
       return;
     }
@@ -521,6 +611,7 @@ export class Plugin {
   async #teardown(): Promise<void> {
     this.#destroyed = true;
     this.#log('cleanup');
+    clearTimeout(this.#restoreTimer);
     this.#frame.hide();
     if (this.authMode === 'jwt' && this.#connection.state === 'connected') {
       // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.

@@ -1,7 +1,7 @@
 /**
  * Turns zod/mini issues into one clear `InvalidParameterError` that names the field and says
- * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small. Lengths, URLs
- * and timeouts are refines with their own message, so only these issue codes occur.)
+ * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small. Lengths, URLs,
+ * timeouts and choices among values are checks with their own message, so only these issue codes occur.)
  */
 import type * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
@@ -31,8 +31,6 @@ function explain(issue: Issue, got: unknown): string {
       return got === undefined
         ? `is required (${issue.expected})`
         : `must be ${article(issue.expected)}, got ${describe(got)}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${describe(got)}`;
     case 'unrecognized_keys':
       return `has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove it or fix the spelling`;
     default:

@@ -44,5 +44,6 @@ declare global {
     videoSaved: VideoPluginElementEventMap['videoSaved'];
     videoCompleted: VideoPluginElementEventMap['videoCompleted'];
     videoRendered: VideoPluginElementEventMap['videoRendered'];
+    sessionLost: VideoPluginElementEventMap['sessionLost'];
   }
 }

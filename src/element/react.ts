@@ -37,6 +37,7 @@ export type VideoPluginProperties = Partial<
     | 'callTimeout'
     | 'editor'
     | 'callbacks'
+    | 'getLoginToken'
   >
 >;
 

@@ -19,6 +19,7 @@ import {
   pluginOptionsSchema,
   type OpenEditorOptions,
   type OpenPluginOptions,
+  type GetLoginToken,
   type PluginOptions,
   type UpdatableAccountInfo,
   type VideoGenerationParams,
@@ -136,6 +137,9 @@ function forElement(error: unknown): VideoPluginError {
  * @fires videoRendered - A completed video's render finished. `detail`: the `Video`.
  * @fires error - Something went wrong outside any call, or an attribute or property is invalid.
  *   `detail`: the `VideoPluginError`. Unlike the others this event does not bubble.
+ * @fires sessionLost - The service iframe reloaded without the logged-in account's session (the
+ *   browser denied or cleared its storage) and it was not restored through `getLoginToken`.
+ *   `detail`: `{ accountID, error }`, `error` a `NotAuthenticatedError` with code `session_lost`.
  */
 export class VideoPluginElement extends ReactiveElement {
   /** The SDK version (semver). */
@@ -151,6 +155,7 @@ export class VideoPluginElement extends ReactiveElement {
     callTimeout: { attribute: 'call-timeout', converter: optionalNumber },
     editor: { attribute: false },
     callbacks: { attribute: false },
+    getLoginToken: { attribute: false },
   };
 
   static override styles = css`
@@ -195,8 +200,29 @@ export class VideoPluginElement extends ReactiveElement {
    * changing it does not restart the session.
    */
   declare callbacks: PluginOptions['callbacks'];
+  /**
+   * JWT mode: `(accountID) => Promise<string>`, a login token for `accountID` from your server.
+   * Called once when the service iframe reloads without the account's session (the browser denied
+   * or cleared its storage), to log the same account back in; without it the element fires
+   * `sessionLost`. Property only; changing it does not restart the session.
+   */
+  declare getLoginToken: GetLoginToken | undefined;
 
   #plugin: Plugin | undefined;
+  /**
+   * Always the same function (so the configuration stays the same), reading the property when the
+   * `Plugin` needs a token: setting `getLoginToken` never restarts the session.
+   */
+  readonly #getLoginToken = (accountID: string): Promise<string> | string => {
+    if (typeof this.getLoginToken !== 'function') {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        '<video-plugin>: the getLoginToken property is not a function: set it to fetch a login token from your server.',
+        { field: 'getLoginToken' },
+      );
+    }
+    return this.getLoginToken(accountID);
+  };
   /** The configuration of the last build attempt (successful or not). */
   #built: ElementConfig | undefined;
   /** Why the configuration cannot be used, while it cannot. */
@@ -463,6 +489,7 @@ export class VideoPluginElement extends ReactiveElement {
       connectTimeout: given(this.connectTimeout),
       callTimeout: given(this.callTimeout),
       editor: given(this.editor),
+      getLoginToken: this.#getLoginToken,
     };
     for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
     return { partnerID: given(this.partnerID), options };

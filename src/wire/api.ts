@@ -102,6 +102,24 @@ export interface PluginEventMap {
   videoRendered: Video;
   /** Something went wrong outside any call (e.g. in the UI). */
   error: import('../errors.js').VideoPluginError;
+  /**
+   * The service iframe reloaded without the logged-in account's session (the browser denied or
+   * cleared its storage) and the session was not restored: no `getLoginToken` option, it failed,
+   * or `authMode` is `uncontrolled` (the user signs in again in the frame). Emitted by the `Plugin`
+   * itself, never by the frame.
+   */
+  sessionLost: SessionLostPayload;
+}
+
+/** The payload of `sessionLost`. */
+export interface SessionLostPayload {
+  /** The account whose session was lost. */
+  accountID: string;
+  /**
+   * Why, and what to do: a `NotAuthenticatedError` with code `session_lost`, the same error the
+   * calls that need the account reject with until an account is logged in again.
+   */
+  error: import('../errors.js').NotAuthenticatedError;
 }
 export type PluginEventName = keyof PluginEventMap;
 
@@ -116,6 +134,7 @@ export const EVENT_NAMES = [
   'videoCompleted',
   'videoRendered',
   'error',
+  'sessionLost',
 ] as const satisfies readonly PluginEventName[];
 
 /** Events the page sends for the SDK itself; they never reach the partner's listeners. */
@@ -138,6 +157,8 @@ export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
   videoCompleted: videoSchema,
   videoRendered: videoSchema,
   error: z.object({ code: z.string(), message: z.string() }),
+  // Never pushed by the page: the host emits it (and drops it from the wire).
+  sessionLost: z.never(),
 };
 
 /**

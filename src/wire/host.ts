@@ -42,8 +42,12 @@ export interface HostConnectionOptions {
   callTimeout?: number;
   /** A pushed event from the service. */
   onEvent?: (name: string, payload: unknown) => void;
-  /** Runs on every successful handshake, the first and each reconnect. */
-  onConnected?: (info: Record<string, unknown> | undefined) => void;
+  /**
+   * Runs on every successful handshake, the first and each reconnect, before anything queued goes
+   * out. A promise it returns holds the queued calls and the subscriptions until it settles (the
+   * `Plugin` restores a lost session meanwhile, with `early` calls).
+   */
+  onConnected?: (info: Record<string, unknown> | undefined) => unknown;
   /** Runs when the connection is lost (reload, navigation); calls are queued meanwhile. */
   onDisconnected?: () => void;
   /**
@@ -62,6 +66,8 @@ export interface CallOptions {
    * interrupted call rejects with a retryable `ConnectionError`.
    */
   resend?: boolean;
+  /** Sent at once while `onConnected` holds the queue (the calls that restore the session). */
+  early?: boolean;
 }
 
 interface PendingCall {
@@ -95,6 +101,8 @@ export class HostConnection {
   #callTimer: ReturnType<typeof setTimeout> | undefined;
   #callTimerAt = Infinity;
   #helloSinceLoad = false;
+  /** `onConnected` holds the queue: only `early` calls go out. */
+  #held = false;
   /** The connect limit passed with no handshake: the next call reloads the page first. */
   #connectFailed = false;
   /** Why every call fails at once: the service's refusal, or the error `destroy()` was given. */
@@ -123,7 +131,7 @@ export class HostConnection {
 
   /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
   whenConnected(): Promise<void> {
-    if (this.#state === 'connected') return Promise.resolve();
+    if (this.#state === 'connected' && !this.#held) return Promise.resolve();
     const failure = this.#failed;
     if (failure) return Promise.reject(failure);
     this.#retryConnect();
@@ -151,8 +159,8 @@ export class HostConnection {
       };
       this.#pending.set(id, call);
       this.#armCallTimer(call.deadline);
-      if (this.#state === 'connected') this.#send(call);
-      else {
+      if (this.#state === 'connected' && (!this.#held || options.early)) this.#send(call);
+      else if (this.#state !== 'connected') {
         this.#retryConnect();
         this.#armConnectTimer();
       }
@@ -167,7 +175,7 @@ export class HostConnection {
     if (this.#state === 'destroyed') return () => {};
     const sid = this.#nextId++;
     this.#subscriptions.set(sid, { topic, key, callback });
-    if (this.#state === 'connected') this.#post({ t: 'sub', sid, topic, key });
+    if (this.#state === 'connected' && !this.#held) this.#post({ t: 'sub', sid, topic, key });
     return () => {
       if (this.#subscriptions.delete(sid) && this.#state === 'connected') {
         this.#post({ t: 'unsub', sid });
@@ -284,10 +292,19 @@ export class HostConnection {
     this.#failed = undefined;
     this.#connectFailed = false;
     this.#clearConnectTimer();
-    for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
-    for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
-    this.#settleWaiters();
-    this.#options.onConnected?.(info);
+    const port = this.#port;
+    const flush = (): void => {
+      // A newer handshake (or destroy) took over while the queue was held: it flushes on its own.
+      if (this.#port !== port) return;
+      this.#held = false;
+      for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
+      for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
+      this.#settleWaiters();
+    };
+    this.#held = true;
+    const hold = this.#options.onConnected?.(info);
+    if (hold instanceof Promise) void hold.then(flush, flush);
+    else flush();
   }
 
   #onRefused(error: VideoPluginError): void {
@@ -336,6 +353,7 @@ export class HostConnection {
   }
 
   #closePort(): void {
+    this.#held = false;
     if (!this.#port) return;
     this.#port.onmessage = null;
     this.#port.close();
@@ -423,7 +441,11 @@ export class HostConnection {
   }
 
   #timeoutError(method: string, timeout: number): TimeoutError {
-    const where = this.#state === 'connected' ? '' : ' (the service iframe was not connected)';
+    const where = this.#held
+      ? ' (it waited for getLoginToken)'
+      : this.#state === 'connected'
+        ? ''
+        : ' (the service iframe was not connected)';
     return new TimeoutError(
       'timeout',
       `${method} got no answer within ${timeout} ms${where}. Try again, or pass a larger timeout.`,

@@ -17,50 +17,71 @@ export const PROTOCOL_VERSION = 1;
 /** Marks the two window-level handshake messages as ours. */
 export const HANDSHAKE_KEY = 'videoPlugin';
 
+// Checks rather than zod's primitive schemas, which would cost the Plugin bundle 0.5 kB gzip more.
+const string = z.custom<string>((value) => typeof value === 'string');
+/** A finite number, as `z.number()` accepts. */
+const number = z.custom<number>(Number.isFinite);
+
+/** Any value: payloads are checked where they are used. */
+const anything = z.custom<unknown>();
+
+/** A plain object of any keys (`info`, error `data`). */
+const record = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
+
+/**
+ * The kind of a message (`t`, or the handshake key). Typed as its literal, checked as a string:
+ * the receiver already picked the schema by this very value (`parseMessage`, the handshake's
+ * `=== 'hello'`/`'connect'` checks), so a literal schema would check it twice — and cost the
+ * Plugin bundle zod's literal machinery (issue 11's size budget).
+ */
+const kind = <K extends string>(_: K) => string as unknown as z.ZodMiniType<K, K>;
+
 const serializedError = z.object({
-  code: z.string(),
-  message: z.string(),
-  data: z.optional(z.looseObject({})),
+  code: string,
+  message: string,
+  data: z.optional(record),
 });
 
 /** iframe → parent window. */
 export const helloSchema = z.object({
-  [HANDSHAKE_KEY]: z.literal('hello'),
-  v: z.number(),
-  channel: z.string(),
+  [HANDSHAKE_KEY]: kind('hello'),
+  v: number,
+  channel: string,
 });
 export type HelloMessage = z.infer<typeof helloSchema>;
 
 /** parent window → iframe, with the port as the only transferable. */
 export const connectSchema = z.object({
-  [HANDSHAKE_KEY]: z.literal('connect'),
-  v: z.number(),
-  channel: z.string(),
+  [HANDSHAKE_KEY]: kind('connect'),
+  v: number,
+  channel: string,
   /** The SDK's own version, for the service's logs and compatibility decisions. */
-  sdk: z.string(),
+  sdk: string,
   /** The host's configuration, replayed on every reconnect. */
-  config: z.unknown(),
+  config: anything,
 });
 export type ConnectMessage = z.infer<typeof connectSchema>;
 
-const id = z.number();
+const id = number;
 
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
-  call: z.object({ t: z.literal('call'), id, method: z.string(), params: z.unknown() }),
-  sub: z.object({ t: z.literal('sub'), sid: id, topic: z.string(), key: z.string() }),
-  unsub: z.object({ t: z.literal('unsub'), sid: id }),
+  call: z.object({ t: kind('call'), id, method: string, params: anything }),
+  sub: z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
+  unsub: z.object({ t: kind('unsub'), sid: id }),
 } as const;
 
 /** Messages the service sends on the port. */
 export const serviceMessageSchemas = {
-  ready: z.object({ t: z.literal('ready'), info: z.optional(z.looseObject({})) }),
-  refused: z.object({ t: z.literal('refused'), error: serializedError }),
-  ok: z.object({ t: z.literal('ok'), id, value: z.unknown() }),
-  err: z.object({ t: z.literal('err'), id, error: serializedError }),
-  evt: z.object({ t: z.literal('evt'), name: z.string(), payload: z.unknown() }),
-  upd: z.object({ t: z.literal('upd'), sid: id, value: z.unknown() }),
-  bye: z.object({ t: z.literal('bye') }),
+  ready: z.object({ t: kind('ready'), info: z.optional(record) }),
+  refused: z.object({ t: kind('refused'), error: serializedError }),
+  ok: z.object({ t: kind('ok'), id, value: anything }),
+  err: z.object({ t: kind('err'), id, error: serializedError }),
+  evt: z.object({ t: kind('evt'), name: string, payload: anything }),
+  upd: z.object({ t: kind('upd'), sid: id, value: anything }),
+  bye: z.object({ t: kind('bye') }),
 } as const;
 
 type Infer<T> = { [K in keyof T]: T[K] extends z.ZodMiniType ? z.infer<T[K]> : never }[keyof T];

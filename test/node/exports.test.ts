@@ -131,6 +131,7 @@ describe('package exports', () => {
       'error',
       'pluginOpenFailed',
       'pluginOpened',
+      'sessionLost',
       'videoCompleted',
       'videoCreated',
       'videoRendered',
@@ -140,6 +141,7 @@ describe('package exports', () => {
     for (const name of [
       'editor',
       'callbacks',
+      'getLoginToken',
       'plugin',
       'openPlugin',
       'createAccount',

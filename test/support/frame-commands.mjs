@@ -4,6 +4,41 @@
 // Tests call them with executeServerCommand from @web/test-runner-commands:
 //   frame-click, frame-fill, frame-text   {channel, selector, value?, timeout?}
 //   frame-reload, frame-navigate          {channel, url?}   (the fault tests)
+//   frame-storage                         {channel, value: 'probe' | 'clear' | 'deny'} (session.test.ts)
+
+/* global sessionStorage, DOMException -- these run inside the frame */
+// What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
+// Each returns whether the frame's sessionStorage is usable afterwards.
+const STORAGE_ACTIONS = {
+  // Just look: false where the browser denies the frame any storage (third-party storage blocked).
+  probe: () => {
+    try {
+      return sessionStorage.length >= 0;
+    } catch {
+      return false;
+    }
+  },
+  // The user or the browser clears the frame's site data: a reload finds nothing.
+  clear: () => {
+    try {
+      sessionStorage.clear();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  // The browser starts denying storage to this document, as Chromium does when third-party
+  // storage is blocked: every touch of window.sessionStorage throws a SecurityError.
+  deny: () => {
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError');
+      },
+    });
+    return false;
+  },
+};
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,6 +59,7 @@ async function puppeteerCommand(session, command, { channel, selector, value, ur
   const frame = await until(`no frame with channel ${channel}`, timeout, () =>
     page.frames().find((f) => f.url().includes(channel)),
   );
+  if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-reload' || command === 'frame-navigate') {
     // Deferred, so that the evaluation returns before its document goes away.
     const to = command === 'frame-navigate' ? url : null;
@@ -72,6 +108,9 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
   );
   await webdriver('POST', '/frame', { id: iframe });
   try {
+    if (command === 'frame-storage') {
+      return webdriver('POST', '/execute/sync', { script: `return (${STORAGE_ACTIONS[value]})();`, args: [] });
+    }
     if (command === 'frame-reload' || command === 'frame-navigate') {
       await webdriver('POST', '/execute/sync', {
         script: 'const to = arguments[0]; setTimeout(() => (to ? location.assign(to) : location.reload()), 0);',

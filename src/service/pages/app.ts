@@ -25,6 +25,7 @@ import { serveHost, type HostInfo } from '../../wire/service.js';
 import * as z from 'zod/mini';
 import { ApiClient, type Generation, type Topic } from './client.js';
 import { StatusHub } from './status.js';
+import { readStored, writeStored } from './storage.js';
 import { renderView, type View, type ViewActions } from './views.js';
 
 const root = document.getElementById('app') ?? document.body;
@@ -37,24 +38,26 @@ let view: View = { name: 'blank' };
 /** Stops the watchers that belong to the current view. */
 let stopViewWatchers: (() => void)[] = [];
 
-// ---- Session: kept in this frame's own storage, one per channel (one user per Plugin instance) ----
+// ---- Session: in this frame's memory, one per channel (one user per Plugin instance) ----
+//
+// The session token lives in `api.session` and the account in `accountID`, for as long as this
+// document lives. The frame's own storage holds a best-effort copy, per channel, so that a reload
+// (a move without moveBefore, a navigation, a crash) finds the user still signed in where the
+// browser allows it. Where it does not (third-party storage blocked or cleared) the reloaded page
+// reports `accountID: null` in `ready`, and the host restores the session or reports it lost.
 
 const hashChannel = new URLSearchParams(location.hash.slice(1)).get('channel');
 const storageKey = `video-plugin:session:${partnerID}:${hashChannel ?? 'none'}`;
-api.session = sessionStorage.getItem(storageKey) ?? undefined;
-let accountID: string | null = sessionStorage.getItem(`${storageKey}:account`);
-if (!api.session) accountID = null;
+api.session = readStored(storageKey) ?? undefined;
+let accountID: string | null = api.session ? readStored(`${storageKey}:account`) : null;
+if (!accountID) api.session = undefined;
 
 function setSession(session: string | undefined, account: string | null): void {
   api.session = session;
   accountID = account;
-  if (session && account) {
-    sessionStorage.setItem(storageKey, session);
-    sessionStorage.setItem(`${storageKey}:account`, account);
-  } else {
-    sessionStorage.removeItem(storageKey);
-    sessionStorage.removeItem(`${storageKey}:account`);
-  }
+  const kept = session && account;
+  writeStored(storageKey, kept ? session : undefined);
+  writeStored(`${storageKey}:account`, kept ? account : undefined);
   hub.restart();
   endpoint.emit(INTERNAL_EVENTS.session, { accountID });
 }

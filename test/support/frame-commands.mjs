@@ -101,8 +101,8 @@ const FIND_IFRAME = `
 
 async function webdriverCommand(session, command, { channel, selector, value, url, timeout }) {
   const webdriver = session.browser.webdriver;
-  // A test file runs alone in the one window: switch into the frame, act, and always switch back.
-  await webdriver('POST', '/frame', { id: null });
+  // A test file runs alone in the one window: switch into the frame, act, and always switch back
+  // (commands are queued one at a time, below: a switch is the whole session's state).
   const iframe = await until(`no frame with channel ${channel}`, timeout, () =>
     webdriver('POST', '/execute/sync', { script: FIND_IFRAME, args: [channel] }),
   );
@@ -156,18 +156,26 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
       }
     }
   } finally {
-    await webdriver('POST', '/frame', { id: null }).catch(() => {});
+    await webdriver('POST', '/frame/parent', {}).catch(() => {});
   }
 }
 
 export function frameCommandsPlugin() {
+  // WebDriver has one current frame per session: two commands at once (Promise.all in a test)
+  // would switch under each other, so they take turns.
+  let webdriverTurn = Promise.resolve();
+  const inTurn = (run) => {
+    const result = webdriverTurn.then(run);
+    webdriverTurn = result.catch(() => {});
+    return result;
+  };
   return {
     name: 'video-plugin-frame-commands',
     async executeCommand({ command, payload, session }) {
       if (!command.startsWith('frame-')) return undefined;
       const args = { timeout: 8000, ...payload };
       return session.browser.type === 'webdriver'
-        ? webdriverCommand(session, command, args)
+        ? inTurn(() => webdriverCommand(session, command, args))
         : puppeteerCommand(session, command, args);
     },
   };

@@ -16,7 +16,7 @@ import { Plugin } from '../../src/plugin.js';
 import { VERSION } from '../../src/version.js';
 import { EVENT_NAMES, type PluginEventName } from '../../src/wire/api.js';
 import { countResources } from '../support/resources.js';
-import { BUSINESS_URL, rejection, statusLog, testConfig, thrown, token } from '../support/plugin.js';
+import { BUSINESS_URL, getLoginTokenFor, rejection, statusLog, testConfig, thrown, token } from '../support/plugin.js';
 
 const PARTNER = 'test-partner';
 const elements: VideoPluginElement[] = [];
@@ -569,6 +569,8 @@ describe('<video-plugin>: lifecycle', () => {
 
   it('a remove-and-insert in the same task keeps the Plugin and the session', async () => {
     const el = await element();
+    // Where the browser denies the frame storage, a move reloads the frame without its session.
+    el.getLoginToken = getLoginTokenFor(PARTNER);
     const accountID = await signUp(el);
     const plugin = el.plugin;
     const elsewhere = document.createElement('section');

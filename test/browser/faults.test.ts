@@ -13,6 +13,7 @@ import {
   channelOf,
   cleanupPlugins,
   createPlugin,
+  getLoginTokenFor,
   nextEvent,
   rejection,
   signUp,
@@ -55,6 +56,8 @@ async function subject(options: PluginOptions = {}): Promise<Plugin> {
     serviceURL: (await faults()).proxyURL,
     connectTimeout: 3000,
     callTimeout: 5000,
+    // The iframe faults reload the frame: where storage is blocked, this logs the account back in.
+    getLoginToken: getLoginTokenFor(),
     ...options,
   });
   await plugin.loginAccount(await token('login', { accountID }));

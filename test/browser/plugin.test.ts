@@ -18,6 +18,7 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  getLoginTokenFor,
   nextEvent,
   rejection,
   signUp,
@@ -500,7 +501,8 @@ describe('Plugin: UI, mount and events', () => {
   }).timeout(15000);
 
   it('mount without moveBefore reloads the frame and keeps the session and subscriptions', async () => {
-    const plugin = await createPlugin({ slow: true });
+    // getLoginToken: where the browser denies the frame storage, the reload loses the session.
+    const plugin = await createPlugin({ slow: true, getLoginToken: getLoginTokenFor() });
     const accountID = await signUp(plugin);
     const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
     const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));

@@ -46,6 +46,15 @@ export async function cleanupPlugins(): Promise<void> {
   await Promise.all(created.splice(0).map((plugin) => plugin.cleanup()));
 }
 
+/**
+ * A `getLoginToken` as a partner writes it: a login token for the account, from the partner's back
+ * end. Tests that reload the frame pass it, so that they hold where the browser denies the frame
+ * its storage (the reload then loses the frame's session, and this restores it).
+ */
+export function getLoginTokenFor(partnerID = 'test-partner'): (accountID: string) => Promise<string> {
+  return (accountID) => token('login', { partnerID, accountID });
+}
+
 /** Creates an account (with an optional externalID) and returns its ID. */
 export async function signUp(plugin: Plugin, account: Record<string, string> = {}): Promise<string> {
   return plugin.createAccount(await token('create', { partnerID: plugin.partnerID, account }));

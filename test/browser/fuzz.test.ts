@@ -258,7 +258,7 @@ describe('fuzz: forged messages against the wire', function () {
     held = connection.call('slow', 600_000, { timeout: 600_000 });
     held.then(
       () => tripwire.trip('the held call resolved'),
-      () => ending || tripwire.trip('the held call rejected'),
+      (error) => ending || tripwire.trip(`the held call rejected: ${error}`),
     );
     await connection.call('echo', 'subscribed');
     expect(ticks).to.have.length(1);

@@ -342,12 +342,14 @@ describe('wire: reloads and moves', () => {
   });
 
   it('fails queued calls when the frame navigates to a page that does not speak the protocol', async () => {
-    const { connection, disconnected } = connect({ connectTimeout: 300 });
+    // Long enough for the first load in every engine (Firefox takes over 300 ms), short enough to
+    // fail the queued call well before its own limit.
+    const { connection, disconnected } = connect({ connectTimeout: 2000 });
     await connection.whenConnected();
     const gone = disconnected();
     await connection.call('navigateAway');
     await gone;
-    const error = await rejection(connection.call('echo', 1, { timeout: 5000 }));
+    const error = await rejection(connection.call('echo', 1, { timeout: 6000 }));
     expect(error).to.be.instanceOf(ConnectionError);
   });
 

@@ -58,6 +58,21 @@ if (node.code !== 0 && count('fail') + count('cancelled') === 0) {
   failedSteps.push('node tests (runner failed)');
 } else if (count('fail') + count('cancelled') > 0) failedSteps.push('node tests');
 
+// The partner's own end-to-end test (examples/partner-e2e): Playwright Test with its defaults
+// against video-plugin-service, as README "Test your integration" shows.
+if (built) {
+  console.log('\n== partner integration example (npm run test:example)');
+  const example = await run('npm', ['run', '--silent', 'test:example']);
+  const tally = (label) => Number(example.output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
+  totals.passed += tally('passed');
+  totals.failed += tally('failed') + tally('flaky');
+  totals.skipped += tally('skipped');
+  if (example.code !== 0 || tally('failed') + tally('flaky') > 0) {
+    if (tally('failed') + tally('flaky') === 0) totals.failed++;
+    failedSteps.push('partner integration example');
+  }
+}
+
 /** Browser suites, once per engine and storage mode (scripts/browsers.mjs); counts per engine. */
 const perEngine = [];
 if (built) {

@@ -37,8 +37,33 @@ function countReporter() {
 
 const engine = selectedEngine();
 
+/**
+ * TypeScript for the tests; the built CDN files are served byte for byte, as a CDN serves them
+ * (their `integrity` hashes are checked).
+ */
+function typescript() {
+  const plugin = esbuildPlugin({ ts: true, target: 'es2022' });
+  const transform = plugin.transform.bind(plugin);
+  plugin.transform = (context) => (context.path.startsWith('/dist/cdn/') ? undefined : transform(context));
+  return plugin;
+}
+
+/**
+ * The element suite once more, against the classic CDN script: the test page loads it with a plain
+ * `<script src>` before the suite, which then takes the element and the error classes from
+ * `window.VideoPlugin` (test/support/element-api.ts).
+ */
+const classicGroup = {
+  name: 'element-classic',
+  files: 'test/browser/element.test.ts',
+  testRunnerHtml: (testFramework) =>
+    `<!doctype html><html lang="en"><head><script src="/dist/cdn/video-plugin.min.js"></script></head>` +
+    `<body><script type="module" src="${testFramework}"></script></body></html>`,
+};
+
 export default {
   files: engine.files,
+  groups: engine.files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
   nodeResolve: true,
   hostname: 'localhost',
   // One test file at a time: a background tab gets no animation frames, and the frame commands
@@ -47,12 +72,6 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 240000,
   browsers: [engine.launcher()],
-  plugins: [
-    esbuildPlugin({ ts: true, target: 'es2022' }),
-    testServicePlugin(),
-    frameCommandsPlugin(),
-    cspPlugin(),
-    faultPlugin(),
-  ],
+  plugins: [typescript(), testServicePlugin(), frameCommandsPlugin(), cspPlugin(), faultPlugin()],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

@@ -1,7 +1,7 @@
 // The partner demo page: every method of <video-plugin> behind a button, every event and status
 // update in the log. Tokens come from this site's own server (/api/tokens/...), which signs them
 // with video-plugin/server: the partner secret never reaches the browser.
-/* global fetch, localStorage, performance, FormData, Option */
+/* global fetch, localStorage, performance, FormData, Option, navigator, getSelection */
 
 const { EVENT_NAMES, LANGUAGES, version } = window.VideoPlugin;
 const studio = document.getElementById('studio');
@@ -130,6 +130,66 @@ function applyConfig(initial = false) {
     .map((attribute) => (attribute.value === '' ? attribute.name : `${attribute.name}="${attribute.value}"`));
   log('info', initial ? 'configured' : 'reconfigured', undefined, `<video-plugin ${attributes.join(' ')}>`);
   if (!initial) showSession('New configuration: a new session started (not logged in).');
+  showEmbedCode(data);
+}
+
+// ---- Embed code: the snippets for the configuration above ----
+
+/** The two snippets of README "Embed it in any page", for this configuration and this server. */
+function embedSnippets(data) {
+  const script = `<script src="${server.cdn.url}" integrity="${server.cdn.integrity}" crossorigin="anonymous" defer></script>`;
+  const config = [
+    ['partner-id', server.partnerID],
+    ['auth-mode', data.get('authMode')],
+    ['environment', data.get('environment')],
+    ['service-url', String(data.get('serviceURL') ?? '').trim()],
+  ].filter(([, text]) => text);
+  const debug = data.get('debug') === 'on';
+  const attributes = (prefix) =>
+    [...config.map(([name, text]) => `${prefix}${name}="${text}"`), ...(debug ? [`${prefix}debug`] : [])].join(' ');
+  // Uncontrolled mode signs users in inside the studio, so a launcher is all a page needs; JWT mode
+  // needs the page's code to log a user in before the studio opens.
+  const jwt = data.get('authMode') !== 'uncontrolled';
+  const openOn = jwt ? 'none' : 'click';
+  const markup = `${script}\n\n<div data-video-plugin ${attributes('data-')} data-open-on="${openOn}" data-height="640px"></div>`;
+  const element = `${script}
+
+<video-plugin id="video-studio" ${attributes('')} style="height: 640px">
+  <button type="button" id="video-studio-start">Create a video</button>
+</video-plugin>
+
+<script>
+  const studio = document.getElementById('video-studio');${
+    jwt
+      ? `
+  // JWT mode: log a user in first, with a token from your server:
+  // await studio.loginAccount(await (await fetch('/your/token/endpoint')).text());`
+      : ''
+  }
+  document.getElementById('video-studio-start').addEventListener('click', () => studio.openPlugin());
+  studio.addEventListener('videoCreated', (event) => console.log('New video:', event.detail.name));
+</script>`;
+  return { markup, element };
+}
+
+function showEmbedCode(data) {
+  const { markup, element } = embedSnippets(data);
+  $('embed-markup').textContent = markup;
+  $('embed-element').textContent = element;
+}
+
+for (const button of document.querySelectorAll('#embed-code .copy')) {
+  button.addEventListener('click', async () => {
+    const text = $(button.dataset.copy).textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      $('copy-status').textContent = 'Copied.';
+    } catch {
+      // No clipboard access (permissions, an old browser): select the text for Ctrl+C instead.
+      getSelection().selectAllChildren($(button.dataset.copy));
+      $('copy-status').textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
 }
 
 form.elements.serviceURL.value = server.serviceURL;

@@ -6,10 +6,18 @@
 //
 // `npm start` runs it beside the local service (scripts/start.mjs). Alone:
 //   VIDEO_PLUGIN_SERVICE_URL=http://127.0.0.1:8001 node demo/server.mjs
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createAccountToken, loginAccountToken } from 'video-plugin/server';
+
+/** The `integrity` value (sha384) of a built file, as `npm run sri` prints it. */
+async function integrityOf(file) {
+  return `sha384-${createHash('sha384')
+    .update(await readFile(file))
+    .digest('base64')}`;
+}
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -21,6 +29,11 @@ const FILES = {
   '/favicon.svg': [here('./favicon.svg'), 'image/svg+xml'],
   '/vendor/video-plugin.min.js': [here('../dist/cdn/video-plugin.min.js'), 'text/javascript; charset=utf-8'],
   '/vendor/video-plugin.min.js.map': [here('../dist/cdn/video-plugin.min.js.map'), 'application/json'],
+  '/vendor/video-plugin.module.min.js': [
+    here('../dist/cdn/video-plugin.module.min.js'),
+    'text/javascript; charset=utf-8',
+  ],
+  '/vendor/video-plugin.module.min.js.map': [here('../dist/cdn/video-plugin.module.min.js.map'), 'application/json'],
   '/business/': [here('./business/index.html'), 'text/html; charset=utf-8'],
   '/business/storefront.svg': [here('./business/storefront.svg'), 'image/svg+xml'],
   '/business/beans.svg': [here('./business/beans.svg'), 'image/svg+xml'],
@@ -94,7 +107,16 @@ export async function startDemo({ port = 8000, serviceURL, partnerID, secret }) 
   ].join('; ');
   // A real partner would take the claims from its own signed-in user; the demo lets the page choose.
   const routes = {
-    'GET /api/config': async () => ({ partnerID, serviceURL, sampleSourceURL: `${origin}/business/` }),
+    'GET /api/config': async () => ({
+      partnerID,
+      serviceURL,
+      sampleSourceURL: `${origin}/business/`,
+      // What the embed-code panel needs for a pinned <script src> with Subresource Integrity.
+      cdn: {
+        url: `${origin}/vendor/video-plugin.min.js`,
+        integrity: await integrityOf(FILES['/vendor/video-plugin.min.js'][0]),
+      },
+    }),
     'POST /api/tokens/create': async (req) => {
       const { account = {} } = await readJson(req);
       return { token: await createAccountToken({ partnerID, secret, account: withoutBlanks(account) }) };

@@ -125,10 +125,16 @@ const entries = [
     external: LIT,
   },
   {
-    name: 'CDN bundle',
-    what: 'dist/cdn/video-plugin.min.js as built: element + Plugin + Lit + zod/mini',
+    name: 'CDN classic script',
+    what: 'dist/cdn/video-plugin.min.js as built (IIFE): element + embed + Plugin + Lit + zod/mini',
     budget: BUDGETS.cdn,
     prebuilt: 'cdn/video-plugin.min.js',
+  },
+  {
+    name: 'CDN ES module',
+    what: 'dist/cdn/video-plugin.module.min.js as built: the same, with the exports',
+    budget: BUDGETS.cdn,
+    prebuilt: 'cdn/video-plugin.module.min.js',
   },
 ];
 

@@ -73,6 +73,20 @@ if (built) {
   }
 }
 
+// The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator
+// (scripts/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
+if (built) {
+  console.log('\n== WordPress check (npm run test:wordpress)');
+  const wordpress = await run('npm', ['run', '--silent', 'test:wordpress']);
+  const line = wordpress.output.match(/^(\d+) passed, (\d+) failed$/m);
+  totals.passed += Number(line?.[1] ?? 0);
+  totals.failed += Number(line?.[2] ?? 0);
+  if (wordpress.code !== 0) {
+    if (!line || Number(line[2]) === 0) totals.failed++;
+    failedSteps.push('WordPress check');
+  }
+}
+
 /** Browser suites, once per engine and storage mode (scripts/browsers.mjs); counts per engine. */
 const perEngine = [];
 if (built) {

@@ -89,3 +89,24 @@ for (const variant of ['esm', 'cdn'] as const) {
     ]);
   }).timeout(20000);
 }
+
+it('the classic CDN script with data-video-plugin markup alone (no script of the page) works under the same policy', async () => {
+  const { serviceURL } = await testConfig();
+  const id = crypto.randomUUID();
+  const iframe = document.createElement('iframe');
+  iframe.src = `/__csp/markup.html?frame=${encodeURIComponent(serviceURL)}&id=${id}`;
+  iframe.style.cssText = 'width:800px;height:700px';
+  frames.push(iframe);
+  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+  document.body.append(iframe);
+  await loaded;
+  const win = iframe.contentWindow as Window & { cspViolations: string[] };
+  const host = win.document.querySelector('[data-video-plugin]')!;
+  const opened = new Promise((resolve) => host.addEventListener('pluginOpened', resolve, { once: true }));
+  (host.querySelector('button') as HTMLButtonElement).click();
+  await opened;
+  const frame = host.querySelector('video-plugin')!.shadowRoot!.querySelector('iframe')!;
+  expect(frame.src.startsWith(serviceURL)).to.equal(true);
+  expect(win.cspViolations).to.deep.equal([]);
+  expect(await (await fetch(`/__csp/reports?id=${id}&count=0`)).json()).to.deep.equal([]);
+});

@@ -87,6 +87,25 @@ export function cspPlugin() {
           },
         };
       }
+      if (context.path === '/__csp/markup.html') {
+        // The classic CDN script and data-video-plugin markup, no script of the page's own.
+        const frame = context.URL.searchParams.get('frame') ?? '';
+        const id = context.URL.searchParams.get('id') ?? '';
+        if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(frame) || !/^[\w-]+$/.test(id)) {
+          return { body: 'frame must be the service origin, id a word', type: 'text/plain' };
+        }
+        return {
+          body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Markup only</title>
+<script src="/test/fixtures/csp-listen.js"></script>
+<script src="/dist/cdn/video-plugin.min.js" defer></script></head>
+<body><div data-video-plugin data-partner-id="test-partner" data-service-url="${frame}" data-auth-mode="uncontrolled" data-open-on="click"></div></body></html>`,
+          type: 'text/html',
+          headers: {
+            'content-security-policy': strictCsp(frame, `/__csp/report?id=${id}`),
+            'cache-control': 'no-store',
+          },
+        };
+      }
       if (context.path === '/__csp/report' && context.method === 'POST') {
         const id = context.URL.searchParams.get('id') ?? '';
         const body = JSON.parse((await readBody(context.req)) || '{}');

@@ -1,0 +1,38 @@
+// `npm run sri`: the Subresource Integrity hashes (sha384) of the built CDN scripts, for the
+// `integrity` attribute of a pinned <script src>. `--write` also puts them into the snippets of
+// README.md and docs/cms.md (every `src="…/dist/cdn/FILE" integrity="…"`); the browser tests fail
+// when a snippet's hash is not the built file's. Run `npm run build` first.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const FILES = ['video-plugin.min.js', 'video-plugin.module.min.js'];
+const DOCS = ['README.md', 'docs/cms.md'];
+
+const hashes = {};
+for (const file of FILES) {
+  const path = `${root}dist/cdn/${file}`;
+  if (!existsSync(path)) {
+    console.error(`sri: ${path} is missing; run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  hashes[file] = `sha384-${createHash('sha384').update(readFileSync(path)).digest('base64')}`;
+  console.log(`${file}  ${hashes[file]}`);
+}
+
+if (process.argv.includes('--write')) {
+  for (const doc of DOCS) {
+    const path = `${root}${doc}`;
+    if (!existsSync(path)) continue;
+    const before = readFileSync(path, 'utf8');
+    const after = before.replace(
+      /(src="[^"]*\/dist\/cdn\/([\w.-]+)"\s+integrity=")sha384-[^"]*"/g,
+      (match, head, file) => (hashes[file] ? `${head}${hashes[file]}"` : match),
+    );
+    if (after !== before) {
+      writeFileSync(path, after);
+      console.log(`sri: updated ${doc}`);
+    }
+  }
+}

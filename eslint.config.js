@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'bench/results/'] },
+  {
+    ignores: [
+      'dist/',
+      'packages/service/dist/',
+      'node_modules/',
+      'coverage/',
+      'custom-elements.json',
+      'bench/results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

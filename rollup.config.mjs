@@ -1,10 +1,22 @@
 // Bundles built from tsc's output in dist/ (so rollup needs no TypeScript plugin):
 // - the CDN scripts (element + Plugin + Lit + zod, one minified file each): a classic script (IIFE)
 //   and an ES module,
-// - the local service's iframe pages (loaded by the service, same origin as its API).
-import { existsSync } from 'node:fs';
+// - the local service's iframe pages (loaded by the service, same origin as its API);
+// - the `video-plugin-service` package (packages/service/dist): the service's Node code with the
+//   modules it shares with the SDK (errors, wire, token rules) inlined, its npm dependencies left
+//   external, and its declarations in one file.
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import { dts } from 'rollup-plugin-dts';
+
+const servicePackage = JSON.parse(readFileSync(new URL('./packages/service/package.json', import.meta.url), 'utf8'));
+/** What the service package leaves to its own dependencies (and Node's built-in modules). */
+const serviceExternal = (id) =>
+  id.startsWith('node:') ||
+  builtinModules.includes(id) ||
+  Object.keys(servicePackage.dependencies).some((name) => id === name || id.startsWith(`${name}/`));
 
 const minifyModule = terser({ ecma: 2022, module: true, format: { comments: false } });
 // A classic script runs in the page's global scope: terser must not treat it as a module.
@@ -26,17 +38,41 @@ const bundles = [
   },
 ];
 
-export default bundles
-  .filter((bundle) => existsSync(bundle.input))
-  .map(({ minify = minifyModule, ...bundle }) => ({
-    ...bundle,
-    plugins: [nodeResolve({ browser: true }), minify],
-    onwarn(warning, warn) {
-      // Our own code must not be circular; dependencies (zod) are their authors' business.
-      if (warning.code === 'CIRCULAR_DEPENDENCY' && !warning.ids?.some((id) => id.includes('node_modules'))) {
-        throw new Error(warning.message);
-      }
-      if (warning.code === 'CIRCULAR_DEPENDENCY') return;
-      warn(warning);
-    },
-  }));
+const service = existsSync('dist/service/server.js')
+  ? [
+      {
+        input: { server: 'dist/service/server.js', cli: 'dist/service/cli.js' },
+        // Shared code at the top of dist/, beside public/: the service finds its pages from there.
+        output: { dir: 'packages/service/dist', format: 'es', chunkFileNames: 'shared-[hash].js' },
+        external: serviceExternal,
+        onwarn(warning, warn) {
+          if (warning.code === 'CIRCULAR_DEPENDENCY') throw new Error(warning.message);
+          warn(warning);
+        },
+      },
+      {
+        input: 'dist/service/server.d.ts',
+        output: { file: 'packages/service/dist/server.d.ts', format: 'es' },
+        external: serviceExternal,
+        plugins: [dts()],
+      },
+    ]
+  : [];
+
+export default [
+  ...bundles
+    .filter((bundle) => existsSync(bundle.input))
+    .map(({ minify = minifyModule, ...bundle }) => ({
+      ...bundle,
+      plugins: [nodeResolve({ browser: true }), minify],
+      onwarn(warning, warn) {
+        // Our own code must not be circular; dependencies (zod) are their authors' business.
+        if (warning.code === 'CIRCULAR_DEPENDENCY' && !warning.ids?.some((id) => id.includes('node_modules'))) {
+          throw new Error(warning.message);
+        }
+        if (warning.code === 'CIRCULAR_DEPENDENCY') return;
+        warn(warning);
+      },
+    })),
+  ...service,
+];

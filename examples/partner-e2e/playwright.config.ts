@@ -1,6 +1,6 @@
 // A partner's end-to-end test of their video-plugin integration, with Playwright Test and its
 // default settings. Playwright starts the local stand-in of the hosted service
-// (`video-plugin-service`, shipped in the video-plugin package) and the partner's app, on two
+// (`video-plugin-service`, the service's own package) and the partner's app, on two
 // different sites, as in production.
 //
 // The one change from Playwright's defaults: Debian's Chromium instead of Playwright's own build
@@ -31,8 +31,8 @@ export default defineConfig({
   },
   webServer: [
     {
-      // In your repo: `npx video-plugin-service …` (the package's bin).
-      command: `node ../../bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
+      // In your repo: `npx video-plugin-service …` (after `npm install -D video-plugin-service`).
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
     },

@@ -25,7 +25,7 @@ import { TEST_PARTNERS } from './service-plugin.mjs';
 
 /** Job length of the faulty service: long enough to act while a generation is PENDING or PROCESSING. */
 const JOB_MS = 3000;
-const BIN = fileURLToPath(new URL('../../bin/video-plugin-service.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/service/bin/video-plugin-service.js', import.meta.url));
 
 /** Starts the service command; resolves with the process and its port once it listens. */
 function startProcess(port, dataFile) {

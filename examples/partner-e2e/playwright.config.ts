@@ -32,7 +32,7 @@ export default defineConfig({
   webServer: [
     {
       // In your repo: `npx video-plugin-service …` (after `npm install -D video-plugin-service`).
-      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300 --media placeholder`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
     },

@@ -38,6 +38,8 @@ export interface ApiContext {
   streams: Streams;
   /** The service's origin, for media URLs. */
   baseURL: () => string;
+  /** Where downloaded images and renders are kept (real media). */
+  mediaDir: string;
 }
 
 interface Request {

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
 import { InvalidParameterError } from '../errors.js';
 import { parseOrThrow, strictObject } from '../server/validate.js';
@@ -44,6 +45,9 @@ const ServiceOptionsSchema = strictObject({
   fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
   publicDir: z.optional(z.string().check(z.minLength(1))),
+  media: z.optional(z.enum(['real', 'placeholder'])),
+  mediaDir: z.optional(z.string().check(z.minLength(1))),
+  renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
 });
 
 /** One partner the service accepts tokens from (programmatic form). */
@@ -58,7 +62,12 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `dataFile`: JSON file that keeps the state across restarts (default: in memory);
  * - `fetchTimeoutMs`: time limit of a topic search's fetch (default 5000);
  * - `heartbeatMs`: interval of the status stream's keep-alive comment (default 15000);
- * - `publicDir`: directory served under `/assets/` (default: the built iframe pages).
+ * - `publicDir`: directory served under `/assets/` (default: the built iframe pages);
+ * - `media`: `real` (default: MP4 renders with a voiceover, see docs/service.md) or `placeholder`
+ *   (instant SVG stand-ins, for integration tests that never look at the video);
+ * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
+ *   temporary folder removed at `close()` when the data is in memory);
+ * - `renderConcurrency`: renders at once (default: the machine's cores).
  */
 export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 
@@ -80,6 +89,10 @@ export interface ServiceConfig {
   readonly fetchTimeoutMs: number;
   readonly heartbeatMs: number;
   readonly publicDir: string;
+  readonly media: 'real' | 'placeholder';
+  /** Undefined: a temporary folder, made at start and removed at close. */
+  readonly mediaDir: string | undefined;
+  readonly renderConcurrency: number;
 }
 
 /** Validates the options and fills in the defaults. Throws `invalid_parameter` naming the field. */
@@ -112,6 +125,9 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
     heartbeatMs: parsed.heartbeatMs ?? 15_000,
     publicDir: parsed.publicDir ?? defaultPublicDir(),
+    media: parsed.media ?? 'real',
+    mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
+    renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
   };
 }
 
@@ -140,6 +156,11 @@ Options:
   --job-ms N             how long a topic search or generation takes, in ms (default ${DEFAULT_JOB_MS})
                                                                                  env VIDEO_PLUGIN_JOB_MS
   --data FILE            keep accounts, videos and sessions in FILE across restarts (default: memory)
+  --media real|placeholder  real MP4 videos with a voiceover (default), or instant SVG stand-ins
+                         for tests that never look at the video
+  --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
+                         else a temporary folder removed at exit)
+  --render-concurrency N renders at once (default: the number of cores)
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -166,6 +187,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'allowed-origin': { type: 'string', multiple: true },
         'job-ms': { type: 'string' },
         data: { type: 'string' },
+        media: { type: 'string' },
+        'media-dir': { type: 'string' },
+        'render-concurrency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -185,6 +209,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (values.host === '') throw new UsageError('--host must not be empty.');
   if (values.data === '') throw new UsageError('--data must name a file.');
+  if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
+    throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
+  }
+  if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
+  const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
+  if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
 
   const options: ServiceOptions = {
     partners: [
@@ -199,6 +229,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (jobMs !== undefined) options.jobMs = jobMs;
   if (values.host !== undefined) options.host = values.host;
   if (values.data !== undefined) options.dataFile = values.data;
+  if (values.media !== undefined) options.media = values.media;
+  if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
+  if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;
   return { help: false, options };
 }
 

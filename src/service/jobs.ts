@@ -8,6 +8,10 @@
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { downloadImage } from './render/images.js';
+import { RenderError, RenderQueue, renderVideo } from './render/render.js';
+import { buildStoryboard } from './render/storyboard.js';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
   advance,
@@ -35,8 +39,13 @@ export interface GenerationParams {
  */
 export const FAIL_GENERATION_MARKER = '[fail]';
 
-/** Format of the emulator's renders: an animated SVG stands in for the real video file. */
-export const RENDER_FORMAT = 'svg';
+/** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
+export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
+
+/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.mp4`… */
+export function videoFile(mediaDir: string, videoId: string, kind: 'preview' | 'final', ext: 'mp4' | 'jpg' | 'vtt') {
+  return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
+}
 
 /** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
 const TOPIC_PENDING_SHARE = 0.1;
@@ -48,13 +57,28 @@ export class Jobs {
   readonly #store: Store;
   readonly #jobMs: number;
   readonly #fetchTimeoutMs: number;
+  readonly #media: 'real' | 'placeholder';
+  readonly #mediaDir: string;
+  readonly #renders: RenderQueue;
   readonly #closing = new AbortController();
   #running = 0;
 
-  constructor(store: Store, options: { jobMs: number; fetchTimeoutMs: number }) {
+  constructor(
+    store: Store,
+    options: {
+      jobMs: number;
+      fetchTimeoutMs: number;
+      media?: 'real' | 'placeholder';
+      mediaDir?: string;
+      renderConcurrency?: number;
+    },
+  ) {
     this.#store = store;
     this.#jobMs = options.jobMs;
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
+    this.#media = options.media ?? 'placeholder';
+    this.#mediaDir = options.mediaDir ?? '';
+    this.#renders = new RenderQueue(options.renderConcurrency);
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -112,6 +136,7 @@ export class Jobs {
       isCompleted: false,
       hasThumbnail: false,
       renders: [],
+      media: RENDER_FORMAT[this.#media],
     };
     this.#store.videos.set(video.id, video);
     this.#store.generations.set(generation.requestId, generation);
@@ -125,7 +150,7 @@ export class Jobs {
   completeVideo(video: VideoRecord): void {
     video.isCompleted = true;
     video.updatedAt = nowISO();
-    video.renders = [{ format: RENDER_FORMAT, status: 'PROCESSING' }];
+    video.renders = [{ format: video.media ?? 'svg', status: 'PROCESSING' }];
     this.#store.changed({ kind: 'video', record: video });
     this.#run(() => this.#render(video));
   }
@@ -149,6 +174,11 @@ export class Jobs {
   /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
   close(): void {
     this.#closing.abort();
+  }
+
+  /** Renders running and waiting for their turn. */
+  get renderQueue(): { active: number; waiting: number } {
+    return { active: this.#renders.active, waiting: this.#renders.waiting };
   }
 
   /** How many jobs are running. */
@@ -191,13 +221,25 @@ export class Jobs {
     // images one by one over the rest of the job's time.
     topic.title = page.title ?? new URL(topic.sourceURL).hostname;
     if (page.description !== undefined) topic.description = page.description;
+    topic.headings = page.headings;
+    topic.sentences = page.sentences;
     topic.images = [];
+    topic.files = [];
     topic.updatedAt = nowISO();
     this.#store.changed(change);
     const steps = page.images.length + 1;
     const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
-    for (const image of page.images) {
+    for (const [index, image] of page.images.entries()) {
       await this.#wait(stepMs);
+      // Real media: the service keeps its own copy (videos never hot-link the source site);
+      // an image that cannot be used is left out of the video, not of the topic.
+      if (this.#media === 'real') {
+        const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+          timeoutMs: this.#fetchTimeoutMs,
+          signal: this.#closing.signal,
+        });
+        if ('file' in kept) topic.files.push(kept.file);
+      }
       topic.images.push(image);
       topic.updatedAt = nowISO();
       this.#store.changed(change);
@@ -224,9 +266,34 @@ export class Jobs {
       this.#store.changed(change);
       return;
     }
-    // The video gets its thumbnail before the generation says COMPLETE, so a page reacting to
-    // COMPLETE finds the video ready.
+    // The video gets its thumbnail (and, with real media, its preview render) before the generation
+    // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
     const video = this.#store.videos.get(generation.videoId);
+    if (video?.media === 'mp4') {
+      const topic = this.#store.topics.get(generation.topicId);
+      video.storyboard = buildStoryboard(
+        {
+          sourceURL: topic?.sourceURL ?? 'http://localhost/',
+          ...(topic?.title !== undefined ? { title: topic.title } : {}),
+          ...(topic?.description !== undefined ? { description: topic.description } : {}),
+          headings: topic?.headings ?? [],
+          sentences: topic?.sentences ?? [],
+          images: topic?.files ?? [],
+        },
+        generation,
+      );
+      try {
+        await this.#renders.run(() =>
+          renderVideo(video.storyboard!, join(this.#mediaDir, 'videos'), `${video.id}-preview`, this.#closing.signal),
+        );
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
+        this.#store.changed(change);
+        return;
+      }
+      video.hasPreview = true;
+    }
     if (video) {
       video.hasThumbnail = true;
       video.updatedAt = nowISO();
@@ -237,7 +304,25 @@ export class Jobs {
   }
 
   async #render(video: VideoRecord): Promise<void> {
-    await this.#wait(this.#jobMs);
+    if (video.media === 'mp4' && video.storyboard) {
+      const board = video.storyboard;
+      try {
+        await this.#renders.run(() =>
+          renderVideo(board, join(this.#mediaDir, 'videos'), `${video.id}-final`, this.#closing.signal),
+        );
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        for (const render of video.renders) {
+          if (render.status === 'PENDING') advance(render, 'PROCESSING');
+          if (render.status === 'PROCESSING') advance(render, 'FAILED', { code: error.code, message: error.message });
+        }
+        video.updatedAt = nowISO();
+        this.#store.changed({ kind: 'video', record: video });
+        return;
+      }
+    } else {
+      await this.#wait(this.#jobMs);
+    }
     const now = nowISO();
     for (const render of video.renders) {
       if (render.status === 'PENDING') advance(render, 'PROCESSING');

@@ -4,7 +4,10 @@
  * and the routes into one `node:http` server. Every request is handled inside a try/catch, so a bad
  * request costs one error answer, never the process.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { NotFoundError } from '../errors.js';
@@ -69,10 +72,13 @@ export interface ServiceStats {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = resolveConfig(options);
   const store = await Store.open(config.dataFile);
-  const jobs = new Jobs(store, config);
+  // Real media needs a folder: the configured one, or a temporary one that lives as long as this.
+  const temporaryMedia = config.media === 'real' && !config.mediaDir;
+  const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
+  const jobs = new Jobs(store, { ...config, mediaDir });
   let origin = '';
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
-  const ctx: ApiContext = { config, store, jobs, streams, baseURL: () => origin };
+  const ctx: ApiContext = { config, store, jobs, streams, baseURL: () => origin, mediaDir };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
@@ -128,6 +134,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         server.closeAllConnections();
         await closed;
         await store.close();
+        if (temporaryMedia) await rm(mediaDir, { recursive: true, force: true });
       })();
       return closing;
     },
@@ -150,7 +157,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
       return;
     }
     if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
-    if (path.startsWith('/media/')) return serveMedia(res, path, ctx.store);
+    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir);
   }
   throw new NotFoundError('not_found', `Nothing is served at ${req.method} ${path}.`);
 }

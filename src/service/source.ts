@@ -24,6 +24,9 @@ export interface SourcePage {
   title?: string;
   description?: string;
   images: string[];
+  /** The text of its `h1`–`h3` headings and the first sentences of its paragraphs (a few each). */
+  headings: string[];
+  sentences: string[];
 }
 
 /** Limits of one fetch. */
@@ -154,7 +157,27 @@ export function readPage(html: string, pageURL: URL): SourcePage {
     if (url && !images.includes(url.href)) images.push(url.href);
     if (images.length === MAX_IMAGES) break;
   }
-  return { ...(title ? { title } : {}), ...(description ? { description } : {}), images };
+  const headings = texts(markup, /<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi, MAX_TEXTS);
+  const sentences = texts(markup, /<p\b[^>]*>([\s\S]*?)<\/p\s*>/gi, MAX_TEXTS * 2)
+    .flatMap((paragraph) => paragraph.match(/[^.!?]+[.!?]+/g) ?? [paragraph])
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.split(' ').length >= 4)
+    .slice(0, MAX_TEXTS);
+  return { ...(title ? { title } : {}), ...(description ? { description } : {}), images, headings, sentences };
+}
+
+/** Headings and sentences kept per topic, each. */
+const MAX_TEXTS = 8;
+
+/** The cleaned text of every match of `pattern` (group 1), without repeats. */
+function texts(markup: string, pattern: RegExp, max: number): string[] {
+  const found: string[] = [];
+  for (const match of markup.matchAll(pattern)) {
+    const text = clean(match[1]);
+    if (text && !found.includes(text)) found.push(text);
+    if (found.length === max) break;
+  }
+  return found;
 }
 
 function attributes(tag: string): Map<string, string> {

@@ -6,12 +6,14 @@
  * X-Frame-Options, which cannot list several origins) and may load nothing from elsewhere.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { NotFoundError } from '../errors.js';
 import type { ServiceConfig } from './config.js';
 import { videoSvg } from './media.js';
 import { pluginPageHtml } from './page-html.js';
+import { videoFile } from './jobs.js';
 import type { Store } from './store.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -100,17 +102,44 @@ export async function serveAsset(
   res.end(req.method === 'HEAD' ? undefined : content);
 }
 
+/** Real media files of a video: what each URL name serves, and its type. */
+const MEDIA_FILES: Record<string, { kind: 'preview' | 'final'; ext: 'mp4' | 'jpg' | 'vtt'; type: string }> = {
+  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
+  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
+  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
+  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+};
+
 /**
- * Answers `GET /media/videos/<id>/thumbnail.svg` and `…/render.svg`. Media is public, like a CDN
- * URL (an `<img>` cannot send the session); the unguessable video ID is what protects it.
+ * A video's media (`/media/videos/<id>/<name>`): real files (MP4 with HTTP range requests, so that
+ * players can seek; JPEG thumbnail; WebVTT captions) or the SVG stand-ins of `media: placeholder`.
+ * Served only once they exist; the unguessable video ID is the key (see SECURITY.md).
  */
-export function serveMedia(res: ServerResponse, path: string, store: Store): void {
-  const match = /^\/media\/videos\/([\w-]+)\/(thumbnail|render)\.svg$/.exec(path);
+export async function serveMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  store: Store,
+  mediaDir: string,
+): Promise<void> {
+  const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
   const video = match ? store.videos.get(match[1] as string) : undefined;
-  const kind = match?.[2] as 'thumbnail' | 'render' | undefined;
+  const name = match?.[2] ?? '';
+  if (!video) throw missing(path);
+  if (video.media === 'mp4') {
+    const file = MEDIA_FILES[name];
+    const ready =
+      file?.kind === 'preview'
+        ? video.hasPreview
+        : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+    if (!file || !ready) throw missing(path);
+    return sendFile(req, res, videoFile(mediaDir, video.id, file.kind, file.ext), file.type);
+  }
+  const kind = name === 'thumbnail.svg' ? 'thumbnail' : name === 'render.svg' ? 'render' : undefined;
   const ready =
-    kind === 'thumbnail' ? video?.hasThumbnail : video?.renders.some((render) => render.status === 'COMPLETE');
-  if (!video || !kind || !ready) throw missing(path);
+    kind === 'thumbnail' ? video.hasThumbnail : video.renders.some((render) => render.status === 'COMPLETE');
+  if (!kind || !ready) throw missing(path);
   const svg = videoSvg(video, kind);
   res
     .writeHead(200, {
@@ -122,6 +151,50 @@ export function serveMedia(res: ServerResponse, path: string, store: Store): voi
       'x-content-type-options': 'nosniff',
     })
     .end(svg);
+}
+
+/**
+ * Sends a file with `Content-Length` and `Accept-Ranges: bytes`; a `Range: bytes=a-b` request (one
+ * range) gets `206` and that part, an unsatisfiable one `416`.
+ */
+async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    throw missing(new URL(req.url ?? '/', 'http://service.invalid').pathname);
+  }
+  const headers = {
+    'content-type': type,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    // Players on the partner's page (another origin) may read it, as from a CDN.
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+  if (req.headers.range !== undefined && range && (range[1] || range[2])) {
+    let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    let end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (!range[1]) end = size - 1;
+    if (start >= size || start > end) {
+      res.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
+      return;
+    }
+    start = Math.max(0, start);
+    res.writeHead(206, {
+      ...headers,
+      'content-range': `bytes ${start}-${end}/${size}`,
+      'content-length': end - start + 1,
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file, { start, end }).pipe(res);
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': size });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
 }
 
 async function isFile(path: string): Promise<boolean> {

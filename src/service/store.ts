@@ -6,6 +6,7 @@
  * listeners (the status streams). Node runs one request at a time between awaits, so a
  * check-then-insert done without an await in between (externalID, jti) cannot race.
  */
+import type { Storyboard } from './render/storyboard.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { InvalidStateError, NotFoundError, AccountAlreadyExistsError } from '../errors.js';
@@ -65,6 +66,11 @@ export interface TopicRecord extends Owner, StatusRecord {
   title?: string;
   description?: string;
   images: string[];
+  /** The page's headings and key sentences, for the storyboard (not part of the public topic). */
+  headings?: string[];
+  sentences?: string[];
+  /** The images downloaded and kept by the service (`media: real`), in page order. */
+  files?: string[];
   createdAt: string;
 }
 
@@ -84,6 +90,7 @@ export interface GenerationRecord extends Owner, StatusRecord {
 export interface RenderRecord {
   format: string;
   status: Status;
+  error?: StatusError;
   renderedAt?: string;
 }
 
@@ -103,6 +110,12 @@ export interface VideoRecord extends Owner {
   /** Set once the generation completed: the thumbnail is then served. */
   hasThumbnail: boolean;
   renders: RenderRecord[];
+  /** `mp4` (real renders, `media: real`) or `svg` (stand-ins); `svg` when absent. */
+  media?: 'mp4' | 'svg';
+  /** What the renders are made from (real media only). */
+  storyboard?: Storyboard;
+  /** Whether the preview render (made when the generation completes) is there. */
+  hasPreview?: boolean;
 }
 
 /** A change the status streams may forward. */

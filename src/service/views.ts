@@ -41,7 +41,7 @@ export interface VideoView {
   updatedAt: string;
   isCompleted: boolean;
   thumbnailURL?: string;
-  renders: { format: string; status: Status; url?: string; renderedAt?: string }[];
+  renders: { format: string; status: Status; error?: StatusError; url?: string; renderedAt?: string }[];
 }
 
 /** The account without its owner field and internal flag. */
@@ -87,11 +87,12 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
     createdAt: video.createdAt,
     updatedAt: video.updatedAt,
     isCompleted: video.isCompleted,
-    ...(video.hasThumbnail ? { thumbnailURL: `${media}/thumbnail.svg` } : {}),
+    ...(video.hasThumbnail ? { thumbnailURL: `${media}/thumbnail.${video.media === 'mp4' ? 'jpg' : 'svg'}` } : {}),
     renders: video.renders.map((render) => ({
       format: render.format,
       status: render.status,
-      ...(render.status === 'COMPLETE' ? { url: `${media}/render.svg` } : {}),
+      ...(render.error ? { error: render.error } : {}),
+      ...(render.status === 'COMPLETE' ? { url: `${media}/render.${render.format}` } : {}),
       ...(render.renderedAt !== undefined ? { renderedAt: render.renderedAt } : {}),
     })),
   };

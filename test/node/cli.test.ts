@@ -147,3 +147,18 @@ test('the command line is parsed into service options', () => {
     assert.throws(() => parseCommandLine(argv), { name: 'Error' }, argv.join(' '));
   }
 });
+
+test('the media flags: --media, --media-dir, --render-concurrency', () => {
+  const parsed = parseCommandLine(['--media', 'placeholder', '--media-dir', '/tmp/m', '--render-concurrency', '3']);
+  assert.deepEqual(
+    parsed.help === false && [parsed.options.media, parsed.options.mediaDir, parsed.options.renderConcurrency],
+    ['placeholder', '/tmp/m', 3],
+  );
+  assert.throws(() => parseCommandLine(['--media', 'fake']), /--media must be real or placeholder \(got "fake"\)/);
+  assert.throws(() => parseCommandLine(['--media-dir', '']), /--media-dir must name a folder/);
+  assert.throws(() => parseCommandLine(['--render-concurrency', '0']), /--render-concurrency must be at least 1/);
+  assert.throws(
+    () => parseCommandLine(['--render-concurrency', 'many']),
+    /--render-concurrency must be a whole number/,
+  );
+});

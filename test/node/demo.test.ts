@@ -153,6 +153,19 @@ describe('partner demo', { skip }, () => {
       const openEditor = await frame.waitForSelector('[data-action="open-editor"]', { visible: true, timeout: 15_000 });
       await openEditor!.click();
       await logged('editorOpened');
+      // The editor plays the real preview render: Chromium's <video> reads it and seeks in it.
+      const playback = await frame.evaluate(async () => {
+        const video = document.querySelector('video')!;
+        if (video.readyState < 1)
+          await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+        const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
+        video.currentTime = video.duration / 2;
+        await seeked;
+        return { duration: video.duration, width: video.videoWidth, height: video.videoHeight, at: video.currentTime };
+      });
+      assert.ok(playback.duration > 4.8, `duration ${playback.duration}`);
+      assert.ok(playback.width >= 1080 && playback.height >= 720, `${playback.width}×${playback.height}`);
+      assert.ok(Math.abs(playback.at - playback.duration / 2) < 0.5);
     },
   );
 

@@ -21,6 +21,9 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Ru
   const service = await startService({
     port: 0,
     jobMs: 60,
+    // These suites test the API, not the media: instant SVG stand-ins (render.test.ts and
+    // media.test.ts use real media).
+    media: 'placeholder',
     partners: [{ id: PARTNER, secret: SECRET }],
     ...options,
   });

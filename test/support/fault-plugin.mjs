@@ -30,7 +30,7 @@ const BIN = fileURLToPath(new URL('../../packages/service/bin/video-plugin-servi
 /** Starts the service command; resolves with the process and its port once it listens. */
 function startProcess(port, dataFile) {
   const partner = TEST_PARTNERS[0];
-  const args = [BIN, '--port', String(port), '--host', '127.0.0.1', '--partner', partner.id];
+  const args = [BIN, '--port', String(port), '--host', '127.0.0.1', '--media', 'placeholder', '--partner', partner.id];
   args.push('--secret', partner.secret, '--job-ms', String(JOB_MS), '--data', dataFile);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {

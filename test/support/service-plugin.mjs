@@ -34,10 +34,18 @@ export function testServicePlugin() {
         host: '127.0.0.1',
         jobMs: 150,
         heartbeatMs: 1000,
+        // The browser suites test the SDK and the wire, not the media: instant SVG stand-ins.
+        media: 'placeholder',
         partners: TEST_PARTNERS,
       });
       // Jobs that take seconds, for tests that need an action to stay PENDING or PROCESSING a while.
-      slowService = await startService({ port: 0, host: '127.0.0.1', jobMs: 6000, partners: TEST_PARTNERS });
+      slowService = await startService({
+        port: 0,
+        host: '127.0.0.1',
+        jobMs: 6000,
+        media: 'placeholder',
+        partners: TEST_PARTNERS,
+      });
     },
     async serverStop() {
       await Promise.all([service?.close(), slowService?.close()]);

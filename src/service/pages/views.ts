@@ -248,6 +248,38 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
     ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
 }
 
+/**
+ * The video's picture: with real media, a player of its render (the final one once it exists, the
+ * preview before) with captions; with placeholder media, its thumbnail.
+ */
+function videoPicture(video: Video, className: string): TemplateResult | typeof nothing {
+  if (!video.thumbnailURL) return nothing;
+  if (!video.thumbnailURL.endsWith('/thumbnail.jpg')) {
+    return html`<div class=${className}><img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} /></div>`;
+  }
+  const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
+  const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+  return html`<div class=${className}>
+    <video
+      controls
+      preload="metadata"
+      playsinline
+      style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
+      poster=${video.thumbnailURL}
+      src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}`}
+      aria-label=${`${video.name}, ${video.duration} seconds`}
+    >
+      <track
+        kind="captions"
+        default
+        srclang=${video.language.slice(0, 2)}
+        label="Captions"
+        src=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
+      />
+    </video>
+  </div>`;
+}
+
 function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActions): TemplateResult {
   const { generation, video } = view;
   const body =
@@ -256,7 +288,7 @@ function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActi
       : generation.status !== 'COMPLETE' || !video
         ? html`<p role="status" data-loading>Generating your video…</p>`
         : html`<figure class="preview">
-              ${video.thumbnailURL ? html`<img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} />` : nothing}
+              ${videoPicture(video, 'media')}
               <figcaption>${video.name} · ${video.duration} s · ${video.aspectRatio}</figcaption>
             </figure>
             <div class="row">
@@ -280,7 +312,7 @@ function editorView(
   const labels = { ...DEFAULT_COMPLETE_VIDEO_CONFIRMATION, ...Object.fromEntries(given) };
   const render = video.renders[0];
   return html`<h2>Editor</h2>
-    ${video.thumbnailURL ? html`<div class="preview"><img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} /></div>` : nothing}
+    ${videoPicture(video, 'preview')}
     <form
       @submit=${(event: Event) => {
         event.preventDefault();

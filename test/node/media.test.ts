@@ -1,0 +1,206 @@
+// Real media through the service's HTTP API (`media: 'real'`, the default): a topic search keeps
+// the source page's usable images (and refuses the rest), a generation is COMPLETE only with a
+// preview render and a real thumbnail, completing renders the final MP4, served with ranges; a
+// restart with a data file resumes an unfinished render. Files are read back with mp4box.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { createFile, type Movie } from 'mp4box';
+import { startService } from '../../src/service/server.js';
+import { ffmpegPath } from '../../src/service/render/tools.js';
+import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from './helpers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'video-plugin-media-test-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function picture(color: string, format: string): Buffer {
+  const file = join(work, `${color}.${format}`);
+  execFileSync(ffmpegPath(), [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:s=640x480`,
+    '-frames:v',
+    '1',
+    file,
+  ]);
+  return readFileSync(file);
+}
+
+function movie(bytes: Buffer): Promise<Movie> {
+  return new Promise((resolve, reject) => {
+    const mp4 = createFile();
+    mp4.onReady = resolve;
+    mp4.onError = (_module: string, message: string) => reject(new Error(message));
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer & {
+      fileStart: number;
+    };
+    buffer.fileStart = 0;
+    mp4.appendBuffer(buffer);
+    mp4.flush();
+  });
+}
+
+const red = picture('red', 'png');
+const jpeg = picture('blue', 'jpg');
+const bomb = Buffer.alloc(33);
+Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(bomb, 0);
+bomb.write('IHDR', 12);
+bomb.writeUInt32BE(60_000, 16);
+bomb.writeUInt32BE(60_000, 20);
+const FILES: Record<string, [string, Buffer]> = {
+  '/red.png': ['image/png', red],
+  '/broken.jpg': ['image/jpeg', Buffer.concat([jpeg.subarray(0, 200), Buffer.alloc(300, 0x33)])],
+  '/bomb.png': ['image/png', bomb],
+  '/logo.svg': ['image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')],
+};
+const source = await serve((req, res) => {
+  const file = FILES[req.url ?? ''];
+  if (file) return res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><title>Harbor Lane Coffee</title>
+    <meta name="description" content="Small-batch coffee, roasted every morning."></head>
+    <body><h1>Roasted at dawn</h1><p>We roast twelve single-origin coffees in small batches. Come taste them.</p>
+    <img src="/red.png"><img src="/broken.jpg"><img src="/bomb.png"><img src="/logo.svg"></body></html>`);
+});
+
+async function start(options: Record<string, unknown> = {}) {
+  return startService({ port: 0, jobMs: 40, partners: [{ id: PARTNER, secret: SECRET }], ...options });
+}
+
+/** Signs up, runs a topic search and a generation to their end; returns what a test needs. */
+async function generated(service: Awaited<ReturnType<typeof start>>, params: Record<string, unknown> = {}) {
+  const { session } = await createAccount(service);
+  const stream = await EventStream.open(service, session);
+  await stream.next((event) => event.event === 'ready');
+  const { body: topic } = await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/` } });
+  assert.deepEqual(await statusesUntilFinal(stream, 'topic', (data) => data.id === topic.topicId), [
+    'PENDING',
+    'PROCESSING',
+    'COMPLETE',
+  ]);
+  const { body } = await api(service, 'POST', '/api/generations', {
+    session,
+    body: { topicId: topic.topicId, aspectRatio: '16:9', duration: 5, ...params },
+  });
+  const statuses = await statusesUntilFinal(stream, 'generation', (data) => data.requestId === body.requestId);
+  return { session, stream, topicId: topic.topicId as string, videoId: body.videoId as string, statuses };
+}
+
+describe('real media', () => {
+  test(
+    'a topic keeps the usable images only; a generation is COMPLETE with a real preview and thumbnail',
+    { timeout: 60_000 },
+    async () => {
+      const mediaDir = join(work, 'media-1');
+      const service = await start({ mediaDir });
+      try {
+        const { session, stream, topicId, videoId, statuses } = await generated(service);
+        assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'COMPLETE']);
+        // The public topic lists the page's images; the service kept only the one it can use.
+        const topic = (await api(service, 'GET', `/api/topics/${topicId}`, { session })).body.topic;
+        assert.equal(topic.images.length, 4);
+        assert.deepEqual(readdirSync(join(mediaDir, 'topics', topicId)), ['0.png']);
+
+        const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
+        assert.equal(video.thumbnailURL, `${service.url}/media/videos/${videoId}/thumbnail.jpg`);
+        const thumbnail = await fetch(video.thumbnailURL);
+        assert.equal(thumbnail.headers.get('content-type'), 'image/jpeg');
+        const preview = await fetch(`${service.url}/media/videos/${videoId}/preview.mp4`);
+        assert.equal(preview.status, 200);
+        assert.equal(preview.headers.get('content-type'), 'video/mp4');
+        assert.equal(preview.headers.get('accept-ranges'), 'bytes');
+        const bytes = Buffer.from(await preview.arrayBuffer());
+        assert.equal(Number(preview.headers.get('content-length')), bytes.length);
+        const info = await movie(bytes);
+        assert.ok(Math.abs(info.duration / info.timescale - 5) < 0.15);
+        assert.deepEqual([info.videoTracks[0]!.video!.width, info.videoTracks[0]!.video!.height], [1280, 720]);
+        assert.match(info.videoTracks[0]!.codec, /^avc1/);
+        assert.match(info.audioTracks[0]!.codec, /^mp4a/);
+
+        // Ranges, as players ask for them to seek.
+        const part = await fetch(preview.url, { headers: { range: 'bytes=100-199' } });
+        assert.equal(part.status, 206);
+        assert.equal(part.headers.get('content-range'), `bytes 100-199/${bytes.length}`);
+        assert.deepEqual(Buffer.from(await part.arrayBuffer()), bytes.subarray(100, 200));
+        const tail = await fetch(preview.url, { headers: { range: 'bytes=-10' } });
+        assert.deepEqual(Buffer.from(await tail.arrayBuffer()), bytes.subarray(-10));
+        const beyond = await fetch(preview.url, { headers: { range: `bytes=${bytes.length}-` } });
+        assert.equal(beyond.status, 416);
+        assert.equal(beyond.headers.get('content-range'), `bytes */${bytes.length}`);
+        // The final render is not there before the video is completed.
+        assert.equal((await fetch(`${service.url}/media/videos/${videoId}/render.mp4`)).status, 404);
+
+        // Completing renders the final file; only then is the render COMPLETE, with its URL.
+        const completed = await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
+        assert.deepEqual(completed.body.video.renders, [{ format: 'mp4', status: 'PROCESSING' }]);
+        const rendered = await stream.next(
+          (event) =>
+            event.event === 'video' && event.data.id === videoId && event.data.renders[0]?.status === 'COMPLETE',
+        );
+        const [render] = rendered.data.renders;
+        assert.equal(render.url, `${service.url}/media/videos/${videoId}/render.mp4`);
+        assert.ok(render.renderedAt);
+        const final = await fetch(render.url);
+        assert.equal(final.headers.get('content-type'), 'video/mp4');
+        assert.ok(Math.abs((await movie(Buffer.from(await final.arrayBuffer()))).duration / info.timescale - 5) < 0.15);
+        const vtt = await fetch(`${service.url}/media/videos/${videoId}/captions.vtt`);
+        assert.equal(vtt.headers.get('content-type'), 'text/vtt; charset=utf-8');
+        assert.match(await vtt.text(), /^WEBVTT\n\n1\n00:00:00\.000 --> /);
+        stream.close();
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
+  test('the [fail] marker still fails the generation, before any render', { timeout: 30_000 }, async () => {
+    const service = await start({ mediaDir: join(work, 'media-2') });
+    try {
+      const { statuses, videoId } = await generated(service, { videoInstructions: 'Warm [fail]' });
+      assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'FAILED']);
+      assert.equal((await fetch(`${service.url}/media/videos/${videoId}/preview.mp4`)).status, 404);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a restart with the same data file resumes an unfinished render', { timeout: 60_000 }, async () => {
+    const dataFile = join(work, 'resume.json');
+    const first = await start({ dataFile });
+    const { session, videoId } = await generated(first);
+    await api(first, 'POST', `/api/videos/${videoId}/complete`, { session });
+    // Stopped while the final render runs: nothing half-written is left to serve.
+    await first.close();
+    const renders = readdirSync(join(`${dataFile}.media`, 'videos'));
+    assert.ok(!renders.includes(`${videoId}-final.mp4`), `no final render yet: ${renders}`);
+
+    const second = await start({ dataFile });
+    try {
+      // Listen first, then look: the render may finish before or after.
+      const stream = await EventStream.open(second, session);
+      await stream.next((event) => event.event === 'ready');
+      let current = (await api(second, 'GET', `/api/videos/${videoId}`, { session })).body.video;
+      if (current.renders[0]?.status !== 'COMPLETE') {
+        current = (
+          await stream.next(
+            (event) =>
+              event.event === 'video' && event.data.id === videoId && event.data.renders[0]?.status === 'COMPLETE',
+          )
+        ).data;
+      }
+      const video = { data: current };
+      assert.equal(video.data.renders[0].format, 'mp4');
+      assert.equal((await fetch(`${second.url}/media/videos/${videoId}/render.mp4`)).status, 200);
+      stream.close();
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,14 +1,17 @@
 // `npm run bench:render`: how long the local service's renderer takes to make each kind of video
 // (5, 15 and 30 s; 16:9 and 4:5), and its peak memory: the Node process (storyboard, voiceover) and
 // the ffmpeg process (pictures, encoding), read from /proc while it runs. Scenes use two 1600×1200
-// pictures made by ffmpeg, as a topic's downloaded images would be. Uses the built code in
+// pictures made by ffmpeg, as a topic's downloaded images would be. Then 20 generations started at
+// once through the real service (its render queue): how many end COMPLETE, with their statuses in
+// order, and how long all of them take. Uses the built code in
 // dist/service/render/ (`npm run build` first). Writes bench/results/render.json.
 //
 //   node bench/render.mjs            one render of each kind, after one warm-up render
 //   node bench/render.mjs --runs 3   the median of 3 renders of each kind
-/* global setInterval, clearInterval, performance */
+/* global setInterval, clearInterval, performance, fetch, TextDecoder, AbortController */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -99,11 +102,100 @@ for (const duration of [5, 15, 30]) {
     );
   }
 }
+// ---- 20 generations started at once, through the real service and its render queue ----
+
+const { startService } = await import(new URL('../dist/service/server.js', import.meta.url).href);
+const { createAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url).href);
+const photo = readFileSync(images[1]);
+const site = createServer((req, res) => {
+  if (req.url === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(`<!doctype html><title>${source.title}</title><meta name="description" content="${source.description}">
+    <h1>${source.headings[0]}</h1><p>${source.sentences.join(' ')}</p><img src="/photo.jpg">`);
+});
+await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+const siteURL = `http://127.0.0.1:${site.address().port}/`;
+const service = await startService({ port: 0, jobMs: 200, mediaDir: join(work, 'service-media') });
+const [partner] = service.partners;
+const call = async (method, path, session, body) => {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.json();
+};
+const token = await createAccountToken({ partnerID: partner.id, secret: partner.secret, account: {} });
+const { session } = await call('POST', '/api/accounts', undefined, { token });
+
+/** Every generation's statuses, in the order the status stream told them. */
+const seen = new Map();
+const streamAbort = new AbortController();
+const stream = await fetch(`${service.url}/api/events`, {
+  headers: { authorization: `Bearer ${session}` },
+  signal: streamAbort.signal,
+});
+let onEvent = () => {};
+void (async () => {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const chunk of stream.body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(frame)?.[1];
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        if (event && data) onEvent(event, JSON.parse(data));
+      }
+    }
+  } catch {
+    // Aborted at the end.
+  }
+})();
+const topic = await call('POST', '/api/topics', session, { sourceURL: siteURL });
+await new Promise((resolve) => {
+  onEvent = (event, data) => event === 'topic' && data.id === topic.topicId && data.status === 'COMPLETE' && resolve();
+});
+const started = performance.now();
+// Every generation event is kept (some arrive before their POST has answered).
+let ids;
+let settle;
+const finished = new Promise((resolve) => (settle = resolve));
+const final = (statuses) => ['COMPLETE', 'FAILED'].includes(statuses.at(-1));
+onEvent = (event, data) => {
+  if (event !== 'generation') return;
+  const list = seen.get(data.requestId) ?? [];
+  if (list.at(-1) !== data.status) list.push(data.status);
+  seen.set(data.requestId, list);
+  if (ids && ids.every((id) => final(seen.get(id) ?? []))) settle();
+};
+const requests = await Promise.all(
+  Array.from({ length: 20 }, () =>
+    call('POST', '/api/generations', session, { topicId: topic.topicId, aspectRatio: '16:9', duration: 5 }),
+  ),
+);
+ids = requests.map((request) => request.requestId);
+if (ids.every((id) => final(seen.get(id) ?? []))) settle();
+await finished;
+const burstSeconds = (performance.now() - started) / 1000;
+const orders = ids.map((id) => (seen.get(id) ?? []).join(' → '));
+const complete = orders.filter((order) => order === 'PENDING → PROCESSING → COMPLETE').length;
+console.log(
+  `20 generations (5 s, 16:9) at once: ${complete}/20 PENDING → PROCESSING → COMPLETE, ` +
+    `${orders.length - complete} other, in ${burstSeconds.toFixed(1)} s (render concurrency ${availableParallelism()})`,
+);
+streamAbort.abort();
+await service.close();
+site.close();
+
 const nodePeakMB = Math.round(process.resourceUsage().maxRSS / 1024);
 console.log(`node peak ${nodePeakMB} MB; ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)}`);
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('results/render.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), runs, cores: availableParallelism(), nodePeakMB, results }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), runs, cores: availableParallelism(), nodePeakMB, results, burst: { generations: 20, complete, other: orders.length - complete, seconds: Number(burstSeconds.toFixed(1)) } }, null, 2)}\n`,
 );
 rmSync(work, { recursive: true, force: true });

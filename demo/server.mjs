@@ -35,8 +35,9 @@ const FILES = {
   ],
   '/vendor/video-plugin.module.min.js.map': [here('../dist/cdn/video-plugin.module.min.js.map'), 'application/json'],
   '/business/': [here('./business/index.html'), 'text/html; charset=utf-8'],
-  '/business/storefront.svg': [here('./business/storefront.svg'), 'image/svg+xml'],
-  '/business/beans.svg': [here('./business/beans.svg'), 'image/svg+xml'],
+  // Photos as a real site has them (JPEG): the local service puts them into the videos.
+  '/business/storefront.jpg': [here('./business/storefront.jpg'), 'image/jpeg'],
+  '/business/beans.jpg': [here('./business/beans.jpg'), 'image/jpeg'],
 };
 
 /** Largest JSON body the token endpoint reads. */

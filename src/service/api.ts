@@ -65,10 +65,18 @@ const SignInBody = strictObject({
   lastName: accountInfoShape.lastName,
 });
 const AccountUpdateBody = strictObject(accountInfoShape);
-const RenameBody = strictObject({
-  name: z
-    .string()
-    .check(z.trim(), z.minLength(1, { error: 'must not be empty: give the video a name' }), z.maxLength(200)),
+const SceneInput = strictObject({
+  heading: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(120)),
+  body: z.optional(z.string().check(z.trim(), z.maxLength(300))),
+  narration: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(400)),
+  image: z.nullable(z.int().check(z.gte(0), z.lte(63))),
+});
+/** What the editor saves: the name, and (real media) the scenes, in order. */
+const SaveBody = strictObject({
+  name: z.optional(
+    z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty: give the video a name' }), z.maxLength(200)),
+  ),
+  scenes: z.optional(z.array(SceneInput).check(z.minLength(1, { error: 'keep at least one scene' }), z.maxLength(12))),
 });
 const TopicBody = strictObject({ sourceURL: z.string().check(z.maxLength(MAX_URL_LENGTH)) });
 const GenerationBody = strictObject({
@@ -281,13 +289,63 @@ const renameVideo: Handler = async (request) => {
   const { owner } = authenticate(request);
   const { store } = request.ctx;
   const video = store.ownedVideo(owner, request.params.videoId as string);
-  const { name } = await body(request, RenameBody);
-  if (video.name !== name) {
+  const { name, scenes } = await body(request, SaveBody);
+  if (scenes !== undefined) {
+    if (video.media !== 'mp4' || !video.storyboard) {
+      throw new InvalidStateError('invalid_state', `Video "${video.id}" has no scenes to edit (placeholder media).`, {
+        videoId: video.id,
+      });
+    }
+    if (video.isCompleted) {
+      throw new InvalidStateError(
+        'invalid_state',
+        `Video "${video.id}" is completed: its scenes can no longer change.`,
+        {
+          videoId: video.id,
+        },
+      );
+    }
+    const images = request.ctx.store.topics.get(video.topicId ?? '')?.files ?? [];
+    for (const [index, scene] of scenes.entries()) {
+      if (scene.image !== null && scene.image >= images.length) {
+        throw new InvalidParameterError(
+          'invalid_parameter',
+          `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`,
+          { field: `scenes.${index}.image` },
+        );
+      }
+    }
+    request.ctx.jobs.editScenes(video, scenes, images);
+  }
+  if (name !== undefined && video.name !== name) {
     video.name = name;
     video.updatedAt = nowISO();
     store.changed({ kind: 'video', record: video });
   }
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
+};
+
+/** The editor's view of a video's storyboard: its scenes and the topic's images to choose from. */
+const getStoryboard: Handler = (request) => {
+  const { owner } = authenticate(request);
+  const { store } = request.ctx;
+  const video = store.ownedVideo(owner, request.params.videoId as string);
+  const files = store.topics.get(video.topicId ?? '')?.files ?? [];
+  const board = video.storyboard;
+  const base = `${request.ctx.baseURL()}/media/topics/${encodeURIComponent(video.topicId ?? '')}`;
+  return {
+    status: 200,
+    body: {
+      scenes: (board?.scenes ?? []).map((scene) => ({
+        heading: scene.heading,
+        ...(scene.body !== undefined ? { body: scene.body } : {}),
+        narration: scene.narration,
+        image: scene.image === undefined ? null : files.indexOf(scene.image),
+      })),
+      images: files.map((file) => `${base}/${file.split('/').pop()}`),
+      editable: board !== undefined && !video.isCompleted,
+    },
+  };
 };
 
 const completeVideo: Handler = (request) => {
@@ -410,6 +468,7 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['GET', '/api/videos', listVideos],
   ['GET', '/api/videos/:videoId', getVideo],
   ['PATCH', '/api/videos/:videoId', renameVideo],
+  ['GET', '/api/videos/:videoId/storyboard', getStoryboard],
   ['POST', '/api/videos/:videoId/complete', completeVideo],
   ['POST', '/api/topics', startTopicSearch],
   ['GET', '/api/topics', listTopics],

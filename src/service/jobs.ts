@@ -155,6 +155,46 @@ export class Jobs {
     this.#run(() => this.#render(video));
   }
 
+  /**
+   * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
+   * its duration, each with the topic image it names (`images[index]`) or none; then the preview
+   * is rendered again. The old preview is served until the new one is whole.
+   */
+  editScenes(
+    video: VideoRecord,
+    scenes: readonly { heading: string; body?: string | undefined; narration: string; image: number | null }[],
+    images: readonly string[],
+  ): void {
+    const board = video.storyboard;
+    if (!board) return;
+    const length = board.duration / scenes.length;
+    board.scenes = scenes.map((scene, index) => ({
+      kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
+      heading: scene.heading,
+      ...(scene.body ? { body: scene.body } : {}),
+      ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
+      narration: scene.narration,
+      start: index * length,
+      duration: length,
+    }));
+    video.updatedAt = nowISO();
+    this.#store.changed({ kind: 'video', record: video });
+    this.#run(async () => {
+      try {
+        await this.#renders.run(() =>
+          renderVideo(board, join(this.#mediaDir, 'videos'), `${video.id}-preview`, this.#closing.signal),
+        );
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
+        return;
+      }
+      video.hasPreview = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    });
+  }
+
   /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
   resume(): void {
     for (const topic of this.#store.topics.values()) {

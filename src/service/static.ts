@@ -123,6 +123,15 @@ export async function serveMedia(
   store: Store,
   mediaDir: string,
 ): Promise<void> {
+  // A topic's kept images (the editor shows them): /media/topics/<topicId>/<n>.<type>.
+  const image = /^\/media\/topics\/([\w-]+)\/(\d+\.(png|jpg|gif|webp))$/.exec(path);
+  if (image) {
+    const topic = store.topics.get(image[1] as string);
+    const file = topic?.files?.find((kept) => kept.endsWith(`/${image[2]}`));
+    if (!file) throw missing(path);
+    const type = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[image[3] as 'png'];
+    return sendFile(req, res, file, type);
+  }
   const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
   const video = match ? store.videos.get(match[1] as string) : undefined;
   const name = match?.[2] ?? '';

@@ -69,6 +69,10 @@ const missing = {
 const ROUTE_CALLS: [route: string, call: (session: string, ids: typeof missing) => Promise<ApiResult>][] = [
   ['GET /api/videos/:videoId', (session, ids) => api(service, 'GET', `/api/videos/${ids.videoId}`, { session })],
   [
+    'GET /api/videos/:videoId/storyboard',
+    (session, ids) => api(service, 'GET', `/api/videos/${ids.videoId}/storyboard`, { session }),
+  ],
+  [
     'PATCH /api/videos/:videoId',
     (session, ids) => api(service, 'PATCH', `/api/videos/${ids.videoId}`, { session, body: { name: 'Mine now' } }),
   ],

@@ -160,6 +160,77 @@ describe('real media', () => {
     },
   );
 
+  test(
+    'the editor: the storyboard is read, edited (text, picture, order, removal) and previewed again',
+    { timeout: 60_000 },
+    async () => {
+      const service = await start({ mediaDir: join(work, 'media-edit') });
+      try {
+        const { session, stream, videoId } = await generated(service, { duration: 15 });
+        const board = (await api(service, 'GET', `/api/videos/${videoId}/storyboard`, { session })).body;
+        assert.equal(board.editable, true);
+        assert.equal(board.scenes.length, 4);
+        assert.equal(board.images.length, 1);
+        assert.equal((await fetch(board.images[0])).headers.get('content-type'), 'image/png');
+        assert.equal(board.scenes[0].image, 0);
+
+        // Bad edits are refused, naming the field; nothing changes.
+        const bad = await api(service, 'PATCH', `/api/videos/${videoId}`, {
+          session,
+          body: { scenes: [{ heading: 'x', narration: 'y', image: 5 }] },
+        });
+        assert.equal(bad.status, 400);
+        assert.match(bad.body.error.message, /scenes\.0\.image: the topic has 1 image\(s\)/);
+        const empty = await api(service, 'PATCH', `/api/videos/${videoId}`, { session, body: { scenes: [] } });
+        assert.equal(empty.status, 400);
+
+        // Edit: the last scene first, the first one's text changed and without picture, one removed.
+        const scenes = [
+          { ...board.scenes[3], image: 0 },
+          { ...board.scenes[0], heading: 'Fresh every dawn', narration: 'Fresh coffee, every dawn.', image: null },
+          board.scenes[1],
+        ];
+        const before = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video.updatedAt;
+        const saved = await api(service, 'PATCH', `/api/videos/${videoId}`, {
+          session,
+          body: { name: 'Dawn', scenes },
+        });
+        assert.equal(saved.status, 200);
+        assert.equal(saved.body.video.name, 'Dawn');
+        const again = (await api(service, 'GET', `/api/videos/${videoId}/storyboard`, { session })).body;
+        assert.deepEqual(
+          again.scenes.map((scene: { heading: string; image: number | null }) => [scene.heading, scene.image]),
+          [
+            [board.scenes[3].heading, 0],
+            ['Fresh every dawn', null],
+            [board.scenes[1].heading, board.scenes[1].image],
+          ],
+        );
+        // The preview is rendered again: the captions follow the new scenes.
+        await stream.next(
+          (event) =>
+            event.event === 'video' && event.data.id === videoId && event.data.updatedAt > saved.body.video.updatedAt,
+        );
+        assert.ok(saved.body.video.updatedAt >= before);
+        const captions = await (await fetch(`${service.url}/media/videos/${videoId}/preview.vtt`)).text();
+        assert.equal(captions.match(/-->/g)?.length, 3);
+        assert.match(captions, /00:00:05\.000 --> 00:00:10\.000\nFresh coffee, every dawn\./);
+
+        // Completed, the scenes are read only.
+        await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
+        const late = await api(service, 'PATCH', `/api/videos/${videoId}`, { session, body: { scenes } });
+        assert.equal(late.status, 409);
+        assert.equal(
+          (await api(service, 'GET', `/api/videos/${videoId}/storyboard`, { session })).body.editable,
+          false,
+        );
+        stream.close();
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
   test('the [fail] marker still fails the generation, before any render', { timeout: 30_000 }, async () => {
     const service = await start({ mediaDir: join(work, 'media-2') });
     try {

@@ -26,7 +26,7 @@ import * as z from 'zod/mini';
 import { ApiClient, type Generation, type Topic } from './client.js';
 import { StatusHub } from './status.js';
 import { readStored, writeStored } from './storage.js';
-import { renderView, type View, type ViewActions } from './views.js';
+import { renderView, type EditorBoard, type View, type ViewActions } from './views.js';
 
 const root = document.getElementById('app') ?? document.body;
 const partnerID = new URLSearchParams(location.search).get('partner') ?? '';
@@ -147,8 +147,14 @@ function showPreview(generation: Generation): void {
   );
 }
 
-function showEditor(video: Video): void {
-  show({ name: 'editor', video, confirming: false });
+function showEditor(video: Video, board?: EditorBoard): void {
+  show({ name: 'editor', video, confirming: false, ...(board ? { board } : {}) });
+  // The video changes under the editor (a preview made again after a save, a render): show it.
+  stopViewWatchers.push(
+    hub.watch('video', video.id, (latest) => {
+      if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
+    }),
+  );
 }
 
 async function startSearch(sourceURL: string): Promise<void> {
@@ -189,22 +195,50 @@ const actions: ViewActions = {
   },
   openInEditor: async (videoId) => {
     try {
-      const video = await api.video(videoId);
-      showEditor(video);
+      const [video, board] = await Promise.all([api.video(videoId), api.storyboard(videoId)]);
+      showEditor(video, board);
       emit('editorOpened', video);
     } catch (error) {
       reportError(error);
     }
   },
-  rename: async (name) => {
+  save: async (name) => {
     if (view.name !== 'editor') return;
+    const editing = view;
     try {
-      const video = await api.renameVideo(view.video.id, name);
-      show({ ...view, video });
+      const scenes = editing.board?.editable ? editing.board.scenes : undefined;
+      const video = await api.saveVideo(editing.video.id, { name, ...(scenes ? { scenes } : {}) });
+      if (view.name === 'editor' && view.video.id === video.id) show({ ...view, video });
       emit('videoSaved', video);
     } catch (error) {
       reportError(error);
     }
+  },
+  editScene: (index, patch) => {
+    if (view.name !== 'editor' || !view.board) return;
+    // Typing changes the scene in place: no re-render, the input already shows it.
+    Object.assign(view.board.scenes[index] ?? {}, patch);
+    if ('image' in patch) show({ ...view });
+  },
+  moveScene: (index, by) => {
+    if (view.name !== 'editor' || !view.board) return;
+    const scenes = [...view.board.scenes];
+    const [scene] = scenes.splice(index, 1);
+    if (!scene) return;
+    scenes.splice(Math.max(0, Math.min(scenes.length, index + by)), 0, scene);
+    show({ ...view, board: { ...view.board, scenes } });
+    // Keyboard users keep their place: focus follows the moved scene, on the same button, or on the
+    // other one when the scene reached the end it was moving to (that button is then disabled).
+    const target = Math.max(0, Math.min(scenes.length - 1, index + by));
+    const same = document.querySelector<HTMLButtonElement>(`[data-move-${by < 0 ? 'up' : 'down'}="${target}"]`);
+    const other = document.querySelector<HTMLButtonElement>(`[data-move-${by < 0 ? 'down' : 'up'}="${target}"]`);
+    (same && !same.disabled ? same : other)?.focus();
+  },
+  removeScene: (index) => {
+    if (view.name !== 'editor' || !view.board || view.board.scenes.length <= 1) return;
+    const scenes = view.board.scenes.filter((_, i) => i !== index);
+    show({ ...view, board: { ...view.board, scenes } });
+    document.querySelector<HTMLElement>(`#scene-${Math.min(index, scenes.length - 1)}-heading`)?.focus();
   },
   askComplete: () => {
     if (view.name !== 'editor') return;

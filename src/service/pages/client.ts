@@ -2,6 +2,7 @@
  * The iframe page's client for the service's JSON API (same origin). Errors come back as
  * `VideoPluginError`s rebuilt from the API's `{ error: { code, message, data? } }` bodies.
  */
+import type { EditorBoard, SceneDraft } from './views.js';
 import { ConnectionError, deserializeError, type SerializedError } from '../../errors.js';
 import type { Account, Video } from '../../wire/api.js';
 
@@ -109,9 +110,17 @@ export class ApiClient {
     return this.request<{ video: Video }>('GET', `/api/videos/${encodeURIComponent(id)}`).then((r) => r.video);
   }
   renameVideo(id: string, name: string): Promise<Video> {
-    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, { name }).then(
+    return this.saveVideo(id, { name });
+  }
+  /** Saves the name and, with real media, the scenes (then the preview is rendered again). */
+  saveVideo(id: string, changes: { name?: string; scenes?: SceneDraft[] }): Promise<Video> {
+    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, changes).then(
       (r) => r.video,
     );
+  }
+  /** The video's storyboard for the editor (no scenes with placeholder media). */
+  storyboard(id: string): Promise<EditorBoard> {
+    return this.request<EditorBoard>('GET', `/api/videos/${encodeURIComponent(id)}/storyboard`);
   }
   completeVideo(id: string): Promise<Video> {
     return this.request<{ video: Video }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then(

@@ -2,6 +2,7 @@
  * The page's views, rendered with lit-html: plain, accessible, no external assets.
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { DEFAULT_COMPLETE_VIDEO_CONFIRMATION, type HostConfig, type Video } from '../../wire/api.js';
 import type { Generation, Topic } from './client.js';
 import { ASPECT_RATIOS, DURATIONS, LANGUAGES } from '../../wire/api.js';
@@ -12,7 +13,22 @@ export type View =
   | { name: 'search'; sourceURL?: string; searching: boolean; error?: string }
   | { name: 'prompt'; topic: Topic; error?: string }
   | { name: 'preview'; generation: Generation; video?: Video }
-  | { name: 'editor'; video: Video; confirming: boolean };
+  | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard };
+
+/** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
+export interface SceneDraft {
+  heading: string;
+  body?: string;
+  narration: string;
+  image: number | null;
+}
+
+/** The storyboard in the editor (real media): the scenes and the topic's images to pick from. */
+export interface EditorBoard {
+  scenes: SceneDraft[];
+  images: string[];
+  editable: boolean;
+}
 
 export interface ViewActions {
   search(sourceURL: string): void;
@@ -24,7 +40,11 @@ export interface ViewActions {
     videoInstructions?: string;
   }): void;
   openInEditor(videoId: string): void;
-  rename(name: string): void;
+  /** Saves the name and (real media) the scenes being edited. */
+  save(name: string): void;
+  editScene(index: number, patch: Partial<SceneDraft>): void;
+  moveScene(index: number, by: -1 | 1): void;
+  removeScene(index: number): void;
   askComplete(): void;
   cancelComplete(): void;
   complete(): void;
@@ -143,6 +163,40 @@ const STYLE = html`<style>
     max-width: 100%;
     border-radius: 8px;
     border: 1px solid #e2e8f0;
+  }
+  .scenes {
+    border: 1px solid #e2e8f0;
+    border-radius: 8px;
+    margin: 12px 0;
+    padding: 8px 12px;
+  }
+  .scenes ol {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .scenes li {
+    display: grid;
+    grid-template-columns: 96px 1fr auto;
+    gap: 12px;
+    align-items: start;
+    padding: 8px 0;
+    border-bottom: 1px solid #e2e8f0;
+  }
+  .scenes li img,
+  .scenes .swatch {
+    width: 96px;
+    height: 54px;
+    object-fit: cover;
+    border-radius: 4px;
+    background: #1e1b4b;
+    display: block;
+  }
+  .scenes .fields input,
+  .scenes .fields textarea,
+  .scenes .fields select {
+    width: 100%;
+    box-sizing: border-box;
   }
   .skeleton {
     background: #e2e8f0;
@@ -266,7 +320,7 @@ function videoPicture(video: Video, className: string): TemplateResult | typeof 
       playsinline
       style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
       poster=${video.thumbnailURL}
-      src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}`}
+      src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}?v=${encodeURIComponent(video.updatedAt)}`}
       aria-label=${`${video.name}, ${video.duration} seconds`}
     >
       <track
@@ -301,6 +355,105 @@ function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActi
     ${body}`;
 }
 
+/** The scene list of the editor: each scene's picture, text, voiceover line, order. */
+function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult {
+  const count = board.scenes.length;
+  const disabled = !board.editable;
+  return html`<fieldset class="scenes" ?disabled=${disabled}>
+    <legend>Scenes${disabled ? ' (completed: read only)' : ''}</legend>
+    <ol>
+      ${board.scenes.map((scene, index) => {
+        const id = `scene-${index}`;
+        const picture = scene.image === null ? undefined : board.images[scene.image];
+        return html`<li data-scene=${index}>
+          ${
+            picture
+              ? html`<img src=${picture} alt=${`Scene ${index + 1} picture`} width="96" height="54" />`
+              : html`<span class="swatch" aria-hidden="true"></span>`
+          }
+          <div class="fields">
+            <label for=${`${id}-heading`}>Scene ${index + 1} title</label>
+            <input
+              id=${`${id}-heading`}
+              name="heading"
+              maxlength="120"
+              required
+              .value=${live(scene.heading)}
+              @input=${(event: Event) => actions.editScene(index, { heading: (event.target as HTMLInputElement).value })}
+            />
+            <label for=${`${id}-body`}>Scene ${index + 1} text</label>
+            <input
+              id=${`${id}-body`}
+              name="body"
+              maxlength="300"
+              .value=${live(scene.body ?? '')}
+              @input=${(event: Event) => actions.editScene(index, { body: (event.target as HTMLInputElement).value })}
+            />
+            <label for=${`${id}-narration`}>Scene ${index + 1} voiceover</label>
+            <textarea
+              id=${`${id}-narration`}
+              name="narration"
+              rows="2"
+              maxlength="400"
+              required
+              .value=${live(scene.narration)}
+              @input=${(event: Event) =>
+                actions.editScene(index, { narration: (event.target as HTMLTextAreaElement).value })}
+            ></textarea>
+            <label for=${`${id}-image`}>Scene ${index + 1} picture</label>
+            <select
+              id=${`${id}-image`}
+              name="image"
+              @change=${(event: Event) => {
+                const value = (event.target as HTMLSelectElement).value;
+                actions.editScene(index, { image: value === '' ? null : Number(value) });
+              }}
+            >
+              <option value="" ?selected=${scene.image === null}>No picture (text on colour)</option>
+              ${board.images.map(
+                (_url, image) =>
+                  html`<option value=${image} ?selected=${scene.image === image}>Picture ${image + 1}</option>`,
+              )}
+            </select>
+          </div>
+          <div class="row">
+            <button
+              type="button"
+              class="secondary"
+              data-move-up=${index}
+              aria-label=${`Move scene ${index + 1} up`}
+              ?disabled=${index === 0}
+              @click=${() => actions.moveScene(index, -1)}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              data-move-down=${index}
+              aria-label=${`Move scene ${index + 1} down`}
+              ?disabled=${index === count - 1}
+              @click=${() => actions.moveScene(index, 1)}
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              data-remove=${index}
+              aria-label=${`Remove scene ${index + 1}`}
+              ?disabled=${count === 1}
+              @click=${() => actions.removeScene(index)}
+            >
+              Remove
+            </button>
+          </div>
+        </li>`;
+      })}
+    </ol>
+  </fieldset>`;
+}
+
 function editorView(
   view: Extract<View, { name: 'editor' }>,
   actions: ViewActions,
@@ -316,13 +469,16 @@ function editorView(
     <form
       @submit=${(event: Event) => {
         event.preventDefault();
-        actions.rename(formValue(event, 'name'));
+        actions.save(formValue(event, 'name'));
       }}
     >
       <label for="video-name">Video name</label>
       <input id="video-name" name="name" required maxlength="200" .value=${video.name} />
+      ${view.board && view.board.scenes.length > 0 ? scenesEditor(view.board, actions) : nothing}
       <div class="row">
-        <button type="submit" class="secondary" data-action="save">Save</button>
+        <button type="submit" class="secondary" data-action="save">
+          ${view.board?.editable ? 'Save and preview' : 'Save'}
+        </button>
         <button type="button" data-action="complete" ?disabled=${video.isCompleted} @click=${actions.askComplete}>
           Complete video
         </button>

@@ -170,7 +170,7 @@ describe('partner demo', { skip }, () => {
   );
 
   test(
-    'the editor edits the scenes with the keyboard, saves (videoSaved), previews again; no axe violation',
+    'the editor edits the scenes with the keyboard, saves (videoSaved), previews again, completes (videoRendered, MP4); no axe violation',
     { timeout: 60_000 },
     async () => {
       const frame = await studioFrame(page);
@@ -222,6 +222,26 @@ describe('partner demo', { skip }, () => {
       );
       const text = await (await fetch(`${service.url}/media/videos/${videoId}/preview.vtt`)).text();
       assert.equal(text.match(/-->/g)?.length, count - 1);
+
+      // Complete: videoCompleted, then videoRendered once the final MP4 of the edited scenes exists.
+      await frame.click('[data-action="complete"]');
+      const confirm = await frame.$('[data-confirm]');
+      if (confirm) await confirm.click();
+      await logged('videoCompleted');
+      await logged('videoRendered');
+      const rendered = await page.$$eval('#log .entry.event', (entries) => {
+        const entry = entries.find((item) => item.querySelector('strong')?.textContent === 'videoRendered');
+        return JSON.parse(entry?.querySelector('pre')?.textContent ?? '{}') as {
+          renders: { format: string; status: string; url: string }[];
+        };
+      });
+      assert.equal(rendered.renders[0]?.format, 'mp4');
+      assert.equal(rendered.renders[0]?.status, 'COMPLETE');
+      const final = await fetch(rendered.renders[0]!.url, { headers: { range: 'bytes=0-7' } });
+      assert.equal(final.status, 206);
+      assert.equal(final.headers.get('content-type'), 'video/mp4');
+      const finalCaptions = await (await fetch(`${service.url}/media/videos/${videoId}/captions.vtt`)).text();
+      assert.equal(finalCaptions.match(/-->/g)?.length, count - 1);
     },
   );
 

@@ -231,6 +231,44 @@ describe('real media', () => {
     },
   );
 
+  test(
+    'a preview that cannot be rendered ends the generation FAILED with render_failed; nothing is served',
+    { timeout: 30_000 },
+    async () => {
+      const mediaDir = join(work, 'media-broken');
+      const service = await start({ mediaDir });
+      try {
+        const { session } = await createAccount(service);
+        const stream = await EventStream.open(service, session);
+        await stream.next((event) => event.event === 'ready');
+        const { body: topic } = await api(service, 'POST', '/api/topics', {
+          session,
+          body: { sourceURL: `${source}/` },
+        });
+        await statusesUntilFinal(stream, 'topic', (data) => data.id === topic.topicId);
+        // The kept image disappears from the disk before the render needs it.
+        rmSync(join(mediaDir, 'topics', topic.topicId), { recursive: true, force: true });
+        const { body } = await api(service, 'POST', '/api/generations', {
+          session,
+          body: { topicId: topic.topicId, aspectRatio: '16:9', duration: 5 },
+        });
+        assert.deepEqual(await statusesUntilFinal(stream, 'generation', (data) => data.requestId === body.requestId), [
+          'PENDING',
+          'PROCESSING',
+          'FAILED',
+        ]);
+        const failed = (await api(service, 'GET', `/api/generations/${body.requestId}`, { session })).body.generation;
+        assert.equal(failed.error.code, 'render_failed');
+        assert.match(failed.error.message, /^The preview render failed: ffmpeg failed/);
+        assert.equal((await fetch(`${service.url}/media/videos/${body.videoId}/preview.mp4`)).status, 404);
+        assert.deepEqual(readdirSync(join(mediaDir, 'videos')), []);
+        stream.close();
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
   test('the [fail] marker still fails the generation, before any render', { timeout: 30_000 }, async () => {
     const service = await start({ mediaDir: join(work, 'media-2') });
     try {

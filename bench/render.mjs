@@ -16,7 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const dist = new URL('../dist/service/render/', import.meta.url);
-const { buildStoryboard } = await import(new URL('storyboard.js', dist).href);
+const { buildStoryboard, RESOLUTIONS } = await import(new URL('storyboard.js', dist).href);
 const { renderVideo } = await import(new URL('render.js', dist).href);
 const { ffmpegPath } = await import(new URL('tools.js', dist).href);
 
@@ -92,7 +92,7 @@ for (const duration of [5, 15, 30]) {
     const row = {
       duration,
       aspectRatio,
-      resolution: `${buildStoryboard(source, { aspectRatio, duration, language: 'en-US' }).width}×${buildStoryboard(source, { aspectRatio, duration, language: 'en-US' }).height}`,
+      resolution: RESOLUTIONS[aspectRatio].join('×'),
       seconds: Number(median(times).toFixed(2)),
       ffmpegPeakMB: Math.round(ffmpegPeak / 1024),
     };

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { downloadImage } from './render/images.js';
 import { RenderError, RenderQueue, renderVideo } from './render/render.js';
-import { buildStoryboard } from './render/storyboard.js';
+import { buildStoryboard, type Storyboard } from './render/storyboard.js';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
   advance,
@@ -181,9 +181,7 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#run(async () => {
       try {
-        await this.#renders.run(() =>
-          renderVideo(board, join(this.#mediaDir, 'videos'), `${video.id}-preview`, this.#closing.signal),
-        );
+        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-preview`));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
@@ -234,6 +232,11 @@ export class Jobs {
         console.error('video-plugin-service: a background job failed unexpectedly:', error);
       })
       .finally(() => this.#running--);
+  }
+
+  /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
+  #renderFiles(board: Storyboard, name: string): Promise<unknown> {
+    return this.#renders.run(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
   }
 
   #wait(ms: number): Promise<void> {
@@ -323,9 +326,7 @@ export class Jobs {
         generation,
       );
       try {
-        await this.#renders.run(() =>
-          renderVideo(video.storyboard!, join(this.#mediaDir, 'videos'), `${video.id}-preview`, this.#closing.signal),
-        );
+        await this.#renders.run(() => this.#renderFiles(video.storyboard!, `${video.id}-preview`));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
@@ -347,9 +348,7 @@ export class Jobs {
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        await this.#renders.run(() =>
-          renderVideo(board, join(this.#mediaDir, 'videos'), `${video.id}-final`, this.#closing.signal),
-        );
+        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-final`));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         for (const render of video.renders) {

@@ -183,15 +183,14 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
     'cross-origin-resource-policy': 'cross-origin',
   };
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-  if (req.headers.range !== undefined && range && (range[1] || range[2])) {
-    let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-    let end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (!range[1]) end = size - 1;
+  if (range && (range[1] || range[2])) {
+    // `a-b`, `a-` (to the end) or `-n` (the last n bytes).
+    const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
     if (start >= size || start > end) {
       res.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
       return;
     }
-    start = Math.max(0, start);
     res.writeHead(206, {
       ...headers,
       'content-range': `bytes ${start}-${end}/${size}`,

@@ -3,52 +3,19 @@
 // preview render and a real thumbnail, completing renders the final MP4, served with ranges; a
 // restart with a data file resumes an unfinished render. Files are read back with mp4box.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createFile, type Movie } from 'mp4box';
 import { startService } from '../../src/service/server.js';
-import { ffmpegPath } from '../../src/service/render/tools.js';
+import { picture, probe } from './media-helpers.js';
 import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-media-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function picture(color: string, format: string): Buffer {
-  const file = join(work, `${color}.${format}`);
-  execFileSync(ffmpegPath(), [
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=${color}:s=640x480`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  return readFileSync(file);
-}
-
-function movie(bytes: Buffer): Promise<Movie> {
-  return new Promise((resolve, reject) => {
-    const mp4 = createFile();
-    mp4.onReady = resolve;
-    mp4.onError = (_module: string, message: string) => reject(new Error(message));
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer & {
-      fileStart: number;
-    };
-    buffer.fileStart = 0;
-    mp4.appendBuffer(buffer);
-    mp4.flush();
-  });
-}
-
-const red = picture('red', 'png');
-const jpeg = picture('blue', 'jpg');
+const red = readFileSync(picture(work, 'red.png', 'red', '640x480'));
+const jpeg = readFileSync(picture(work, 'blue.jpg', 'blue', '640x480'));
 const bomb = Buffer.alloc(33);
 Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(bomb, 0);
 bomb.write('IHDR', 12);
@@ -118,7 +85,7 @@ describe('real media', () => {
         assert.equal(preview.headers.get('accept-ranges'), 'bytes');
         const bytes = Buffer.from(await preview.arrayBuffer());
         assert.equal(Number(preview.headers.get('content-length')), bytes.length);
-        const info = await movie(bytes);
+        const info = await probe(bytes);
         assert.ok(Math.abs(info.duration / info.timescale - 5) < 0.15);
         assert.deepEqual([info.videoTracks[0]!.video!.width, info.videoTracks[0]!.video!.height], [1280, 720]);
         assert.match(info.videoTracks[0]!.codec, /^avc1/);
@@ -149,7 +116,7 @@ describe('real media', () => {
         assert.ok(render.renderedAt);
         const final = await fetch(render.url);
         assert.equal(final.headers.get('content-type'), 'video/mp4');
-        assert.ok(Math.abs((await movie(Buffer.from(await final.arrayBuffer()))).duration / info.timescale - 5) < 0.15);
+        assert.ok(Math.abs((await probe(Buffer.from(await final.arrayBuffer()))).duration / info.timescale - 5) < 0.15);
         const vtt = await fetch(`${service.url}/media/videos/${videoId}/captions.vtt`);
         assert.equal(vtt.headers.get('content-type'), 'text/vtt; charset=utf-8');
         assert.match(await vtt.text(), /^WEBVTT\n\n1\n00:00:00\.000 --> /);

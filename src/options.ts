@@ -59,6 +59,15 @@ const timeout = z.custom<number>((ms) => typeof ms === 'number' && ms > 0 && ms 
   error: 'must be a number of milliseconds, more than 0 and at most 600000',
 });
 const boolean = z.custom<boolean>((value) => typeof value === 'boolean', { error: 'must be a boolean' });
+const signal = z.optional(
+  z.custom<AbortSignal>((value) => value instanceof AbortSignal, {
+    error: 'must be an AbortSignal (e.g. new AbortController().signal)',
+  }),
+);
+const plainObject = z.custom<Appearance>(
+  (value) => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype,
+  { error: 'must be a plain object' },
+);
 
 const confirmationSchema = z.strictObject({
   shouldShow: z.optional(boolean),
@@ -107,9 +116,34 @@ export const pluginOptionsSchema = z.strictObject({
    * the waiting calls go out. Without it, the `Plugin` emits `sessionLost`.
    */
   getLoginToken: z.optional(fn as unknown as z.ZodMiniType<GetLoginToken, GetLoginToken>),
+  /**
+   * The studio's colours, font, corner radius and spacing (README "Appearance"). Checked by the
+   * service, which refuses the connection naming the field. Change it later with `update()`.
+   */
+  appearance: z.optional(plainObject),
+  /** The studio's language, a BCP 47 tag (default: the browser's). Change it later with `update()`. */
+  locale: z.optional(length(1, 35)),
 });
 /** Options of `new Plugin(partnerID, options)`. */
 export type PluginOptions = z.input<typeof pluginOptionsSchema>;
+
+/** The studio's look: see README "Appearance". Colours are hex; lengths are CSS pixels. */
+export interface Appearance {
+  /** `light` (default), `dark`, or `auto` (follows the user's system setting). */
+  colorScheme?: 'light' | 'dark' | 'auto';
+  /** Buttons and highlights. Their text is black or white, whichever reads better. */
+  colorPrimary?: string;
+  /** The page's background. */
+  colorBackground?: string;
+  /** The text. With `colorBackground`, it must contrast at least 4.5:1 (WCAG 2.1 AA). */
+  colorText?: string;
+  /** A CSS font-family list, e.g. `"Inter, system-ui, sans-serif"`. */
+  fontFamily?: string;
+  /** Corner radius of fields, buttons and panels, in pixels (0 to 32, default 6). */
+  borderRadius?: number;
+  /** The spacing unit every gap and padding is a multiple of, in pixels (2 to 8, default 4). */
+  spacingUnit?: number;
+}
 
 export const tokenSchema = length(1, 8192);
 export const idSchema = length(1, 256);
@@ -150,11 +184,28 @@ export const openPluginOptionsSchema = z.strictObject({
   generationRequestId: z.optional(idSchema),
   /** Milliseconds to wait for the page to open (default 30000). */
   timeout: z.optional(timeout),
+  /** Stops waiting: the call rejects with the signal's reason. */
+  signal,
 });
 /** Options of `openPlugin`. */
 export type OpenPluginOptions = z.input<typeof openPluginOptionsSchema>;
 
-export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout) });
+export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout), signal });
+/** Options of `mount`, the start methods and the status iterators. */
+export const signalOptionsSchema = z.strictObject({ signal });
+/** Options of `mount`, `startTopicSearch`, `startVideoGeneration` and the status iterators. */
+export type SignalOptions = z.infer<typeof signalOptionsSchema>;
+
+/** The argument of `update()`: what may change while the studio runs (checked by the service). */
+export const updateSchema = z.strictObject({
+  appearance: z.optional(plainObject),
+  locale: z.optional(length(1, 35)),
+});
+/** The argument of `update()`. */
+export interface PluginUpdate {
+  appearance?: Appearance;
+  locale?: string;
+}
 /** Options of `openEditorForVideo`. */
 export type OpenEditorOptions = z.infer<typeof openEditorOptionsSchema>;
 

@@ -27,11 +27,15 @@ import {
   openPluginOptionsSchema,
   partnerIDSchema,
   pluginOptionsSchema,
+  signalOptionsSchema,
   sourceURLSchema,
   tokenSchema,
   updatableAccountInfoSchema,
+  updateSchema,
   videoGenerationParamsSchema,
   type GetLoginToken,
+  type PluginUpdate,
+  type SignalOptions,
   type OpenEditorOptions,
   type OpenPluginOptions,
   type PluginOptions,
@@ -88,7 +92,9 @@ export class Plugin {
   readonly #connection: HostConnection;
   readonly #emitter = new Emitter();
   readonly #statusSubscriptions = new Map<string, StatusSubscription>();
-  readonly #config: HostConfig;
+  /** Wakes the status iterators (at cleanup, which ends them). */
+  readonly #wakers = new Set<() => void>();
+  #config: HostConfig;
   readonly #log: Logger;
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
   #authenticated = false;
@@ -103,6 +109,13 @@ export class Plugin {
   #destroyed = false;
   #cleanup: Promise<void> | undefined;
   #warnedDeprecated = false;
+
+  /**
+   * Resolves once the service iframe has connected for the first time; rejects with the
+   * `ConnectionError` when it does not within `connectTimeout` (or the service refuses the page's
+   * origin). Awaiting it is optional: calls made before wait on their own.
+   */
+  readonly ready: Promise<void>;
 
   /**
    * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
@@ -123,6 +136,8 @@ export class Plugin {
       authMode: this.authMode,
       isDebug: opts.isDebug ?? false,
       completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
+      appearance: opts.appearance,
+      locale: opts.locale,
     };
     const channel = crypto.randomUUID();
     const src = new URL(PLUGIN_PATH.slice(1), base);
@@ -152,6 +167,9 @@ export class Plugin {
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
+    this.ready = this.#connection.whenConnected();
+    // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
+    this.ready.catch(() => {});
   }
 
   /** The iframe that shows the service (hidden until opened). */
@@ -238,22 +256,27 @@ export class Plugin {
    * follow it with `subscribeToTopicSearchStatusUpdates`. Needs an account authenticated in this
    * session.
    */
-  async startTopicSearch(sourceURL: string): Promise<TopicSearchStartResult> {
+  async startTopicSearch(sourceURL: string, options?: SignalOptions): Promise<TopicSearchStartResult> {
     this.#ready('startTopicSearch');
     const url = parse(sourceURLSchema, sourceURL, 'sourceURL');
+    const signal = this.#signal(options);
     this.#requireSessionAuth('startTopicSearch');
-    return this.#call('startTopicSearch', { sourceURL: url });
+    return this.#call('startTopicSearch', { sourceURL: url }, { signal });
   }
 
   /**
    * Starts a background video generation from a topic. Resolves as soon as it has started (the
    * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`.
    */
-  async startVideoGeneration(videoGenerationParams: VideoGenerationParams): Promise<VideoGenerationStartResult> {
+  async startVideoGeneration(
+    videoGenerationParams: VideoGenerationParams,
+    options?: SignalOptions,
+  ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
+    const signal = this.#signal(options);
     this.#requireSessionAuth('startVideoGeneration');
-    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' });
+    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, { signal });
   }
 
   /**
@@ -290,21 +313,59 @@ export class Plugin {
     );
   }
 
+  /**
+   * The status of a topic search as an async iterator: the current status first, then each change;
+   * it ends after `COMPLETE` or `FAILED`, or when the loop breaks. `signal` stops it (the loop
+   * throws the signal's reason).
+   *
+   * @example for await (const { status } of plugin.topicSearchStatus(topicId)) console.log(status);
+   */
+  topicSearchStatus(topicId: string, options?: SignalOptions): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
+    return this.#statusUpdates(TOPICS.topicSearch, 'topicSearchStatus', 'topicId', topicId, options);
+  }
+
+  /** {@link topicSearchStatus} for a video generation. */
+  videoGenerationStatus(
+    generationRequestId: string,
+    options?: SignalOptions,
+  ): AsyncGenerator<VideoGenerationStatusUpdatePayload, void> {
+    return this.#statusUpdates(
+      TOPICS.videoGeneration,
+      'videoGenerationStatus',
+      'generationRequestId',
+      generationRequestId,
+      options,
+    );
+  }
+
   // ---- UI ----
+
+  /**
+   * Changes the studio's `appearance` and/or `locale` live: no reload, the session and the open
+   * view stay. Each given option replaces the current one; the others stay. Resolves once the
+   * studio shows the change (kept across reconnects).
+   */
+  async update(changes: PluginUpdate): Promise<void> {
+    this.#ready('update');
+    const next = parse(updateSchema, changes, 'changes');
+    this.#config = { ...this.#config, ...next };
+    await this.#call('configure', next, { resend: true });
+  }
 
   /**
    * Moves the iframe into `domElement` (hidden when `isHidden`). Resolves once the service answers
    * again; the login session and every subscription carry over.
    */
-  async mount(domElement: HTMLElement, isHidden = false): Promise<void> {
+  async mount(domElement: HTMLElement, isHidden = false, options?: SignalOptions): Promise<void> {
     this.#ready('mount');
     const element = parse(elementSchema, domElement, 'domElement');
     const hidden = parse(booleanSchema, isHidden, 'isHidden');
+    const signal = this.#signal(options);
     const started = performance.now();
     if (this.#frame.mount(element, hidden) === 'reloaded') {
       this.#connection.expectReload('the iframe was moved to another element');
     }
-    await this.#call('ping', undefined, { resend: true });
+    await this.#call('ping', undefined, { resend: true, signal });
     this.#since('mounted', started);
   }
 
@@ -336,7 +397,7 @@ export class Plugin {
       );
     }
     const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
-    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts.timeout);
+    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts);
   }
 
   /**
@@ -347,7 +408,7 @@ export class Plugin {
     this.#ready('openEditorForVideo');
     const id = parse(idSchema, videoID, 'videoID');
     const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
-    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts.timeout);
+    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts);
   }
 
   /** Hides the UI. The user stays logged in and the iframe stays loaded. */
@@ -449,13 +510,13 @@ export class Plugin {
     opened: Opened,
     failed: 'pluginOpenFailed' | 'editorOpenFailed',
     params: unknown,
-    timeout = DEFAULT_OPEN_TIMEOUT,
+    { timeout = DEFAULT_OPEN_TIMEOUT, signal }: OpenEditorOptions,
   ): Promise<void> {
     const started = performance.now();
     const wasVisible = this.#frame.visible;
     this.#frame.show();
     try {
-      const value = await this.#call(method, params, { timeout });
+      const value = await this.#call(method, params, { timeout, signal });
       this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {
@@ -488,6 +549,46 @@ export class Plugin {
       shared.stop();
       this.#statusSubscriptions.delete(mapKey);
     };
+  }
+
+  #signal(options: SignalOptions | undefined): AbortSignal | undefined {
+    return parse(signalOptionsSchema, options ?? {}, 'options').signal;
+  }
+
+  /** The status iterators: a subscription whose updates wait in a queue for the loop. */
+  async *#statusUpdates(
+    topic: string,
+    method: string,
+    field: string,
+    id: string,
+    options: SignalOptions | undefined,
+  ): AsyncGenerator<StatusPayload, void> {
+    const queue: StatusPayload[] = [];
+    let wake = (): void => {};
+    const stop = this.#subscribeStatus(topic, method, field, id, (payload: StatusPayload) => {
+      queue.push(payload);
+      wake();
+    });
+    const signal = this.#signal(options);
+    const onStop = (): void => wake();
+    signal?.addEventListener('abort', onStop);
+    this.#wakers.add(onStop);
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        this.#ready(method);
+        const payload = queue.shift();
+        if (!payload) await new Promise<void>((resolve) => (wake = resolve));
+        else {
+          yield payload;
+          if (STATUS_RANK[payload.status] > 1) return;
+        }
+      }
+    } finally {
+      stop();
+      signal?.removeEventListener('abort', onStop);
+      this.#wakers.delete(onStop);
+    }
   }
 
   /**
@@ -610,6 +711,7 @@ export class Plugin {
 
   async #teardown(): Promise<void> {
     this.#destroyed = true;
+    for (const wake of this.#wakers) wake();
     this.#log('cleanup');
     clearTimeout(this.#restoreTimer);
     this.#frame.hide();

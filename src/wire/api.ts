@@ -161,22 +161,13 @@ export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
   sessionLost: z.never(),
 };
 
-/**
- * The editor's confirmation before completing a video, where the partner leaves a label out. It
- * lives with the page that shows it, so the host sends only the partner's own labels.
- */
-export const DEFAULT_COMPLETE_VIDEO_CONFIRMATION = {
-  shouldShow: false,
-  title: 'Finalize Video',
-  body: 'By finalizing this video, you confirm that you own the rights to all of its content.',
-  confirmButton: 'Confirm',
-  cancelButton: 'Cancel',
-};
-
 export const hostConfigSchema = z.object({
   partnerID: z.string(),
   authMode: z.enum(['jwt', 'uncontrolled']),
   isDebug: z.boolean(),
+  /** Checked again by the page with the `Plugin`'s own schema (options.ts). */
+  appearance: z.optional(z.unknown()),
+  locale: optionalString,
   completeVideoConfirmation: z.optional(
     z.object({
       shouldShow: optionalBoolean,
@@ -209,5 +200,7 @@ export interface Answers {
   openPlugin: unknown;
   openEditorForVideo: Video;
   close: unknown;
+  /** Applies a new appearance and/or locale (`Plugin#update`). */
+  configure: unknown;
 }
 export type MethodName = keyof Answers;

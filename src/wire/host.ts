@@ -68,6 +68,8 @@ export interface CallOptions {
   resend?: boolean;
   /** Sent at once while `onConnected` holds the queue (the calls that restore the session). */
   early?: boolean;
+  /** Stops waiting: the call rejects with the signal's reason (its answer, if any, is dropped). */
+  signal?: AbortSignal | undefined;
 }
 
 interface PendingCall {
@@ -143,9 +145,14 @@ export class HostConnection {
   call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
     const failure = this.#failed;
     if (failure) return Promise.reject(failure);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const timeout = options.timeout ?? this.#callTimeout;
+    let onAbort = (): unknown => 0;
     return new Promise<T>((resolve, reject) => {
       const id = this.#nextId++;
+      onAbort = () => this.#pending.delete(id) && reject(signal!.reason);
+      signal?.addEventListener('abort', onAbort);
       const call: PendingCall = {
         id,
         method,
@@ -164,7 +171,7 @@ export class HostConnection {
         this.#retryConnect();
         this.#armConnectTimer();
       }
-    });
+    }).finally(() => signal?.removeEventListener('abort', onAbort));
   }
 
   /**

@@ -4,11 +4,13 @@
  */
 import { createLogger } from '../../debug.js';
 import { InvalidStateError, NotAuthenticatedError, VideoPluginError, serializeError } from '../../errors.js';
+import { appearanceSchema, checkContrast, localeSchema } from '../../appearance.js';
 import {
   idSchema,
   sourceURLSchema,
   tokenSchema,
   updatableAccountInfoSchema,
+  updateSchema,
   videoGenerationParamsSchema,
 } from '../../options.js';
 import { parse } from '../../validate.js';
@@ -26,7 +28,9 @@ import * as z from 'zod/mini';
 import { ApiClient, type Generation, type Topic } from './client.js';
 import { StatusHub } from './status.js';
 import { readStored, writeStored } from './storage.js';
-import { renderView, type EditorBoard, type View, type ViewActions } from './views.js';
+import { renderView, type EditorBoard, type UserError, type View, type ViewActions } from './views.js';
+import { LOCALES, resolveLocale, t, useLocale } from './i18n.js';
+import { applyAppearance } from './theme.js';
 
 const root = document.getElementById('app') ?? document.body;
 const partnerID = new URLSearchParams(location.search).get('partner') ?? '';
@@ -165,7 +169,7 @@ async function startSearch(sourceURL: string): Promise<void> {
       if (view.name !== 'search' || view.sourceURL !== sourceURL) return stop();
       if (topic.status === 'FAILED') {
         stop();
-        show({ name: 'search', sourceURL, searching: false, error: topic.error?.message ?? 'The search failed.' });
+        show({ name: 'search', sourceURL, searching: false, error: topic.error ?? {} });
       } else if (topic.status === 'PROCESSING' || topic.status === 'COMPLETE') {
         stop();
         showPrompt(topic);
@@ -173,7 +177,7 @@ async function startSearch(sourceURL: string): Promise<void> {
     });
     stopViewWatchers.push(stop);
   } catch (error) {
-    show({ name: 'search', sourceURL, searching: false, error: (error as Error).message });
+    show({ name: 'search', sourceURL, searching: false, error: error as UserError });
   }
 }
 
@@ -190,7 +194,7 @@ const actions: ViewActions = {
       const started = await startGeneration(params);
       showPreview(await api.generation(started.requestId));
     } catch (error) {
-      if (view.name === 'prompt') show({ ...view, error: (error as Error).message });
+      if (view.name === 'prompt') show({ ...view, error: error as UserError });
     }
   },
   openInEditor: async (videoId) => {
@@ -270,7 +274,7 @@ const actions: ViewActions = {
       setSession(result.session, result.account.id);
       show({ name: 'search', searching: false });
     } catch (error) {
-      show({ name: 'signIn', error: (error as Error).message });
+      show({ name: 'signIn', error: error as UserError });
     }
   },
   signOut: async () => {
@@ -396,7 +400,38 @@ const methods = {
     show({ name: 'blank' });
     return null;
   },
+
+  configure: (params: unknown) => {
+    const changes = parse(updateSchema, params, 'changes');
+    checkLook(changes, 'changes');
+    config = { ...config!, ...changes };
+    applyConfig();
+    return null;
+  },
 };
+
+// ---- Appearance and language ----
+
+/** Checks `appearance` and `locale` (the Plugin only checked their types); throws naming the field. */
+function checkLook({ appearance, locale }: { appearance?: unknown; locale?: unknown }, name: string): void {
+  if (appearance !== undefined)
+    checkContrast(parse(appearanceSchema, appearance, `${name}.appearance`), `${name}.appearance`);
+  if (locale !== undefined) parse(localeSchema, locale, `${name}.locale`);
+}
+
+/** Applies the host's appearance and locale, then shows the current view in them. */
+function applyConfig(): void {
+  // The Plugin checked both; a host that did not gets the defaults rather than a broken page.
+  const appearance = appearanceSchema.safeParse(config?.appearance ?? {});
+  applyAppearance(appearance.success ? appearance.data : {});
+  const requested = localeSchema.safeParse(config?.locale).data;
+  const locale = resolveLocale(requested, navigator.languages);
+  if (locale.unsupported) {
+    log(`locale "${locale.unsupported}" is not available (${LOCALES.join(', ')}): using "${locale.tag}"`);
+  }
+  useLocale(locale);
+  renderView(root, view, actions, config);
+}
 
 const topicPayload = (record: { status: Topic['status']; error?: Topic['error'] }) =>
   record.error ? { status: record.status, error: record.error } : { status: record.status };
@@ -427,6 +462,11 @@ const endpoint = serveHost({
         message: 'The handshake configuration does not match this page. Update video-plugin.',
       };
     }
+    try {
+      checkLook(host.data, 'options');
+    } catch (error) {
+      return serializeError(error);
+    }
     const { allowed } = await api.originAllowed(origin);
     return allowed
       ? undefined
@@ -439,10 +479,9 @@ const endpoint = serveHost({
   onConnect(host: HostInfo) {
     config = hostConfigSchema.parse(host.config);
     log = createLogger(config.isDebug, 'service page');
-    renderView(root, view, actions, config);
+    applyConfig();
   },
 });
 
-if (!endpoint.channel) {
-  root.textContent = 'This page runs inside the video-plugin iframe. Open it through the SDK.';
-}
+useLocale(resolveLocale(undefined, navigator.languages));
+if (!endpoint.channel) root.textContent = t('studio.standalone');

@@ -3,17 +3,20 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { DEFAULT_COMPLETE_VIDEO_CONFIRMATION, type HostConfig, type Video } from '../../wire/api.js';
+import { ASPECT_RATIOS, DURATIONS, LANGUAGES, type HostConfig, type Video } from '../../wire/api.js';
 import type { Generation, Topic } from './client.js';
-import { ASPECT_RATIOS, DURATIONS, LANGUAGES } from '../../wire/api.js';
+import { errorText, formatDate, formatSeconds, languageName, t } from './i18n.js';
 
 export type View =
   | { name: 'blank' }
-  | { name: 'signIn'; error?: string }
-  | { name: 'search'; sourceURL?: string; searching: boolean; error?: string }
-  | { name: 'prompt'; topic: Topic; error?: string }
+  | { name: 'signIn'; error?: UserError }
+  | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError }
+  | { name: 'prompt'; topic: Topic; error?: UserError }
   | { name: 'preview'; generation: Generation; video?: Video }
   | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard };
+
+/** An error to show the user: shown by its code, in the studio's language. */
+export type UserError = { code?: string } | undefined;
 
 /** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
 export interface SceneDraft {
@@ -56,12 +59,44 @@ export interface ViewActions {
 
 const STYLE = html`<style>
   :root {
+    --vp-bg: #fff;
+    --vp-text: #0f172a;
+    --vp-muted: #475569;
+    --vp-primary: #1d4ed8;
+    --vp-on-primary: #fff;
+    --vp-danger: #b91c1c;
+    --vp-font: system-ui, sans-serif;
+    --vp-radius: 6px;
+    --vp-space: 4px;
+    --vp-border: color-mix(in srgb, var(--vp-text) 18%, var(--vp-bg));
+    --vp-field: color-mix(in srgb, var(--vp-text) 55%, var(--vp-bg));
+    --vp-surface: color-mix(in srgb, var(--vp-text) 10%, var(--vp-bg));
     color-scheme: light;
-    font:
-      15px/1.5 system-ui,
-      sans-serif;
-    color: #0f172a;
-    background: #fff;
+    font-size: 15px;
+    line-height: 1.5;
+    font-family: var(--vp-font);
+    color: var(--vp-text);
+    background: var(--vp-bg);
+  }
+  :root[data-scheme='dark'] {
+    --vp-bg: #0f172a;
+    --vp-text: #e2e8f0;
+    --vp-muted: #a3b1c6;
+    --vp-primary: #60a5fa;
+    --vp-on-primary: #0f172a;
+    --vp-danger: #fca5a5;
+    color-scheme: dark;
+  }
+  @media (prefers-color-scheme: dark) {
+    :root[data-scheme='auto'] {
+      --vp-bg: #0f172a;
+      --vp-text: #e2e8f0;
+      --vp-muted: #a3b1c6;
+      --vp-primary: #60a5fa;
+      --vp-on-primary: #0f172a;
+      --vp-danger: #fca5a5;
+      color-scheme: dark;
+    }
   }
   body {
     margin: 0;
@@ -75,15 +110,15 @@ const STYLE = html`<style>
     display: flex;
     align-items: center;
     justify-content: space-between;
-    padding: 12px 20px;
-    border-bottom: 1px solid #e2e8f0;
+    padding: calc(var(--vp-space) * 3) calc(var(--vp-space) * 5);
+    border-bottom: 1px solid var(--vp-border);
   }
   header h1 {
     font-size: 1rem;
     margin: 0;
   }
   section {
-    padding: 20px;
+    padding: calc(var(--vp-space) * 5);
     max-width: 760px;
     margin: 0 auto;
     width: 100%;
@@ -91,84 +126,91 @@ const STYLE = html`<style>
   }
   ol.steps {
     display: flex;
-    gap: 16px;
+    gap: calc(var(--vp-space) * 4);
     list-style: none;
     padding: 0;
-    margin: 0 0 16px;
-    color: #64748b;
+    margin: 0 0 calc(var(--vp-space) * 4);
+    color: var(--vp-muted);
     font-size: 0.85rem;
   }
   ol.steps li[aria-current='step'] {
-    color: #1d4ed8;
+    color: var(--vp-text);
     font-weight: 600;
+    text-decoration: underline 2px var(--vp-primary);
+    text-underline-offset: 4px;
   }
   label {
     display: block;
-    margin: 12px 0 4px;
+    margin: calc(var(--vp-space) * 3) 0 var(--vp-space);
     font-weight: 600;
   }
   input,
   select,
   textarea {
     font: inherit;
-    padding: 8px 10px;
-    border: 1px solid #94a3b8;
-    border-radius: 6px;
+    color: inherit;
+    background: var(--vp-bg);
+    padding: calc(var(--vp-space) * 2) calc(var(--vp-space) * 2.5);
+    border: 1px solid var(--vp-field);
+    border-radius: var(--vp-radius);
     width: 100%;
     box-sizing: border-box;
   }
   button {
     font: inherit;
-    padding: 8px 16px;
-    border-radius: 6px;
-    border: 1px solid #1d4ed8;
-    background: #1d4ed8;
-    color: #fff;
+    padding: calc(var(--vp-space) * 2) calc(var(--vp-space) * 4);
+    border-radius: var(--vp-radius);
+    border: 1px solid var(--vp-primary);
+    background: var(--vp-primary);
+    color: var(--vp-on-primary);
     cursor: pointer;
   }
   button.secondary {
-    background: #fff;
-    color: #1d4ed8;
+    background: var(--vp-bg);
+    color: var(--vp-text);
   }
   button:disabled {
     opacity: 0.6;
     cursor: progress;
   }
+  a {
+    color: inherit;
+  }
   .row {
     display: flex;
-    gap: 12px;
+    gap: calc(var(--vp-space) * 3);
     align-items: end;
-    margin-top: 16px;
+    margin-top: calc(var(--vp-space) * 4);
     flex-wrap: wrap;
   }
   .error {
-    color: #b91c1c;
+    color: var(--vp-danger);
   }
   .muted {
-    color: #64748b;
+    color: var(--vp-muted);
   }
   .thumbs {
     display: flex;
-    gap: 8px;
+    gap: calc(var(--vp-space) * 2);
     flex-wrap: wrap;
   }
   .thumbs img {
     width: 96px;
     height: 64px;
     object-fit: cover;
-    border-radius: 4px;
-    background: #e2e8f0;
+    border-radius: var(--vp-radius);
+    background: var(--vp-surface);
   }
   .preview img {
     max-width: 100%;
-    border-radius: 8px;
-    border: 1px solid #e2e8f0;
+    border-radius: var(--vp-radius);
+    border: 1px solid var(--vp-border);
   }
   .scenes {
-    border: 1px solid #e2e8f0;
-    border-radius: 8px;
-    margin: 12px 0;
-    padding: 8px 12px;
+    border: 1px solid var(--vp-border);
+    border-radius: var(--vp-radius);
+    margin: calc(var(--vp-space) * 3) 0;
+    padding: calc(var(--vp-space) * 2) calc(var(--vp-space) * 3);
   }
   .scenes ol {
     list-style: none;
@@ -178,29 +220,24 @@ const STYLE = html`<style>
   .scenes li {
     display: grid;
     grid-template-columns: 96px 1fr auto;
-    gap: 12px;
+    gap: calc(var(--vp-space) * 3);
     align-items: start;
-    padding: 8px 0;
-    border-bottom: 1px solid #e2e8f0;
+    padding: calc(var(--vp-space) * 2) 0;
+    border-bottom: 1px solid var(--vp-border);
   }
   .scenes li img,
   .scenes .swatch {
     width: 96px;
     height: 54px;
     object-fit: cover;
-    border-radius: 4px;
+    border-radius: var(--vp-radius);
     background: #1e1b4b;
     display: block;
   }
-  .scenes .fields input,
-  .scenes .fields textarea,
-  .scenes .fields select {
-    width: 100%;
-    box-sizing: border-box;
-  }
   .skeleton {
-    background: #e2e8f0;
-    border-radius: 4px;
+    display: inline-block;
+    background: var(--vp-surface);
+    border-radius: var(--vp-radius);
     height: 1.2em;
     width: 60%;
   }
@@ -212,9 +249,9 @@ const STYLE = html`<style>
     place-items: center;
   }
   [role='dialog'] > div {
-    background: #fff;
-    border-radius: 10px;
-    padding: 24px;
+    background: var(--vp-bg);
+    border-radius: var(--vp-radius);
+    padding: calc(var(--vp-space) * 6);
     max-width: 420px;
   }
 </style>`;
@@ -222,8 +259,8 @@ const STYLE = html`<style>
 function steps(current: 1 | 2 | 3): TemplateResult {
   const step = (n: number, label: string) =>
     html`<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
-  return html`<ol class="steps" aria-label="Steps">
-    ${step(1, 'Source')}${step(2, 'Prompt')}${step(3, 'Preview')}
+  return html`<ol class="steps" aria-label=${t('steps.label')}>
+    ${step(1, t('steps.source'))}${step(2, t('steps.prompt'))}${step(3, t('steps.preview'))}
   </ol>`;
 }
 
@@ -234,14 +271,14 @@ function formValue(event: Event, name: string): string {
 
 function searchView(view: Extract<View, { name: 'search' }>, actions: ViewActions): TemplateResult {
   return html`${steps(1)}
-    <h2>Start from a website</h2>
+    <h2>${t('search.heading')}</h2>
     <form
       @submit=${(event: Event) => {
         event.preventDefault();
         actions.search(formValue(event, 'sourceURL'));
       }}
     >
-      <label for="source-url">Website URL</label>
+      <label for="source-url">${t('search.url')}</label>
       <input
         id="source-url"
         name="sourceURL"
@@ -251,11 +288,13 @@ function searchView(view: Extract<View, { name: 'search' }>, actions: ViewAction
         .value=${view.sourceURL ?? ''}
       />
       <div class="row">
-        <button type="submit" ?disabled=${view.searching}>${view.searching ? 'Searching…' : 'Search'}</button>
+        <button type="submit" ?disabled=${view.searching}>
+          ${t(view.searching ? 'search.searching' : 'search.submit')}
+        </button>
       </div>
     </form>
-    ${view.searching ? html`<p role="status" class="muted">Reading the website…</p>` : nothing}
-    ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
+    ${view.searching ? html`<p role="status" class="muted">${t('search.reading')}</p>` : nothing}
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 
 function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewActions): TemplateResult {
@@ -263,9 +302,9 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
   const ready = topic.status === 'COMPLETE';
   return html`${steps(2)}
     <h2 data-topic-status=${topic.status}>
-      ${topic.title ?? html`<span class="skeleton" aria-label="Loading the topic name"></span>`}
+      ${topic.title ?? html`<span class="skeleton" role="img" aria-label=${t('prompt.loadingTitle')}></span>`}
     </h2>
-    <p class="muted">${topic.description ?? (ready ? '' : 'Reading the website…')}</p>
+    <p class="muted">${topic.description ?? (ready ? '' : t('search.reading'))}</p>
     <div class="thumbs">${topic.images.map((src) => html`<img src=${src} alt="" />`)}</div>
     <form
       @submit=${(event: Event) => {
@@ -281,25 +320,25 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
         });
       }}
     >
-      <label for="aspect-ratio">Aspect ratio</label>
+      <label for="aspect-ratio">${t('prompt.aspectRatio')}</label>
       <select id="aspect-ratio" name="aspectRatio">
         ${ASPECT_RATIOS.map((v) => html`<option>${v}</option>`)}
       </select>
-      <label for="duration">Duration (seconds)</label>
+      <label for="duration">${t('prompt.duration')}</label>
       <select id="duration" name="duration">
-        ${DURATIONS.map((v) => html`<option value=${v} ?selected=${v === 15}>${v}</option>`)}
+        ${DURATIONS.map((v) => html`<option value=${v} ?selected=${v === 15}>${formatSeconds(v)}</option>`)}
       </select>
-      <label for="language">Language</label>
+      <label for="language">${t('prompt.language')}</label>
       <select id="language" name="language">
-        ${LANGUAGES.map((v) => html`<option ?selected=${v === 'en-US'}>${v}</option>`)}
+        ${LANGUAGES.map((v) => html`<option value=${v} ?selected=${v === 'en-US'}>${languageName(v)}</option>`)}
       </select>
-      <label for="instructions">Instructions (optional)</label>
+      <label for="instructions">${t('prompt.instructions')}</label>
       <textarea id="instructions" name="videoInstructions" rows="2"></textarea>
       <div class="row">
-        <button type="submit" ?disabled=${!ready}>${ready ? 'Generate video' : 'Waiting for the topic…'}</button>
+        <button type="submit" ?disabled=${!ready}>${t(ready ? 'prompt.generate' : 'prompt.waiting')}</button>
       </div>
     </form>
-    ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 
 /**
@@ -309,7 +348,9 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
 function videoPicture(video: Video, className: string): TemplateResult | typeof nothing {
   if (!video.thumbnailURL) return nothing;
   if (!video.thumbnailURL.endsWith('/thumbnail.jpg')) {
-    return html`<div class=${className}><img src=${video.thumbnailURL} alt=${`Preview of ${video.name}`} /></div>`;
+    return html`<div class=${className}>
+      <img src=${video.thumbnailURL} alt=${t('video.previewOf', { name: video.name })} />
+    </div>`;
   }
   const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
   const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
@@ -321,13 +362,13 @@ function videoPicture(video: Video, className: string): TemplateResult | typeof 
       style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
       poster=${video.thumbnailURL}
       src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}?v=${encodeURIComponent(video.updatedAt)}`}
-      aria-label=${`${video.name}, ${video.duration} seconds`}
+      aria-label=${t('video.label', { name: video.name, duration: formatSeconds(video.duration) })}
     >
       <track
         kind="captions"
         default
         srclang=${video.language.slice(0, 2)}
-        label="Captions"
+        label=${t('video.captions')}
         src=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
       />
     </video>
@@ -338,20 +379,27 @@ function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActi
   const { generation, video } = view;
   const body =
     generation.status === 'FAILED'
-      ? html`<p role="alert" class="error">${generation.error?.message ?? 'The generation failed.'}</p>`
+      ? html`<p role="alert" class="error">${errorText(generation.error ?? { code: 'generation_failed' })}</p>`
       : generation.status !== 'COMPLETE' || !video
-        ? html`<p role="status" data-loading>Generating your video…</p>`
+        ? html`<p role="status" data-loading>${t('preview.generating')}</p>`
         : html`<figure class="preview">
               ${videoPicture(video, 'media')}
-              <figcaption>${video.name} · ${video.duration} s · ${video.aspectRatio}</figcaption>
+              <figcaption>
+                ${t('preview.caption', {
+                  name: video.name,
+                  duration: formatSeconds(video.duration),
+                  aspectRatio: video.aspectRatio,
+                  date: formatDate(video.createdAt),
+                })}
+              </figcaption>
             </figure>
             <div class="row">
               <button type="button" data-action="open-editor" @click=${() => actions.openInEditor(video.id)}>
-                Open in editor
+                ${t('preview.openEditor')}
               </button>
             </div>`;
   return html`${steps(3)}
-    <h2 data-generation-status=${generation.status}>Your video</h2>
+    <h2 data-generation-status=${generation.status}>${t('preview.heading')}</h2>
     ${body}`;
 }
 
@@ -360,19 +408,20 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
   const count = board.scenes.length;
   const disabled = !board.editable;
   return html`<fieldset class="scenes" ?disabled=${disabled}>
-    <legend>Scenes${disabled ? ' (completed: read only)' : ''}</legend>
+    <legend>${t(disabled ? 'editor.scenesReadOnly' : 'editor.scenes')}</legend>
     <ol>
       ${board.scenes.map((scene, index) => {
         const id = `scene-${index}`;
         const picture = scene.image === null ? undefined : board.images[scene.image];
+        const n = { n: index + 1 };
         return html`<li data-scene=${index}>
           ${
             picture
-              ? html`<img src=${picture} alt=${`Scene ${index + 1} picture`} width="96" height="54" />`
+              ? html`<img src=${picture} alt=${t('editor.scenePicture', n)} width="96" height="54" />`
               : html`<span class="swatch" aria-hidden="true"></span>`
           }
           <div class="fields">
-            <label for=${`${id}-heading`}>Scene ${index + 1} title</label>
+            <label for=${`${id}-heading`}>${t('editor.sceneTitle', n)}</label>
             <input
               id=${`${id}-heading`}
               name="heading"
@@ -381,7 +430,7 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               .value=${live(scene.heading)}
               @input=${(event: Event) => actions.editScene(index, { heading: (event.target as HTMLInputElement).value })}
             />
-            <label for=${`${id}-body`}>Scene ${index + 1} text</label>
+            <label for=${`${id}-body`}>${t('editor.sceneText', n)}</label>
             <input
               id=${`${id}-body`}
               name="body"
@@ -389,7 +438,7 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               .value=${live(scene.body ?? '')}
               @input=${(event: Event) => actions.editScene(index, { body: (event.target as HTMLInputElement).value })}
             />
-            <label for=${`${id}-narration`}>Scene ${index + 1} voiceover</label>
+            <label for=${`${id}-narration`}>${t('editor.sceneVoiceover', n)}</label>
             <textarea
               id=${`${id}-narration`}
               name="narration"
@@ -400,7 +449,7 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               @input=${(event: Event) =>
                 actions.editScene(index, { narration: (event.target as HTMLTextAreaElement).value })}
             ></textarea>
-            <label for=${`${id}-image`}>Scene ${index + 1} picture</label>
+            <label for=${`${id}-image`}>${t('editor.scenePicture', n)}</label>
             <select
               id=${`${id}-image`}
               name="image"
@@ -409,10 +458,12 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
                 actions.editScene(index, { image: value === '' ? null : Number(value) });
               }}
             >
-              <option value="" ?selected=${scene.image === null}>No picture (text on colour)</option>
+              <option value="" ?selected=${scene.image === null}>${t('editor.noPicture')}</option>
               ${board.images.map(
                 (_url, image) =>
-                  html`<option value=${image} ?selected=${scene.image === image}>Picture ${image + 1}</option>`,
+                  html`<option value=${image} ?selected=${scene.image === image}>
+                    ${t('editor.pictureN', { n: image + 1 })}
+                  </option>`,
               )}
             </select>
           </div>
@@ -421,7 +472,7 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               type="button"
               class="secondary"
               data-move-up=${index}
-              aria-label=${`Move scene ${index + 1} up`}
+              aria-label=${t('editor.moveUp', n)}
               ?disabled=${index === 0}
               @click=${() => actions.moveScene(index, -1)}
             >
@@ -431,7 +482,7 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               type="button"
               class="secondary"
               data-move-down=${index}
-              aria-label=${`Move scene ${index + 1} down`}
+              aria-label=${t('editor.moveDown', n)}
               ?disabled=${index === count - 1}
               @click=${() => actions.moveScene(index, 1)}
             >
@@ -441,11 +492,11 @@ function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult 
               type="button"
               class="secondary"
               data-remove=${index}
-              aria-label=${`Remove scene ${index + 1}`}
+              aria-label=${t('editor.removeScene', n)}
               ?disabled=${count === 1}
               @click=${() => actions.removeScene(index)}
             >
-              Remove
+              ${t('editor.remove')}
             </button>
           </div>
         </li>`;
@@ -462,9 +513,15 @@ function editorView(
   const { video } = view;
   // The partner's labels over the defaults; a label passed as `undefined` keeps its default.
   const given = Object.entries(config?.completeVideoConfirmation ?? {}).filter(([, value]) => value !== undefined);
-  const labels = { ...DEFAULT_COMPLETE_VIDEO_CONFIRMATION, ...Object.fromEntries(given) };
+  const labels = {
+    title: t('confirm.title'),
+    body: t('confirm.body'),
+    confirmButton: t('confirm.confirm'),
+    cancelButton: t('confirm.cancel'),
+    ...Object.fromEntries(given),
+  };
   const render = video.renders[0];
-  return html`<h2>Editor</h2>
+  return html`<h2>${t('editor.heading')}</h2>
     ${videoPicture(video, 'preview')}
     <form
       @submit=${(event: Event) => {
@@ -472,23 +529,30 @@ function editorView(
         actions.save(formValue(event, 'name'));
       }}
     >
-      <label for="video-name">Video name</label>
+      <label for="video-name">${t('editor.name')}</label>
       <input id="video-name" name="name" required maxlength="200" .value=${video.name} />
       ${view.board && view.board.scenes.length > 0 ? scenesEditor(view.board, actions) : nothing}
       <div class="row">
         <button type="submit" class="secondary" data-action="save">
-          ${view.board?.editable ? 'Save and preview' : 'Save'}
+          ${t(view.board?.editable ? 'editor.saveAndPreview' : 'editor.save')}
         </button>
         <button type="button" data-action="complete" ?disabled=${video.isCompleted} @click=${actions.askComplete}>
-          Complete video
+          ${t('editor.complete')}
         </button>
-        <button type="button" class="secondary" data-action="exit" @click=${actions.exitEditor}>Exit editor</button>
+        <button type="button" class="secondary" data-action="exit" @click=${actions.exitEditor}>
+          ${t('editor.exit')}
+        </button>
       </div>
     </form>
     ${
       video.isCompleted
         ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>
-            ${render?.status === 'COMPLETE' ? html`Rendered: <a href=${render.url ?? '#'} target="_blank" rel="noopener">${render.format}</a>` : 'Rendering…'}
+            ${
+              render?.status === 'COMPLETE'
+                ? html`${t('editor.rendered', { date: formatDate(render.renderedAt ?? video.updatedAt) })}
+                    <a href=${render.url ?? '#'} target="_blank" rel="noopener">${render.format}</a>`
+                : t('editor.rendering')
+            }
           </p>`
         : nothing
     }
@@ -511,18 +575,18 @@ function editorView(
 }
 
 function signInView(view: Extract<View, { name: 'signIn' }>, actions: ViewActions): TemplateResult {
-  return html`<h2>Sign in</h2>
+  return html`<h2>${t('signIn.heading')}</h2>
     <form
       @submit=${(event: Event) => {
         event.preventDefault();
         actions.signIn(formValue(event, 'emailAddress'));
       }}
     >
-      <label for="email">Email address</label>
+      <label for="email">${t('signIn.email')}</label>
       <input id="email" name="emailAddress" type="email" required autocomplete="email" />
-      <div class="row"><button type="submit">Sign in</button></div>
+      <div class="row"><button type="submit">${t('signIn.submit')}</button></div>
     </form>
-    ${view.error ? html`<p role="alert" class="error">${view.error}</p>` : nothing}`;
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 
 /** Renders `view` into `root`. */
@@ -549,14 +613,16 @@ export function renderView(root: HTMLElement, view: View, actions: ViewActions, 
     html`${STYLE}
       <div class="shell" data-view=${view.name}>
         <header>
-          <h1>AI video studio</h1>
+          <h1>${t('studio.title')}</h1>
           <div class="row" style="margin:0">
             ${
               config?.authMode === 'uncontrolled' && view.name !== 'signIn'
-                ? html`<button type="button" class="secondary" @click=${actions.signOut}>Sign out</button>`
+                ? html`<button type="button" class="secondary" @click=${actions.signOut}>
+                    ${t('studio.signOut')}
+                  </button>`
                 : nothing
             }
-            <button type="button" class="secondary" aria-label="Close" @click=${actions.close}>✕</button>
+            <button type="button" class="secondary" aria-label=${t('studio.close')} @click=${actions.close}>✕</button>
           </div>
         </header>
         <section>${body}</section>

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=service-penpal.d.ts.map

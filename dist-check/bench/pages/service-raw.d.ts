@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=service-raw.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=service-sdk.d.ts.map

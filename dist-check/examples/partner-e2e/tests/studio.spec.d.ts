@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=studio.spec.d.ts.map

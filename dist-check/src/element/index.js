@@ -1,0 +1,16 @@
+/**
+ * `video-plugin/element`: registers `<video-plugin>` (idempotently; a second copy of the library
+ * warns instead of throwing) and exports its class and types.
+ *
+ * @example
+ * ```ts
+ * import 'video-plugin/element';
+ * // <video-plugin partner-id="acme"></video-plugin>
+ * ```
+ * @module
+ */
+import { defineVideoPlugin } from './define.js';
+export { VideoPluginElement } from './video-plugin-element.js';
+export { TAG_NAME, defineVideoPlugin } from './define.js';
+defineVideoPlugin();
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=react.js.map

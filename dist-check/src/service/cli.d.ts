@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cli.d.ts.map

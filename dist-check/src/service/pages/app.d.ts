@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=app.d.ts.map

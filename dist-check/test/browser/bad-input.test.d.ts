@@ -1,0 +1,2 @@
+import '../../src/element/index.js';
+//# sourceMappingURL=bad-input.test.d.ts.map

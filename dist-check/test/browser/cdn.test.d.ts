@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cdn.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=csp.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=element.test.d.ts.map

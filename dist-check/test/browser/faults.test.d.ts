@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=faults.test.d.ts.map

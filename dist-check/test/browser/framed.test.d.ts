@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=framed.test.d.ts.map

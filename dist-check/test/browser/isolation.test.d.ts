@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=isolation.test.d.ts.map

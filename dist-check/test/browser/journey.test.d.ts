@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=journey.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=plugin.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=wire.test.d.ts.map

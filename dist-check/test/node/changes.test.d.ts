@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=changes.test.d.ts.map

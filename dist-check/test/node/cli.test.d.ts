@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cli.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=demo.test.d.ts.map

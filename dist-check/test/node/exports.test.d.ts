@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=exports.test.d.ts.map

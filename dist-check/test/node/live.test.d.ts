@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=live.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=load.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=locales.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=media.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=persistence.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=render.test.d.ts.map

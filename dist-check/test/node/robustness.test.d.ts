@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=robustness.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=server-helpers.test.d.ts.map

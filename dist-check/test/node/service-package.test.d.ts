@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=service-package.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=static.test.d.ts.map

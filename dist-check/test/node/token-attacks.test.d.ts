@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=token-attacks.test.d.ts.map

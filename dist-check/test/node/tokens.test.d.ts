@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=tokens.test.d.ts.map

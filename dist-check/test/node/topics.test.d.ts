@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=topics.test.d.ts.map

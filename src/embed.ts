@@ -33,6 +33,10 @@ export const FORWARDED_ATTRIBUTES = [
   'debug',
   'connect-timeout',
   'call-timeout',
+  'theme',
+  'locale',
+  'display',
+  'launcher',
 ] as const;
 
 /** When the studio opens: at once, on a click on the launcher, or when your code calls `openPlugin`. */

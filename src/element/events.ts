@@ -9,10 +9,21 @@ export type VideoPluginEventDetail<K extends PluginEventName> = PluginEventMap[K
   ? null
   : PluginEventMap[K];
 
+/** Why the UI closed: see the `closed` event. */
+export type CloseReason = 'escape' | 'backdrop' | 'ui' | 'api';
+
+/** The element's own events, beside the `Plugin`'s. */
+export interface VideoPluginElementOwnEventMap {
+  /** The studio connected (also after a retry or a new configuration). */
+  ready: CustomEvent<null>;
+  /** The studio's UI closed, and why. */
+  closed: CustomEvent<{ reason: CloseReason }>;
+}
+
 /** Every event `<video-plugin>` dispatches, by name. */
 export type VideoPluginElementEventMap = {
   [K in PluginEventName]: CustomEvent<VideoPluginEventDetail<K>>;
-};
+} & VideoPluginElementOwnEventMap;
 
 /**
  * Dispatches `name` on `target` with `detail`, composed so that it leaves the shadow root.
@@ -45,5 +56,7 @@ declare global {
     videoCompleted: VideoPluginElementEventMap['videoCompleted'];
     videoRendered: VideoPluginElementEventMap['videoRendered'];
     sessionLost: VideoPluginElementEventMap['sessionLost'];
+    ready: VideoPluginElementEventMap['ready'];
+    closed: VideoPluginElementEventMap['closed'];
   }
 }

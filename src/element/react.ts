@@ -38,6 +38,11 @@ export type VideoPluginProperties = Partial<
     | 'editor'
     | 'callbacks'
     | 'getLoginToken'
+    | 'appearance'
+    | 'theme'
+    | 'locale'
+    | 'display'
+    | 'launcher'
   >
 >;
 
@@ -49,6 +54,10 @@ export interface VideoPluginAttributes {
   'service-url'?: string;
   'connect-timeout'?: number | string;
   'call-timeout'?: number | string;
+  theme?: 'light' | 'dark' | 'auto';
+  locale?: string;
+  display?: 'inline' | 'modal' | 'drawer';
+  launcher?: boolean;
 }
 
 /** Everything `<video-plugin>` accepts in React 19 JSX, besides the usual HTML attributes. */

@@ -17,10 +17,12 @@ import {
   eventNameSchema,
   idSchema,
   pluginOptionsSchema,
+  type Appearance,
   type OpenEditorOptions,
   type OpenPluginOptions,
   type GetLoginToken,
   type PluginOptions,
+  type SignalOptions,
   type UpdatableAccountInfo,
   type VideoGenerationParams,
 } from '../options.js';
@@ -38,13 +40,29 @@ import {
   type VideoGenerationStartResult,
   type VideoGenerationStatusUpdatePayload,
 } from '../wire/api.js';
-import { dispatchPluginEvent, type VideoPluginElementEventMap } from './events.js';
+import { dispatchPluginEvent, type CloseReason, type VideoPluginElementEventMap } from './events.js';
 
 /** What the element builds its `Plugin` from; compared by value to decide whether to rebuild. */
 interface ElementConfig {
   partnerID: unknown;
   options: Record<string, unknown>;
+  display: Display;
 }
+
+/** What changes live, through `Plugin#update`, without a new session. */
+interface Look {
+  appearance?: Appearance;
+  locale?: string;
+}
+
+/** Where the studio shows: in the element's box, or in a dialog over the page. */
+export type Display = 'inline' | 'modal' | 'drawer';
+const DISPLAYS: readonly string[] = ['inline', 'modal', 'drawer'];
+const THEMES: readonly string[] = ['light', 'dark', 'auto'];
+
+/** How many modal dialogs lock the page's scroll, and the overflow they found. */
+let scrollLocks = 0;
+let pageOverflow = '';
 
 type StatusMethod = 'subscribeToTopicSearchStatusUpdates' | 'subscribeToVideoGenerationStatusUpdates';
 
@@ -65,6 +83,10 @@ const ATTRIBUTES: Record<string, string> = {
   'options.isDebug': 'debug',
   'options.connectTimeout': 'connect-timeout',
   'options.callTimeout': 'call-timeout',
+  'options.appearance.colorScheme': 'theme',
+  'options.locale': 'locale',
+  'changes.appearance.colorScheme': 'theme',
+  'changes.locale': 'locale',
 };
 
 const callbacksSchema = pluginOptionsSchema.shape.callbacks;
@@ -105,7 +127,7 @@ function forElement(error: unknown): VideoPluginError {
   }
   const field = typeof error.data?.field === 'string' ? error.data.field : '';
   const attribute = ATTRIBUTES[field];
-  const property = field.startsWith('options.') ? field.slice('options.'.length) : field;
+  const property = field.replace(/^(options|changes)\./, '');
   const subject = attribute ? `the ${attribute} attribute` : `the property ${property}`;
   const message =
     field && error.message.startsWith(field) ? `${subject}${error.message.slice(field.length)}` : error.message;
@@ -122,9 +144,20 @@ function forElement(error: unknown): VideoPluginError {
  * @summary The video-creation service, embedded.
  * @tagname video-plugin
  *
- * @slot - Shown while the service's UI is closed (e.g. a "Create a video" button or a picture).
- * @csspart frame - The service's `<iframe>`. It fills the element; style its border, radius or shadow.
- * @cssprop [--video-plugin-height=600px] - The element's height when no CSS `height` is set on it.
+ * @slot - Shown while the service's UI is closed (e.g. a "Create a video" button or a picture);
+ *   with the `launcher` attribute a click on it opens the AI page. In `modal` and `drawer` display it
+ *   is all the element shows in the page.
+ * @slot loading - Replaces the loading skeleton's content (e.g. a spinner or a translated "Loading…").
+ * @slot retry - Replaces the label of the retry button shown when the connection failed ("Try again").
+ * @csspart frame - The service's `<iframe>`. It fills the element (or the dialog); style its border, radius or shadow.
+ * @csspart loading - The skeleton shown while the studio connects (where the studio will show).
+ * @csspart failed - The panel shown when the connection failed: the message and the retry button.
+ * @csspart retry - The retry button.
+ * @csspart dialog - The `<dialog>` of `modal` and `drawer` display (its `::backdrop` too).
+ * @cssprop [--video-plugin-height=600px] - The element's height when no CSS `height` is set on it (inline display).
+ * @cssprop [--video-plugin-dialog-width=960px] - The modal dialog's width (at most the viewport's, less 32px).
+ * @cssprop [--video-plugin-dialog-height=720px] - The modal dialog's height (at most the viewport's, less 32px).
+ * @cssprop [--video-plugin-drawer-width=480px] - The drawer's width (at most the viewport's).
  *
  * @fires pluginOpened - The AI page opened. `detail`: `null`.
  * @fires pluginOpenFailed - `openPlugin` failed or timed out. `detail`: the `VideoPluginError`.
@@ -140,6 +173,10 @@ function forElement(error: unknown): VideoPluginError {
  * @fires sessionLost - The service iframe reloaded without the logged-in account's session (the
  *   browser denied or cleared its storage) and it was not restored through `getLoginToken`.
  *   `detail`: `{ accountID, error }`, `error` a `NotAuthenticatedError` with code `session_lost`.
+ * @fires ready - The studio connected (also after a retry or a new configuration). `detail`: `null`.
+ * @fires closed - The studio's UI closed. `detail`: `{ reason }`: `escape` (Esc on the dialog),
+ *   `backdrop` (a click beside the dialog), `ui` (the studio's own close control, Esc inside it, or
+ *   the editor's exit) or `api` (`close()`).
  */
 export class VideoPluginElement extends ReactiveElement {
   /** The SDK version (semver). */
@@ -156,6 +193,11 @@ export class VideoPluginElement extends ReactiveElement {
     editor: { attribute: false },
     callbacks: { attribute: false },
     getLoginToken: { attribute: false },
+    appearance: { attribute: false },
+    theme: {},
+    locale: {},
+    display: { reflect: true },
+    launcher: { type: Boolean },
   };
 
   static override styles = css`
@@ -165,17 +207,78 @@ export class VideoPluginElement extends ReactiveElement {
       height: var(--video-plugin-height, 600px);
       box-sizing: border-box;
     }
+    :host([display='modal']),
+    :host([display='drawer']) {
+      height: auto;
+    }
     :host([hidden]) {
       display: none;
     }
     /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */
+    .stage,
     .frame {
       position: absolute;
       inset: 0;
       pointer-events: none;
     }
-    .frame > iframe {
+    .frame > iframe,
+    .stage > [part] {
       pointer-events: auto;
+    }
+    [part='loading'],
+    [part='failed'] {
+      display: none;
+      position: absolute;
+      inset: 0;
+      box-sizing: border-box;
+      padding: 24px;
+      gap: 12px;
+      align-content: start;
+      background: Canvas;
+      color: CanvasText;
+      font:
+        15px/1.5 system-ui,
+        sans-serif;
+    }
+    .stage[data-show='loading'] [part='loading'],
+    .stage[data-show='failed'] [part='failed'] {
+      display: grid;
+    }
+    [part='loading'] i {
+      display: block;
+      height: 14px;
+      border-radius: 4px;
+      background: color-mix(in srgb, CanvasText 12%, Canvas);
+      animation: pulse 1.2s ease-in-out infinite alternate;
+    }
+    @keyframes pulse {
+      to {
+        opacity: 0.4;
+      }
+    }
+    @media (prefers-reduced-motion: reduce) {
+      [part='loading'] i {
+        animation: none;
+      }
+    }
+    dialog {
+      padding: 0;
+      border: 0;
+      overflow: hidden;
+      width: min(var(--video-plugin-dialog-width, 960px), 100vw - 32px);
+      height: min(var(--video-plugin-dialog-height, 720px), 100vh - 32px);
+      max-width: none;
+      max-height: none;
+      border-radius: 8px;
+    }
+    dialog.drawer {
+      margin: 0 0 0 auto;
+      width: min(var(--video-plugin-drawer-width, 480px), 100vw);
+      height: 100vh;
+      border-radius: 0;
+    }
+    dialog::backdrop {
+      background: rgb(15 23 42 / 0.55);
     }
   `;
 
@@ -207,8 +310,34 @@ export class VideoPluginElement extends ReactiveElement {
    * `sessionLost`. Property only; changing it does not restart the session.
    */
   declare getLoginToken: GetLoginToken | undefined;
+  /**
+   * The studio's colours, font, corner radius and spacing: `{ colorScheme, colorPrimary,
+   * colorBackground, colorText, fontFamily, borderRadius, spacingUnit }` (README "Appearance").
+   * Property only. Changing it restyles the studio live: no new session.
+   */
+  declare appearance: Appearance | undefined;
+  /** `light`, `dark` or `auto`: the appearance's `colorScheme`, as an attribute. Changes live. */
+  declare theme: 'light' | 'dark' | 'auto' | undefined;
+  /** The studio's language, e.g. `de` or `pt-BR` (default: the browser's). Changes live. */
+  declare locale: string | undefined;
+  /**
+   * `inline` (default: the studio fills the element), `modal` (a centred dialog over the page) or
+   * `drawer` (a side panel). Changing it starts a new session, like `partner-id`.
+   */
+  declare display: Display | undefined;
+  /** A click on the element's content (its light DOM) opens the AI page. */
+  declare launcher: boolean | undefined;
 
   #plugin: Plugin | undefined;
+  /** The appearance and locale the current `Plugin` has. */
+  #look: Look = {};
+  /** Why the UI is closing, set by the element's own controls before it closes the UI. */
+  #closing: CloseReason | undefined;
+  #open = false;
+  #show: 'loading' | 'failed' | '' = '';
+  /** What had the focus when the dialog opened. */
+  #opener: HTMLElement | undefined;
+  readonly #frameObserver = new MutationObserver(() => this.#syncOpen());
   /**
    * Always the same function (so the configuration stays the same), reading the property when the
    * `Plugin` needs a token: setting `getLoginToken` never restarts the session.
@@ -281,22 +410,75 @@ export class VideoPluginElement extends ReactiveElement {
     if (changed.has('callbacks')) this.#checkCallbacks();
   }
 
-  /** The shadow root's fixed content: the placeholder slot and the iframe's container. */
+  /**
+   * The shadow root's fixed content: the placeholder slot, and the stage: the iframe's container,
+   * the loading skeleton and the failure panel. The stage lives in the root (inline display) or in
+   * the `<dialog>` (modal, drawer).
+   */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
-    const frame = document.createElement('div');
-    frame.className = 'frame';
-    root.append(document.createElement('slot'), frame);
+    const template = document.createElement('template');
+    template.innerHTML =
+      '<slot></slot><div class="stage"><div class="frame"></div>' +
+      '<div part="loading" role="status" aria-label="Loading"><slot name="loading"><i></i><i></i><i></i></slot></div>' +
+      '<div part="failed" role="alert"><p></p><div><button part="retry" type="button"><slot name="retry">Try again</slot></button></div></div>' +
+      '</div><dialog part="dialog" aria-label="Video creation"></dialog>';
+    root.append(template.content);
+    // Handlers of the element's own nodes: they live and go with the element.
+    const dialog = root.querySelector('dialog')!;
+    dialog.oncancel = (event) => {
+      event.preventDefault();
+      this.#closeUI('escape');
+    };
+    dialog.onclick = (event) => event.target === dialog && this.#closeUI('backdrop');
+    root.querySelector<HTMLElement>('[part=retry]')!.onclick = () => {
+      this.#built = undefined;
+      this.requestUpdate();
+    };
+    root.querySelector('slot')!.onclick = () => this.launcher && this.openPlugin().catch(() => {});
+    this.#frameObserver.observe(root.querySelector('.frame')!, {
+      subtree: true,
+      childList: true,
+      attributeFilter: ['style'],
+    });
     return root;
   }
 
   protected override updated(): void {
-    const container = this.renderRoot.querySelector<HTMLElement>('.frame');
-    if (!this.isConnected || !container) return;
+    const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
+    if (!this.isConnected || !stage) return;
     const config = this.#config();
-    if (this.#built && same(config, this.#built)) return;
+    if (!config) return;
+    if (this.#built && same(config, this.#built)) {
+      this.#restyle();
+      return;
+    }
     this.#built = config;
-    this.#build(config, container);
+    const dialog = this.renderRoot.querySelector('dialog')!;
+    dialog.className = config.display;
+    (config.display === 'inline' ? this.renderRoot : dialog).append(stage);
+    this.#build(config, stage.querySelector('.frame')!);
+  }
+
+  /**
+   * Resolves once the studio has connected (the current `Plugin`'s `ready`, waiting for the element
+   * to build one); rejects with the connection's error. Read-only.
+   */
+  get ready(): Promise<void> {
+    try {
+      return this.#instance('ready').then((plugin) => plugin.ready);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  set ready(_value: Promise<void>) {
+    this.#emit(
+      'error',
+      new InvalidParameterError('invalid_parameter', '<video-plugin>: the property ready is read-only.', {
+        field: 'ready',
+      }),
+    );
   }
 
   // ---- Accounts (JWT mode only) ----
@@ -341,13 +523,32 @@ export class VideoPluginElement extends ReactiveElement {
   // ---- Background actions ----
 
   /** Starts a background topic search on `sourceURL`; resolves as soon as it has started. */
-  async startTopicSearch(sourceURL: string): Promise<TopicSearchStartResult> {
-    return (await this.#instance('startTopicSearch')).startTopicSearch(sourceURL);
+  async startTopicSearch(sourceURL: string, options?: SignalOptions): Promise<TopicSearchStartResult> {
+    return (await this.#instance('startTopicSearch')).startTopicSearch(sourceURL, options);
   }
 
   /** Starts a background video generation from a topic; resolves as soon as it has started. */
-  async startVideoGeneration(videoGenerationParams: VideoGenerationParams): Promise<VideoGenerationStartResult> {
-    return (await this.#instance('startVideoGeneration')).startVideoGeneration(videoGenerationParams);
+  async startVideoGeneration(
+    videoGenerationParams: VideoGenerationParams,
+    options?: SignalOptions,
+  ): Promise<VideoGenerationStartResult> {
+    return (await this.#instance('startVideoGeneration')).startVideoGeneration(videoGenerationParams, options);
+  }
+
+  /** The status of a topic search as an async iterator (see `Plugin#topicSearchStatus`). */
+  async *topicSearchStatus(
+    topicId: string,
+    options?: SignalOptions,
+  ): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
+    yield* (await this.#instance('topicSearchStatus')).topicSearchStatus(topicId, options);
+  }
+
+  /** The status of a video generation as an async iterator (see `Plugin#videoGenerationStatus`). */
+  async *videoGenerationStatus(
+    generationRequestId: string,
+    options?: SignalOptions,
+  ): AsyncGenerator<VideoGenerationStatusUpdatePayload, void> {
+    yield* (await this.#instance('videoGenerationStatus')).videoGenerationStatus(generationRequestId, options);
   }
 
   /**
@@ -385,8 +586,8 @@ export class VideoPluginElement extends ReactiveElement {
    * Moves the iframe out of this element into `domElement` (see `Plugin#mount`). To move the whole
    * embed, move the element itself with `moveBefore` instead: it keeps the iframe and the session.
    */
-  async mount(domElement: HTMLElement, isHidden = false): Promise<void> {
-    return (await this.#instance('mount')).mount(domElement, isHidden);
+  async mount(domElement: HTMLElement, isHidden = false, options?: SignalOptions): Promise<void> {
+    return (await this.#instance('mount')).mount(domElement, isHidden, options);
   }
 
   /** Opens the AI page (search, prompt step or final preview). Resolves when it has opened. */
@@ -399,9 +600,11 @@ export class VideoPluginElement extends ReactiveElement {
     return (await this.#instance('openEditorForVideo')).openEditorForVideo(videoID, options);
   }
 
-  /** Hides the UI. The user stays logged in and the iframe stays loaded. */
+  /** Hides the UI (and closes the dialog). The user stays logged in and the iframe stays loaded. */
   async close(): Promise<void> {
-    return (await this.#instance('close')).close();
+    const plugin = await this.#instance('close');
+    this.#closing = 'api';
+    return plugin.close();
   }
 
   /**
@@ -480,7 +683,26 @@ export class VideoPluginElement extends ReactiveElement {
 
   // ---- Internals ----
 
-  #config(): ElementConfig {
+  /** The configuration to build with, or `undefined` (and an `error` event) when it is invalid. */
+  #config(): ElementConfig | undefined {
+    const display = given(this.display) ?? 'inline';
+    const theme = given(this.theme);
+    const bad = !DISPLAYS.includes(display)
+      ? ['display', display, DISPLAYS]
+      : theme && !THEMES.includes(theme)
+        ? ['theme', theme, THEMES]
+        : undefined;
+    if (bad) {
+      this.#emit(
+        'error',
+        new InvalidParameterError(
+          'invalid_parameter',
+          `<video-plugin>: the ${bad[0]} attribute must be one of ${(bad[2] as string[]).map((v) => `"${v}"`).join(', ')}, got "${bad[1]}".`,
+          { field: bad[0] },
+        ),
+      );
+      return undefined;
+    }
     const options: Record<string, unknown> = {
       environment: given(this.environment),
       authMode: given(this.authMode),
@@ -492,7 +714,30 @@ export class VideoPluginElement extends ReactiveElement {
       getLoginToken: this.#getLoginToken,
     };
     for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
-    return { partnerID: given(this.partnerID), options };
+    return { partnerID: given(this.partnerID), options, display: display as Display };
+  }
+
+  /** The appearance (with `theme` as its colorScheme) and locale the element asks for. */
+  #wantedLook(): Look {
+    const theme = given(this.theme);
+    const appearance = given(this.appearance);
+    const look: Look = {};
+    if (appearance || theme) look.appearance = { ...appearance, ...(theme ? { colorScheme: theme } : {}) };
+    const locale = given(this.locale);
+    if (locale) look.locale = locale;
+    return look;
+  }
+
+  /** Sends a changed appearance or locale to the running studio: live, no new session. */
+  #restyle(): void {
+    const plugin = this.#plugin;
+    const look = this.#wantedLook();
+    if (!plugin || plugin.isDestroyed || same(look, this.#look)) return;
+    this.#look = look;
+    // Removing them goes back to the defaults.
+    plugin
+      .update({ appearance: look.appearance ?? {}, ...(look.locale ? { locale: look.locale } : {}) })
+      .catch((error: unknown) => this.#emit('error', forElement(error)));
   }
 
   /**
@@ -501,8 +746,9 @@ export class VideoPluginElement extends ReactiveElement {
    */
   #build(config: ElementConfig, container: HTMLElement): void {
     let plugin: Plugin;
+    const look = this.#wantedLook();
     try {
-      plugin = new Plugin(config.partnerID as string, { ...config.options, domElement: container });
+      plugin = new Plugin(config.partnerID as string, { ...config.options, ...look, domElement: container });
     } catch (error) {
       const failure = forElement(error);
       this.#failure = failure;
@@ -512,7 +758,23 @@ export class VideoPluginElement extends ReactiveElement {
     }
     const previous = this.#plugin;
     this.#plugin = plugin;
+    this.#look = look;
     this.#failure = undefined;
+    this.#stage('loading');
+    plugin.ready.then(
+      () => {
+        if (this.#plugin !== plugin) return;
+        this.#stage('');
+        this.dispatchEvent(new CustomEvent('ready', { detail: null, bubbles: true, composed: true }));
+      },
+      (error: unknown) => {
+        if (this.#plugin !== plugin || plugin.isDestroyed) return;
+        const failure = forElement(error);
+        this.renderRoot.querySelector('[part=failed] p')!.textContent = failure.message;
+        this.#stage('failed');
+        this.#emit('error', failure);
+      },
+    );
     for (const name of EVENT_NAMES) plugin.on(name, (payload) => this.#emit(name, payload));
     for (const pending of this.#pendingSubscriptions) {
       pending.stop = plugin[pending.method](pending.id, pending.callback);
@@ -520,6 +782,59 @@ export class VideoPluginElement extends ReactiveElement {
     this.#pendingSubscriptions.clear();
     this.#settle(plugin);
     previous?.cleanup().catch(report);
+  }
+
+  /**
+   * Shows the loading skeleton, the failure panel, or neither (`''`). The skeleton stands where the
+   * studio will show: not over the element's own content (its placeholder or launcher) while the
+   * inline UI is closed.
+   */
+  #stage(show = this.#show): void {
+    this.#show = show;
+    const covered =
+      show === 'loading' && this.#built?.display === 'inline' && this.childElementCount > 0 && !this.#open;
+    this.renderRoot.querySelector<HTMLElement>('.stage')!.dataset.show = covered ? '' : show;
+  }
+
+  /** Closes the UI from the element's own controls (Esc, backdrop), saying why. */
+  #closeUI(reason: CloseReason): void {
+    this.#closing = reason;
+    this.#plugin?.close().catch(report);
+  }
+
+  /**
+   * Follows the `Plugin`'s iframe: shown or hidden. In modal and drawer display, opens the dialog
+   * (focus moves in, the page's scroll is locked) or closes it (focus returns to what had it).
+   * Fires `closed` when the UI closes.
+   */
+  #syncOpen(): void {
+    const open = !!this.#plugin?.isOpen && !this.#plugin.isDestroyed;
+    if (open === this.#open) return;
+    this.#open = open;
+    this.#stage();
+    const dialog = this.renderRoot.querySelector('dialog')!;
+    const modal = this.#built?.display !== 'inline' && this.#built !== undefined;
+    if (open && modal) {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      this.#opener = active instanceof HTMLElement ? active : undefined;
+      if (scrollLocks++ === 0) {
+        pageOverflow = document.documentElement.style.overflow;
+        document.documentElement.style.overflow = 'hidden';
+      }
+      dialog.showModal();
+      this.#plugin!.iframe.focus();
+    } else if (!open) {
+      if (dialog.open) {
+        dialog.close();
+        if (--scrollLocks === 0) document.documentElement.style.overflow = pageOverflow;
+        this.#opener?.focus();
+        this.#opener = undefined;
+      }
+      const reason = this.#closing ?? 'ui';
+      this.#closing = undefined;
+      this.dispatchEvent(new CustomEvent('closed', { detail: { reason }, bubbles: true, composed: true }));
+    }
   }
 
   /** Ends the session of an element that left the document. */
@@ -537,6 +852,7 @@ export class VideoPluginElement extends ReactiveElement {
       ),
     );
     plugin?.cleanup().catch(report);
+    this.#syncOpen();
   }
 
   /** Resolves (with the new `Plugin`) or rejects every call that waits for one. */

@@ -5,8 +5,12 @@
 //   frame-click, frame-fill, frame-text   {channel, selector, value?, timeout?}
 //   frame-reload, frame-navigate          {channel, url?}   (the fault tests)
 //   frame-storage                         {channel, value: 'probe' | 'clear' | 'deny'} (session.test.ts)
+//   frame-probe                           {channel, selector}: text and computed look of an element,
+//                                         and the page's lang (white-label.test.ts)
+//   frame-key                             {channel, selector, value}: a click on selector, then the
+//                                         key `value` (WebDriver key code, e.g. \uE00C for Escape)
 
-/* global sessionStorage, DOMException -- these run inside the frame */
+/* global sessionStorage, DOMException, getComputedStyle -- these run inside the frame */
 // What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
 // Each returns whether the frame's sessionStorage is usable afterwards.
 const STORAGE_ACTIONS = {
@@ -40,6 +44,28 @@ const STORAGE_ACTIONS = {
   },
 };
 
+/** What white-label.test.ts reads of an element: its text and look, and the page's language. */
+const PROBE = (selector) => {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  const style = getComputedStyle(element);
+  return {
+    text: element.textContent.trim(),
+    value: element.value,
+    lang: document.documentElement.lang,
+    color: style.color,
+    background: style.backgroundColor,
+    fontFamily: style.fontFamily,
+    radius: style.borderTopLeftRadius,
+    paddingTop: style.paddingTop,
+    pageBackground: getComputedStyle(document.documentElement).backgroundColor,
+    colorScheme: getComputedStyle(document.documentElement).colorScheme,
+  };
+};
+
+/** Puppeteer's names of the WebDriver key codes the tests use. */
+const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
+
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what, timeout, probe) {
@@ -60,6 +86,15 @@ async function puppeteerCommand(session, command, { channel, selector, value, ur
     page.frames().find((f) => f.url().includes(channel)),
   );
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
+  if (command === 'frame-probe') {
+    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector));
+  }
+  if (command === 'frame-key') {
+    const target = await frame.waitForSelector(selector, { timeout, visible: true });
+    await target.click();
+    await page.keyboard.press(KEY_NAMES[value] ?? value);
+    return true;
+  }
   if (command === 'frame-reload' || command === 'frame-navigate') {
     // Deferred, so that the evaluation returns before its document goes away.
     const to = command === 'frame-navigate' ? url : null;
@@ -116,6 +151,32 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
         script: 'const to = arguments[0]; setTimeout(() => (to ? location.assign(to) : location.reload()), 0);',
         args: [command === 'frame-navigate' ? url : null],
       });
+      return true;
+    }
+    if (command === 'frame-probe') {
+      return until(`no ${selector} in the frame`, timeout, () =>
+        webdriver('POST', '/execute/sync', { script: `return (${PROBE})(arguments[0]);`, args: [selector] }),
+      );
+    }
+    if (command === 'frame-key') {
+      const [found] = await until(`no ${selector} in the frame`, timeout, async () => {
+        const elements = await webdriver('POST', '/elements', { using: 'css selector', value: selector });
+        return elements.length ? elements : undefined;
+      });
+      await webdriver('POST', `/element/${Object.values(found)[0]}/click`, {});
+      await webdriver('POST', '/actions', {
+        actions: [
+          {
+            type: 'key',
+            id: 'keyboard',
+            actions: [
+              { type: 'keyDown', value },
+              { type: 'keyUp', value },
+            ],
+          },
+        ],
+      });
+      await webdriver('DELETE', '/actions').catch(() => {});
       return true;
     }
     if (command === 'frame-text') {

@@ -123,12 +123,37 @@ export function channelOf(plugin: Plugin): string {
   return new URLSearchParams(new URL(plugin.iframe.src).hash.slice(1)).get('channel')!;
 }
 
+/** What `inFrame(plugin).probe(selector)` reads: an element's text and look, the page's language. */
+export interface FrameProbe {
+  text: string;
+  /** The value of a form field. */
+  value?: string;
+  lang: string;
+  color: string;
+  background: string;
+  fontFamily: string;
+  radius: string;
+  paddingTop: string;
+  pageBackground: string;
+  colorScheme: string;
+}
+
+/** The WebDriver code of the Escape key, for `inFrame(plugin).key`. */
+export const ESCAPE = '\uE00C';
+
 /** Acts inside the Plugin's cross-origin iframe like a person: real clicks, real typing. */
 export function inFrame(plugin: Plugin) {
   const channel = channelOf(plugin);
   return {
     click: (selector: string) => executeServerCommand('frame-click', { channel, selector }),
     fill: (selector: string, value: string) => executeServerCommand('frame-fill', { channel, selector, value }),
+    probe: (selector: string) =>
+      executeServerCommand<FrameProbe | null, { channel: string; selector: string }>('frame-probe', {
+        channel,
+        selector,
+      }),
+    /** Clicks `selector`, then presses `key` (a WebDriver key code: ESCAPE for Escape). */
+    key: (selector: string, key: string) => executeServerCommand('frame-key', { channel, selector, value: key }),
     text: (selector: string, timeout?: number) =>
       executeServerCommand<string | null, { channel: string; selector: string; timeout?: number }>('frame-text', {
         channel,

@@ -483,5 +483,13 @@ const endpoint = serveHost({
   },
 });
 
+// Esc closes the studio like its ✕ button (or, over the completion dialog, cancels that dialog):
+// with the focus in this frame, the partner's page never sees the key.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || view.name === 'blank' || !endpoint.host) return;
+  if (view.name === 'editor' && view.confirming) actions.cancelComplete();
+  else actions.close();
+});
+
 useLocale(resolveLocale(undefined, navigator.languages));
 if (!endpoint.channel) root.textContent = t('studio.standalone');

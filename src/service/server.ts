@@ -33,8 +33,13 @@ export interface RunningService {
   readonly origin: string;
   /** The port it listens on (the one picked when 0 was asked). */
   readonly port: number;
-  /** The partners it accepts tokens from, with their secrets and allowed origins. */
-  readonly partners: readonly { id: string; secret: string; allowedOrigins: readonly string[] }[];
+  /** The partners it accepts tokens from, with their secrets, allowed origins and webhook URLs. */
+  readonly partners: readonly {
+    id: string;
+    secret: string;
+    allowedOrigins: readonly string[];
+    webhookURLs: readonly string[];
+  }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
   /** The data file, when state is kept across restarts. */
@@ -120,6 +125,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       id: partner.id,
       secret: partner.secret,
       allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
+      webhookURLs: partner.webhookURLs,
     })),
     jobMs: config.jobMs,
     dataFile: config.dataFile,

@@ -52,8 +52,12 @@ export interface WebhookAttempt {
   outcome: WebhookOutcome;
 }
 
-/** The events as the service produces them: what differs between kinds, before `id` and `createdAt`. */
-type EventInput = WebhookEvent extends infer E ? (E extends WebhookEvent ? Omit<E, 'id' | 'createdAt'> : never) : never;
+/** An event before it gets its `id` and `createdAt` (an Omit that keeps the union by `type`). */
+type EventInput = WebhookEvent extends infer Event
+  ? Event extends unknown
+    ? Omit<Event, 'id' | 'createdAt'>
+    : never
+  : never;
 
 /** Queues, signs, posts and retries the partners' webhook events. */
 export class Webhooks {

@@ -58,6 +58,8 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
     '50',
     '--data',
     dataFile,
+    '--webhook-url',
+    'http://127.0.0.1:9/hooks',
   ]);
   const url = await service.banner;
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -67,6 +69,7 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   assert.match(stdout, /secret: +cli-secret/);
   assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
   assert.match(stdout, /job time: +50 ms/);
+  assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks\n/);
 
   const token = await createAccountToken({
     partnerID: 'cli-partner',

@@ -109,11 +109,6 @@ export class Webhooks {
     });
   }
 
-  /** Deliveries not over yet. */
-  get pending(): number {
-    return this.#pending.size;
-  }
-
   /** Resolves once no delivery is under way (at once when none is). */
   settled(): Promise<void> {
     if (this.#pending.size === 0) return Promise.resolve();

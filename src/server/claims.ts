@@ -1,6 +1,7 @@
 /**
- * The token contract shared by the server helpers (which mint tokens) and the local service (which
- * verifies them): the service domain, the account claim's name, and the schemas of its contents.
+ * The token contract shared by the server helpers (which mint tokens and verify webhooks) and the
+ * local service (which verifies tokens and signs webhooks): the service domain, the claims' names,
+ * and the schemas of their contents.
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
@@ -53,3 +54,66 @@ export const LoginClaimsSchema = z.union([LoginByAccountIDSchema, LoginByExterna
 export type AccountClaims = z.infer<typeof AccountClaimsSchema>;
 /** The login ID carried by a login token: `{ accountID }` or `{ externalID }`. */
 export type LoginClaims = z.infer<typeof LoginClaimsSchema>;
+
+/** Name of the webhook claim that carries the event (see {@link WebhookEventSchema}). */
+export const EVENT_CLAIM = `https://${SERVICE_DOMAIN}/sdk/event` as const;
+
+/** The kinds of webhook event the service sends. */
+export const WEBHOOK_EVENT_TYPES = ['account.created', 'video.completed', 'video.rendered'] as const;
+
+// The event objects are not strict: a later service may add fields, and an older receiver keeps
+// working (unknown fields are dropped when the event is read).
+const eventBase = {
+  /** Unique ID of the event, the same on every retry: dedupe by it. Also the token's `jti`. */
+  id: id(),
+  /** When the event happened (ISO 8601); deliveries may arrive out of this order. */
+  createdAt: z.iso.datetime(),
+  /** The service's account ID. */
+  accountID: id(),
+  /** The partner's own ID for the account, when it was given at creation. */
+  externalID: z.optional(id()),
+};
+
+const videoData = {
+  videoID: id(),
+  name: z.string(),
+  aspectRatio: z.enum(['16:9', '4:5']),
+  duration: z.literal([5, 15, 30]),
+  language: z.string(),
+};
+
+/** `account.created`: an account was made by `createAccount` (`via: 'token'`) or the uncontrolled sign-in. */
+export const AccountCreatedEventSchema = z.object({
+  type: z.literal('account.created'),
+  ...eventBase,
+  data: z.object({ via: z.enum(['token', 'sign-in']), account: z.object(accountInfoShape) }),
+});
+
+/** `video.completed`: the video was marked completed (the editor's Complete); its final render starts. */
+export const VideoCompletedEventSchema = z.object({
+  type: z.literal('video.completed'),
+  ...eventBase,
+  data: z.object(videoData),
+});
+
+/** `video.rendered`: the video's final render is ready; `renders` lists the files, with their URLs. */
+export const VideoRenderedEventSchema = z.object({
+  type: z.literal('video.rendered'),
+  ...eventBase,
+  data: z.object({
+    ...videoData,
+    renders: z.array(z.object({ format: z.string(), url: z.string(), renderedAt: z.iso.datetime() })),
+  }),
+});
+
+/** The event a webhook carries under {@link EVENT_CLAIM}: one of the kinds, told apart by `type`. */
+export const WebhookEventSchema = z.discriminatedUnion('type', [
+  AccountCreatedEventSchema,
+  VideoCompletedEventSchema,
+  VideoRenderedEventSchema,
+]);
+
+/** A webhook event, as `verifyWebhook` returns it; switch on `type`. */
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+/** The kind of a webhook event. */
+export type WebhookEventType = WebhookEvent['type'];

@@ -1,6 +1,6 @@
 /**
  * `video-plugin/server`: mint the signed tokens that `Plugin#createAccount` and
- * `Plugin#loginAccount` take, on the partner's own server.
+ * `Plugin#loginAccount` take, and verify the webhooks the service sends, on the partner's own server.
  *
  * Runs on Node ≥ 20, Deno, Bun and edge workers: it uses only Web Crypto (through `jose`). Never
  * ship it, or the secret, to a browser.
@@ -30,6 +30,16 @@ import { parseOrThrow, strictObject } from './validate.js';
 
 export { ACCOUNT_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
 export type { AccountClaims, LoginClaims } from './claims.js';
+export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';
+export type { WebhookEvent, WebhookEventType } from './claims.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  WEBHOOK_ERROR_CODES,
+  WEBHOOK_CLOCK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  type WebhookErrorCode,
+} from './webhook.js';
 
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
 export const DEFAULT_EXPIRES_IN = 60;

@@ -22,6 +22,7 @@ import { newId, nowISO, sessionKey, type AccountRecord, type Change, type Owner,
 import type { Streams } from './stream.js';
 import { verifyToken } from './tokens.js';
 import { accountView, generationView, topicView, videoView } from './views.js';
+import type { Webhooks } from './webhooks.js';
 
 /** Languages a generation accepts (DESIGN §2). */
 export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
@@ -36,6 +37,8 @@ export interface ApiContext {
   store: Store;
   jobs: Jobs;
   streams: Streams;
+  /** Told of new accounts (the video events come from the jobs). */
+  webhooks: Pick<Webhooks, 'accountCreated'>;
   /** The service's origin, for media URLs. */
   baseURL: () => string;
   /** Where downloaded images and renders are kept (real media). */
@@ -172,6 +175,7 @@ const createAccount: Handler = async (request) => {
   const now = nowISO();
   const account: AccountRecord = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
   ctx.store.addAccount(account);
+  ctx.webhooks.accountCreated(account);
   return session(ctx, account, 201);
 };
 
@@ -233,6 +237,7 @@ const signIn: Handler = async (request) => {
     signIn: true,
   };
   ctx.store.addAccount(account);
+  ctx.webhooks.accountCreated(account);
   return session(ctx, account, 201);
 };
 

@@ -58,6 +58,7 @@ function banner(service: RunningService): string {
       `  secret:          ${partner.secret}`,
       `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
     );
+    if (partner.webhookURLs.length > 0) lines.push(`  webhooks to:     ${partner.webhookURLs.join(', ')}`);
   }
   lines.push(
     `  plugin page:     ${service.url}/plugin`,

@@ -23,6 +23,30 @@ export const DEFAULT_PORT = 8001;
 export const DEFAULT_HOST = '127.0.0.1';
 /** How long a topic search or a generation takes, in ms, when not set. */
 export const DEFAULT_JOB_MS = 5000;
+/** Wait before a webhook's first retry, in ms; it doubles with each retry (see {@link MAX_WEBHOOK_RETRY_MS}). */
+export const DEFAULT_WEBHOOK_RETRY_MS = 1000;
+/** Longest wait between two tries of a webhook, in ms. */
+export const MAX_WEBHOOK_RETRY_MS = 60_000;
+/** Tries of one webhook delivery (the first included) when not set. */
+export const DEFAULT_WEBHOOK_TRIES = 5;
+/** Most tries of one webhook delivery that may be configured. */
+export const MAX_WEBHOOK_TRIES = 10;
+/** Time limit of one webhook attempt, in ms, when not set. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5000;
+
+/** The problem with a webhook URL, or undefined when it is an absolute http(s) URL. */
+export function webhookURLProblem(text: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    return 'must be an absolute http or https URL, e.g. https://partner.example/hooks/video';
+  }
+  return undefined;
+}
 
 const originPattern = z.string().check(
   z.refine((text) => typeof parseOriginPattern(text) !== 'string', {
@@ -30,10 +54,17 @@ const originPattern = z.string().check(
   }),
 );
 
+const webhookURL = z.string().check(
+  z.refine((text) => webhookURLProblem(text) === undefined, {
+    error: (issue) => webhookURLProblem(String(issue.input)),
+  }),
+);
+
 const PartnerSchema = strictObject({
   id: z.string().check(z.minLength(1)),
   secret: z.string().check(z.minLength(1)),
   allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
+  webhookURLs: z.optional(z.array(webhookURL).check(z.maxLength(10))),
 });
 
 const ServiceOptionsSchema = strictObject({
@@ -48,6 +79,9 @@ const ServiceOptionsSchema = strictObject({
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
   renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
+  webhookRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
+  webhookTries: z.optional(z.int().check(z.gte(1), z.lte(MAX_WEBHOOK_TRIES))),
+  webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
 });
 
 /** One partner the service accepts tokens from (programmatic form). */
@@ -56,8 +90,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
 /**
  * Options of `startService()`. Every field is optional.
  * - `port` (default 8001; 0 picks a free port) and `host` (default 127.0.0.1);
- * - `partners`: `[{ id, secret, allowedOrigins? }]`, default one demo partner; `allowedOrigins`
- *   defaults to `http://localhost:*` and `http://127.0.0.1:*`;
+ * - `partners`: `[{ id, secret, allowedOrigins?, webhookURLs? }]`, default one demo partner;
+ *   `allowedOrigins` defaults to `http://localhost:*` and `http://127.0.0.1:*`; `webhookURLs` (http
+ *   or https, at most 10) receive the partner's signed events (docs/service.md "Webhooks");
  * - `jobMs`: how long a topic search or a generation takes (default 5000);
  * - `dataFile`: JSON file that keeps the state across restarts (default: in memory);
  * - `fetchTimeoutMs`: time limit of a topic search's fetch (default 5000);
@@ -67,7 +102,10 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   (instant SVG stand-ins, for integration tests that never look at the video);
  * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
  *   temporary folder removed at `close()` when the data is in memory);
- * - `renderConcurrency`: renders at once (default: the machine's cores).
+ * - `renderConcurrency`: renders at once (default: the machine's cores);
+ * - `webhookRetryMs`: wait before a webhook's first retry, doubled for each next one, at most 60000
+ *   (default 1000); `webhookTries`: tries per delivery, 1–10 (default 5); `webhookTimeoutMs`: time
+ *   limit of one attempt (default 5000).
  */
 export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 
@@ -77,6 +115,8 @@ export interface Partner {
   readonly secret: string;
   readonly key: Uint8Array;
   readonly allowedOrigins: readonly OriginPattern[];
+  /** Where the partner's webhook events are posted (none: no webhooks). */
+  readonly webhookURLs: readonly string[];
 }
 
 /** The options after validation, with every default filled in. */
@@ -93,6 +133,9 @@ export interface ServiceConfig {
   /** Undefined: a temporary folder, made at start and removed at close. */
   readonly mediaDir: string | undefined;
   readonly renderConcurrency: number;
+  readonly webhookRetryMs: number;
+  readonly webhookTries: number;
+  readonly webhookTimeoutMs: number;
 }
 
 /** Validates the options and fills in the defaults. Throws `invalid_parameter` naming the field. */
@@ -114,6 +157,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
       allowedOrigins: (partner.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(
         (text) => parseOriginPattern(text) as OriginPattern,
       ),
+      webhookURLs: partner.webhookURLs ?? [],
     });
   }
   return {
@@ -128,6 +172,9 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
     renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
+    webhookRetryMs: parsed.webhookRetryMs ?? DEFAULT_WEBHOOK_RETRY_MS,
+    webhookTries: parsed.webhookTries ?? DEFAULT_WEBHOOK_TRIES,
+    webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
   };
 }
 
@@ -161,6 +208,8 @@ Options:
   --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
                          else a temporary folder removed at exit)
   --render-concurrency N renders at once (default: the number of cores)
+  --webhook-url URL      post the partner's signed events (account.created, video.completed,
+                         video.rendered) to URL, http or https; repeatable (default: none)
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -190,6 +239,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         media: { type: 'string' },
         'media-dir': { type: 'string' },
         'render-concurrency': { type: 'string' },
+        'webhook-url': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -215,6 +265,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
   const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
   if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
+  const webhookURLs = values['webhook-url'];
+  for (const url of webhookURLs ?? []) {
+    const problem = webhookURLProblem(url);
+    if (problem) throw new UsageError(`--webhook-url ${problem} (got "${url}").`);
+  }
 
   const options: ServiceOptions = {
     partners: [
@@ -222,6 +277,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         id: partnerID ?? DEMO_PARTNER_ID,
         secret: secret ?? DEMO_SECRET,
         ...(allowedOrigins ? { allowedOrigins } : {}),
+        ...(webhookURLs ? { webhookURLs } : {}),
       },
     ],
   };

@@ -23,6 +23,7 @@ import {
   type GenerationRecord,
   type VideoRecord,
 } from './store.js';
+import type { Webhooks } from './webhooks.js';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {
@@ -60,6 +61,7 @@ export class Jobs {
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
   readonly #renders: RenderQueue;
+  readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   #running = 0;
 
@@ -71,6 +73,8 @@ export class Jobs {
       media?: 'real' | 'placeholder';
       mediaDir?: string;
       renderConcurrency?: number;
+      /** Told when a video is completed and when its final render is ready. */
+      webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
     },
   ) {
     this.#store = store;
@@ -79,6 +83,7 @@ export class Jobs {
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
     this.#renders = new RenderQueue(options.renderConcurrency);
+    this.#webhooks = options.webhooks;
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -152,6 +157,7 @@ export class Jobs {
     video.updatedAt = nowISO();
     video.renders = [{ format: video.media ?? 'svg', status: 'PROCESSING' }];
     this.#store.changed({ kind: 'video', record: video });
+    this.#webhooks?.videoCompleted(video);
     this.#run(() => this.#render(video));
   }
 
@@ -372,5 +378,6 @@ export class Jobs {
     }
     video.updatedAt = now;
     this.#store.changed({ kind: 'video', record: video });
+    this.#webhooks?.videoRendered(video);
   }
 }

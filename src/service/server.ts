@@ -19,8 +19,10 @@ import { Live } from './live.js';
 import { serveAsset, serveMedia, servePluginPage } from './static.js';
 import { Store } from './store.js';
 import { Streams } from './stream.js';
+import { Webhooks, type WebhookAttempt } from './webhooks.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
+export type { WebhookAttempt, WebhookOutcome } from './webhooks.js';
 export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
 
 /** A running service. */
@@ -31,12 +33,24 @@ export interface RunningService {
   readonly origin: string;
   /** The port it listens on (the one picked when 0 was asked). */
   readonly port: number;
-  /** The partners it accepts tokens from, with their secrets and allowed origins. */
-  readonly partners: readonly { id: string; secret: string; allowedOrigins: readonly string[] }[];
+  /** The partners it accepts tokens from, with their secrets, allowed origins and webhook URLs. */
+  readonly partners: readonly {
+    id: string;
+    secret: string;
+    allowedOrigins: readonly string[];
+    webhookURLs: readonly string[];
+  }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
+  /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
+  readonly webhooks: {
+    /** Every attempt, oldest first; the last attempt of a delivery says `delivered` or `failed`. */
+    readonly deliveries: readonly WebhookAttempt[];
+    /** Resolves once no delivery is under way (retries included). */
+    settled(): Promise<void>;
+  };
   /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
   stats(): ServiceStats;
   /** Stops the service: ends streams and jobs, writes the data file, closes every connection. */
@@ -75,10 +89,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // Real media needs a folder: the configured one, or a temporary one that lives as long as this.
   const temporaryMedia = config.media === 'real' && !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
-  const jobs = new Jobs(store, { ...config, mediaDir });
   let origin = '';
+  const webhooks = new Webhooks(config, store, () => origin);
+  const jobs = new Jobs(store, { ...config, mediaDir, webhooks });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
-  const ctx: ApiContext = { config, store, jobs, streams, baseURL: () => origin, mediaDir };
+  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
@@ -110,9 +125,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       id: partner.id,
       secret: partner.secret,
       allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
+      webhookURLs: partner.webhookURLs,
     })),
     jobMs: config.jobMs,
     dataFile: config.dataFile,
+    webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     stats: () => ({
       accounts: store.accounts.size,
       sessions: store.sessions.size,
@@ -128,6 +145,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         jobs.close();
+        await webhooks.close();
         streams.endAll();
         await live.closeAll();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createAccountToken } from '../../src/server/index.js';
-import { parseCommandLine } from '../../src/service/config.js';
+import { parseCommandLine, USAGE } from '../../src/service/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'video-plugin-cli-'));
@@ -58,6 +58,8 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
     '50',
     '--data',
     dataFile,
+    '--webhook-url',
+    'http://127.0.0.1:9/hooks',
   ]);
   const url = await service.banner;
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -67,6 +69,7 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   assert.match(stdout, /secret: +cli-secret/);
   assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
   assert.match(stdout, /job time: +50 ms/);
+  assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks\n/);
 
   const token = await createAccountToken({
     partnerID: 'cli-partner',
@@ -161,4 +164,33 @@ test('the media flags: --media, --media-dir, --render-concurrency', () => {
     () => parseCommandLine(['--render-concurrency', 'many']),
     /--render-concurrency must be a whole number/,
   );
+});
+
+test('--webhook-url is repeatable and goes to the partner; anything but http(s) is refused naming the flag', () => {
+  const parsed = parseCommandLine([
+    '--partner',
+    'acme',
+    '--webhook-url',
+    'https://acme.example/hooks',
+    '--webhook-url',
+    'http://127.0.0.1:9000/hooks',
+  ]);
+  assert.deepEqual(parsed.help === false && parsed.options.partners?.[0]?.webhookURLs, [
+    'https://acme.example/hooks',
+    'http://127.0.0.1:9000/hooks',
+  ]);
+  const none = parseCommandLine([]);
+  assert.equal(none.help === false && none.options.partners?.[0]?.webhookURLs, undefined);
+  for (const url of ['ftp://acme.example/hooks', 'acme.example/hooks', 'javascript:alert(1)', '']) {
+    assert.throws(
+      () => parseCommandLine(['--webhook-url', url]),
+      (error: Error) =>
+        error.name === 'Error' && /^--webhook-url must be an absolute http or https URL/.test(error.message),
+      url,
+    );
+  }
+});
+
+test('--help lists --webhook-url', () => {
+  assert.match(USAGE, /--webhook-url URL/);
 });

@@ -70,7 +70,15 @@ describe('package exports', () => {
       assert.ok(result.main!.includes(name), `video-plugin exports ${name}`);
     }
     assert.deepEqual([...result.element!].sort(), ['TAG_NAME', 'VideoPluginElement', 'defineVideoPlugin']);
-    for (const name of ['createAccountToken', 'loginAccountToken', 'SERVICE_DOMAIN', 'ACCOUNT_CLAIM']) {
+    for (const name of [
+      'createAccountToken',
+      'loginAccountToken',
+      'SERVICE_DOMAIN',
+      'ACCOUNT_CLAIM',
+      'verifyWebhook',
+      'WebhookVerificationError',
+      'EVENT_CLAIM',
+    ]) {
       assert.ok(result.server!.includes(name), `video-plugin/server exports ${name}`);
     }
     assert.deepEqual(result.react, []);

@@ -6,6 +6,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { InvalidParameterError } from '../../src/errors.js';
 import {
   ACCOUNT_CLAIM,
+  EVENT_CLAIM,
   SERVICE_DOMAIN,
   createAccountToken,
   loginAccountToken,
@@ -16,9 +17,10 @@ import {
 const base = { partnerID: 'acme', secret: 'acme-secret' };
 
 describe('minted tokens', () => {
-  test('the constants name the service domain and the account claim', () => {
+  test('the constants name the service domain, the account claim and the webhook event claim', () => {
     assert.equal(SERVICE_DOMAIN, 'video-plugin.example');
     assert.equal(ACCOUNT_CLAIM, 'https://video-plugin.example/sdk/account');
+    assert.equal(EVENT_CLAIM, 'https://video-plugin.example/sdk/event');
   });
 
   test('an account token carries the header, the registered claims and the account fields', async () => {

@@ -16,15 +16,18 @@ export declare function contrast(a: string, b: string): number;
 /** The least contrast allowed between text and its background: WCAG 2.1 AA for body text. */
 export declare const MIN_TEXT_CONTRAST = 4.5;
 /** The studio's look: see README "Appearance". Colours are hex; lengths are CSS pixels. */
-export declare const appearanceSchema: z.ZodMiniObject<{
-    colorScheme: z.ZodMiniOptional<z.ZodMiniCustom<"light" | "dark" | "auto", "light" | "dark" | "auto">>;
+export declare const appearanceSchema: z.ZodMiniObject<
+  {
+    colorScheme: z.ZodMiniOptional<z.ZodMiniCustom<'light' | 'dark' | 'auto', 'light' | 'dark' | 'auto'>>;
     colorPrimary: z.ZodMiniOptional<z.ZodMiniCustom<string, string>>;
     colorBackground: z.ZodMiniOptional<z.ZodMiniCustom<string, string>>;
     colorText: z.ZodMiniOptional<z.ZodMiniCustom<string, string>>;
     fontFamily: z.ZodMiniOptional<z.ZodMiniCustom<string, string>>;
     borderRadius: z.ZodMiniOptional<z.ZodMiniCustom<number, number>>;
     spacingUnit: z.ZodMiniOptional<z.ZodMiniCustom<number, number>>;
-}, z.core.$strict>;
+  },
+  z.core.$strict
+>;
 /** The `appearance` option: colours, font, corner radius and spacing of the studio. */
 export type CheckedAppearance = z.infer<typeof appearanceSchema>;
 /**

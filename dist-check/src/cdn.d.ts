@@ -20,15 +20,15 @@ export * from './index.js';
 export { TAG_NAME, VideoPluginElement, defineVideoPlugin };
 /** What `window.VideoPlugin` holds. */
 export type VideoPluginGlobal = typeof api & {
-    VideoPluginElement: typeof VideoPluginElement;
-    defineVideoPlugin: typeof defineVideoPlugin;
-    TAG_NAME: typeof TAG_NAME;
-    version: string;
+  VideoPluginElement: typeof VideoPluginElement;
+  defineVideoPlugin: typeof defineVideoPlugin;
+  TAG_NAME: typeof TAG_NAME;
+  version: string;
 };
 declare global {
-    interface Window {
-        /** Set by the video-plugin CDN script. */
-        VideoPlugin?: VideoPluginGlobal;
-    }
+  interface Window {
+    /** Set by the video-plugin CDN script. */
+    VideoPlugin?: VideoPluginGlobal;
+  }
 }
 //# sourceMappingURL=cdn.d.ts.map

@@ -22,13 +22,11 @@ export * from './index.js';
 export { TAG_NAME, VideoPluginElement, defineVideoPlugin };
 const host = globalThis;
 if (host.VideoPlugin === undefined) {
-    defineVideoPlugin();
-    host.VideoPlugin = Object.freeze({ ...api, VideoPluginElement, defineVideoPlugin, TAG_NAME, version: VERSION });
-    if (host.document)
-        startEmbeds(host.document);
-}
-else if (host.VideoPlugin.version !== VERSION) {
-    // Another version came first: it keeps the element, the global and the embeds; this warns.
-    defineVideoPlugin();
+  defineVideoPlugin();
+  host.VideoPlugin = Object.freeze({ ...api, VideoPluginElement, defineVideoPlugin, TAG_NAME, version: VERSION });
+  if (host.document) startEmbeds(host.document);
+} else if (host.VideoPlugin.version !== VERSION) {
+  // Another version came first: it keeps the element, the global and the embeds; this warns.
+  defineVideoPlugin();
 }
 //# sourceMappingURL=cdn.js.map

@@ -23,13 +23,13 @@ export const EMBED_ATTRIBUTE = 'data-video-plugin';
 const SELECTOR = `[${EMBED_ATTRIBUTE}]`;
 /** The `<video-plugin>` attributes a host forwards, each as `data-` + its name. */
 export const FORWARDED_ATTRIBUTES = [
-    'partner-id',
-    'environment',
-    'auth-mode',
-    'service-url',
-    'debug',
-    'connect-timeout',
-    'call-timeout',
+  'partner-id',
+  'environment',
+  'auth-mode',
+  'service-url',
+  'debug',
+  'connect-timeout',
+  'call-timeout',
 ];
 /** When the studio opens: at once, on a click on the launcher, or when your code calls `openPlugin`. */
 export const OPEN_ON = ['load', 'click', 'none'];
@@ -41,174 +41,153 @@ export const DEFAULT_LAUNCHER_TEXT = 'Create a video';
 const embeds = new Map();
 /** Restates an error of the element in the host's terms: `data-partner-id` for `partner-id`. */
 function forHost(error) {
-    const field = typeof error.data?.field === 'string' ? error.data.field : undefined;
-    if (!field || !FORWARDED_ATTRIBUTES.includes(field))
-        return error;
-    const message = error.message
-        .replace(/^<video-plugin>:/, `[${EMBED_ATTRIBUTE}]:`)
-        .replace(`the ${field} attribute`, `the data-${field} attribute`);
-    const Class = error.constructor;
-    return new Class(error.code, message, { ...error.data, field: `data-${field}` });
+  const field = typeof error.data?.field === 'string' ? error.data.field : undefined;
+  if (!field || !FORWARDED_ATTRIBUTES.includes(field)) return error;
+  const message = error.message
+    .replace(/^<video-plugin>:/, `[${EMBED_ATTRIBUTE}]:`)
+    .replace(`the ${field} attribute`, `the data-${field} attribute`);
+  const Class = error.constructor;
+  return new Class(error.code, message, { ...error.data, field: `data-${field}` });
 }
 /**
  * Dispatches `error` on the host (not bubbling, like the element's). When no listener called
  * `preventDefault()`, the error also goes to the console: a CMS author has no listener to read it.
  */
 function fail(host, error) {
-    const event = new CustomEvent('error', { detail: error, cancelable: true });
-    if (host.dispatchEvent(event))
-        console.error(`[video-plugin] ${error.message}`, host);
+  const event = new CustomEvent('error', { detail: error, cancelable: true });
+  if (host.dispatchEvent(event)) console.error(`[video-plugin] ${error.message}`, host);
 }
 function invalid(host, field, message) {
-    fail(host, new InvalidParameterError('invalid_parameter', `[${EMBED_ATTRIBUTE}]: the ${field} attribute ${message}`, {
-        field,
-    }));
+  fail(
+    host,
+    new InvalidParameterError('invalid_parameter', `[${EMBED_ATTRIBUTE}]: the ${field} attribute ${message}`, {
+      field,
+    }),
+  );
 }
 function forward(host, element, name) {
-    const value = host.getAttribute(`data-${name}`);
-    if (value === null)
-        element.removeAttribute(name);
-    else
-        element.setAttribute(name, value);
+  const value = host.getAttribute(`data-${name}`);
+  if (value === null) element.removeAttribute(name);
+  else element.setAttribute(name, value);
 }
 /** Creates the `<video-plugin>` of `host`, once it has a partner ID. */
 function build(host, embed) {
-    if (!host.getAttribute('data-partner-id')?.trim()) {
-        invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the video service gave you.');
-        return;
+  if (!host.getAttribute('data-partner-id')?.trim()) {
+    invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the video service gave you.');
+    return;
+  }
+  const element = host.ownerDocument.createElement(TAG_NAME);
+  element.addEventListener('error', (event) => {
+    const error = event.detail;
+    if (error instanceof VideoPluginError) fail(host, forHost(error));
+  });
+  for (const name of FORWARDED_ATTRIBUTES) forward(host, element, name);
+  if (host.hasAttribute('data-debug')) warnUnknown(host);
+  const height = host.getAttribute('data-height');
+  if (height !== null && height !== '') {
+    if (CSS.supports('height', height)) element.style.setProperty('--video-plugin-height', height);
+    else invalid(host, 'data-height', `is not a CSS height: got "${height}"; write e.g. "640px" or "80vh".`);
+  }
+  const openOnValue = host.getAttribute('data-open-on') || 'load';
+  let openOn = 'load';
+  if (OPEN_ON.includes(openOnValue)) openOn = openOnValue;
+  else invalid(host, 'data-open-on', `must be one of ${OPEN_ON.join(', ')}: got "${openOnValue}". It opens on load.`);
+  // The host's own content becomes the element's placeholder, shown while the studio is closed.
+  element.append(...host.childNodes);
+  if (openOn === 'click') {
+    let launcher = element.querySelector('button');
+    if (!launcher) {
+      launcher = host.ownerDocument.createElement('button');
+      launcher.type = 'button';
+      launcher.textContent = host.getAttribute('data-launcher-text') || DEFAULT_LAUNCHER_TEXT;
+      element.append(launcher);
+      embed.launcher = launcher;
     }
-    const element = host.ownerDocument.createElement(TAG_NAME);
-    element.addEventListener('error', (event) => {
-        const error = event.detail;
-        if (error instanceof VideoPluginError)
-            fail(host, forHost(error));
-    });
-    for (const name of FORWARDED_ATTRIBUTES)
-        forward(host, element, name);
-    if (host.hasAttribute('data-debug'))
-        warnUnknown(host);
-    const height = host.getAttribute('data-height');
-    if (height !== null && height !== '') {
-        if (CSS.supports('height', height))
-            element.style.setProperty('--video-plugin-height', height);
-        else
-            invalid(host, 'data-height', `is not a CSS height: got "${height}"; write e.g. "640px" or "80vh".`);
-    }
-    const openOnValue = host.getAttribute('data-open-on') || 'load';
-    let openOn = 'load';
-    if (OPEN_ON.includes(openOnValue))
-        openOn = openOnValue;
-    else
-        invalid(host, 'data-open-on', `must be one of ${OPEN_ON.join(', ')}: got "${openOnValue}". It opens on load.`);
-    // The host's own content becomes the element's placeholder, shown while the studio is closed.
-    element.append(...host.childNodes);
-    if (openOn === 'click') {
-        let launcher = element.querySelector('button');
-        if (!launcher) {
-            launcher = host.ownerDocument.createElement('button');
-            launcher.type = 'button';
-            launcher.textContent = host.getAttribute('data-launcher-text') || DEFAULT_LAUNCHER_TEXT;
-            element.append(launcher);
-            embed.launcher = launcher;
-        }
-        launcher.addEventListener('click', () => element.openPlugin().catch(() => { }));
-    }
-    host.append(element);
-    embed.element = element;
-    // A failure is reported by the element as a pluginOpenFailed event.
-    if (openOn === 'load')
-        element.openPlugin().catch(() => { });
+    launcher.addEventListener('click', () => element.openPlugin().catch(() => {}));
+  }
+  host.append(element);
+  embed.element = element;
+  // A failure is reported by the element as a pluginOpenFailed event.
+  if (openOn === 'load') element.openPlugin().catch(() => {});
 }
 function warnUnknown(host) {
-    for (const { name } of host.attributes) {
-        if (name.startsWith('data-') && !KNOWN.has(name)) {
-            console.warn(`[video-plugin] ${name} is not an attribute of [${EMBED_ATTRIBUTE}] and is ignored. ` +
-                `Known: ${[...KNOWN].join(', ')}.`, host);
-        }
+  for (const { name } of host.attributes) {
+    if (name.startsWith('data-') && !KNOWN.has(name)) {
+      console.warn(
+        `[video-plugin] ${name} is not an attribute of [${EMBED_ATTRIBUTE}] and is ignored. ` +
+          `Known: ${[...KNOWN].join(', ')}.`,
+        host,
+      );
     }
+  }
 }
 /** Puts the host back as it was: its content out of the element, the element removed. */
 function unbuild(host, embed) {
-    const element = embed.element;
-    embed.element = undefined;
-    if (!element)
-        return;
-    embed.launcher?.remove();
-    embed.launcher = undefined;
-    host.append(...element.childNodes);
-    element.remove();
+  const element = embed.element;
+  embed.element = undefined;
+  if (!element) return;
+  embed.launcher?.remove();
+  embed.launcher = undefined;
+  host.append(...element.childNodes);
+  element.remove();
 }
 function onAttributes(host, embed, records) {
-    if (!host.hasAttribute(EMBED_ATTRIBUTE)) {
-        embed.observer.disconnect();
-        embeds.delete(host);
-        unbuild(host, embed);
-        return;
-    }
-    if (!embed.element) {
-        if (records.some((record) => record.attributeName === 'data-partner-id'))
-            build(host, embed);
-        return;
-    }
-    for (const { attributeName } of records) {
-        const name = attributeName?.slice('data-'.length);
-        if (name && FORWARDED_ATTRIBUTES.includes(name))
-            forward(host, embed.element, name);
-    }
+  if (!host.hasAttribute(EMBED_ATTRIBUTE)) {
+    embed.observer.disconnect();
+    embeds.delete(host);
+    unbuild(host, embed);
+    return;
+  }
+  if (!embed.element) {
+    if (records.some((record) => record.attributeName === 'data-partner-id')) build(host, embed);
+    return;
+  }
+  for (const { attributeName } of records) {
+    const name = attributeName?.slice('data-'.length);
+    if (name && FORWARDED_ATTRIBUTES.includes(name)) forward(host, embed.element, name);
+  }
 }
 /** Turns `host` into a studio, or (a host moved back into the document) watches it again. */
 function upgrade(host) {
-    if (host.localName === TAG_NAME)
-        return;
-    let embed = embeds.get(host);
-    if (embed)
-        return;
-    const observer = new MutationObserver((records) => onAttributes(host, embed, records));
-    embed = { observer, element: host.querySelector(`:scope > ${TAG_NAME}`) ?? undefined };
-    embeds.set(host, embed);
-    observer.observe(host, { attributes: true });
-    if (!embed.element)
-        build(host, embed);
+  if (host.localName === TAG_NAME) return;
+  let embed = embeds.get(host);
+  if (embed) return;
+  const observer = new MutationObserver((records) => onAttributes(host, embed, records));
+  embed = { observer, element: host.querySelector(`:scope > ${TAG_NAME}`) ?? undefined };
+  embeds.set(host, embed);
+  observer.observe(host, { attributes: true });
+  if (!embed.element) build(host, embed);
 }
 function scan(root) {
-    if (root instanceof Element && root.matches(SELECTOR))
-        upgrade(root);
-    if (root.firstChild)
-        for (const host of root.querySelectorAll(SELECTOR))
-            upgrade(host);
+  if (root instanceof Element && root.matches(SELECTOR)) upgrade(root);
+  if (root.firstChild) for (const host of root.querySelectorAll(SELECTOR)) upgrade(host);
 }
 /** Hosts that left the document stop being watched (their `<video-plugin>` ends its session). */
 function forgetRemoved() {
-    for (const [host, embed] of embeds) {
-        if (host.isConnected)
-            continue;
-        embed.observer.disconnect();
-        embeds.delete(host);
-    }
+  for (const [host, embed] of embeds) {
+    if (host.isConnected) continue;
+    embed.observer.disconnect();
+    embeds.delete(host);
+  }
 }
 /**
  * Upgrades every host in `document`, now or once it is parsed, and every host added later.
  * Called once by the CDN scripts.
  */
 export function startEmbeds(document) {
-    const start = () => {
-        scan(document);
-        new MutationObserver((records) => {
-            let removed = false;
-            for (const record of records) {
-                for (const node of record.addedNodes)
-                    if (node instanceof Element)
-                        scan(node);
-                removed ||= record.removedNodes.length > 0;
-            }
-            if (removed && embeds.size > 0)
-                forgetRemoved();
-        }).observe(document.documentElement, { childList: true, subtree: true });
-    };
-    // Before the end of parsing a host may be there without its content: wait for all of it.
-    if (document.readyState === 'loading')
-        document.addEventListener('DOMContentLoaded', start, { once: true });
-    else
-        start();
+  const start = () => {
+    scan(document);
+    new MutationObserver((records) => {
+      let removed = false;
+      for (const record of records) {
+        for (const node of record.addedNodes) if (node instanceof Element) scan(node);
+        removed ||= record.removedNodes.length > 0;
+      }
+      if (removed && embeds.size > 0) forgetRemoved();
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  };
+  // Before the end of parsing a host may be there without its content: wait for all of it.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+  else start();
 }
 //# sourceMappingURL=embed.js.map

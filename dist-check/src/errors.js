@@ -7,155 +7,141 @@
  */
 /** Base class of every error from video-plugin. */
 export class VideoPluginError extends Error {
-    constructor(code, message, data) {
-        super(message);
-        this.code = code;
-        if (data !== undefined)
-            this.data = data;
-    }
-    /** The plain `{code, message, data?}` form, safe to post or send as JSON. */
-    toJSON() {
-        return this.data === undefined
-            ? { code: this.code, message: this.message }
-            : { code: this.code, message: this.message, data: this.data };
-    }
+  constructor(code, message, data) {
+    super(message);
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+  /** The plain `{code, message, data?}` form, safe to post or send as JSON. */
+  toJSON() {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
 }
 /** An argument or option from the partner's code is wrong. `data.field` names it. */
-export class InvalidParameterError extends VideoPluginError {
-}
+export class InvalidParameterError extends VideoPluginError {}
 /**
  * The method needs a logged-in account (or one authenticated in this session). Code
  * `session_lost`: the service iframe reloaded without the account's session and it was not restored.
  */
-export class NotAuthenticatedError extends VideoPluginError {
-}
+export class NotAuthenticatedError extends VideoPluginError {}
 /** An account method was called while `authMode` is `uncontrolled`. */
-export class AccountMethodsDisabledError extends VideoPluginError {
-}
+export class AccountMethodsDisabledError extends VideoPluginError {}
 /** The call is not allowed in the current state (e.g. a topic search that is still PENDING). */
-export class InvalidStateError extends VideoPluginError {
-}
+export class InvalidStateError extends VideoPluginError {}
 /** An account, video, topic or generation does not exist or belongs to someone else. */
-export class NotFoundError extends VideoPluginError {
-}
+export class NotFoundError extends VideoPluginError {}
 /** An account with that `externalID` already exists for this partner. */
-export class AccountAlreadyExistsError extends VideoPluginError {
-}
+export class AccountAlreadyExistsError extends VideoPluginError {}
 /** The service refused a token; `code` says why (`token_expired`, `token_replayed`...). */
-export class InvalidTokenError extends VideoPluginError {
-}
+export class InvalidTokenError extends VideoPluginError {}
 /** A call or the connection exceeded its time limit. */
-export class TimeoutError extends VideoPluginError {
-}
+export class TimeoutError extends VideoPluginError {}
 /** The iframe could not be reached, or was reloaded or removed mid-call. Safe to retry. */
-export class ConnectionError extends VideoPluginError {
-}
+export class ConnectionError extends VideoPluginError {}
 /** The service refused this page's origin for the partner. */
-export class OriginNotAllowedError extends VideoPluginError {
-}
+export class OriginNotAllowedError extends VideoPluginError {}
 /** The instance was cleaned up; create a new one. */
-export class DestroyedError extends VideoPluginError {
-}
+export class DestroyedError extends VideoPluginError {}
 /** The service could not handle the request. */
-export class ServiceError extends VideoPluginError {
-}
+export class ServiceError extends VideoPluginError {}
 // Minifiers rename classes (so `new.target.name` would read "o"): `name` comes from these keys.
 for (const [name, Class] of Object.entries({
-    VideoPluginError,
-    InvalidParameterError,
-    NotAuthenticatedError,
-    AccountMethodsDisabledError,
-    InvalidStateError,
-    NotFoundError,
-    AccountAlreadyExistsError,
-    InvalidTokenError,
-    TimeoutError,
-    ConnectionError,
-    OriginNotAllowedError,
-    DestroyedError,
-    ServiceError,
+  VideoPluginError,
+  InvalidParameterError,
+  NotAuthenticatedError,
+  AccountMethodsDisabledError,
+  InvalidStateError,
+  NotFoundError,
+  AccountAlreadyExistsError,
+  InvalidTokenError,
+  TimeoutError,
+  ConnectionError,
+  OriginNotAllowedError,
+  DestroyedError,
+  ServiceError,
 })) {
-    Class.prototype.name = name;
+  Class.prototype.name = name;
 }
 /** Every error code the library or the service can produce. */
 export const ERROR_CODES = [
-    // Partner input
-    'invalid_parameter',
-    // Session and mode
-    'not_authenticated',
-    // Made by the Plugin itself (a NotAuthenticatedError), never sent over the wire.
-    'session_lost',
-    'account_methods_disabled',
-    'invalid_state',
-    // Accounts
-    'account_not_found',
-    'account_already_exists',
-    'partner_not_found',
-    // Videos and background actions
-    'video_not_found',
-    'topic_not_found',
-    'generation_not_found',
-    // Tokens (judged by the service)
-    'token_malformed',
-    'token_bad_signature',
-    'token_algorithm_not_allowed',
-    'token_unknown_issuer',
-    'token_wrong_audience',
-    'token_expired',
-    'token_issued_in_future',
-    'token_not_yet_valid',
-    'token_lifetime_too_long',
-    'token_missing_claims',
-    'token_replayed',
-    'token_too_large',
-    // Wire and frame
-    'timeout',
-    'connection_failed',
-    'origin_not_allowed',
-    'destroyed',
-    // Service
-    'bad_request',
-    'payload_too_large',
-    'not_found',
-    'internal_error',
+  // Partner input
+  'invalid_parameter',
+  // Session and mode
+  'not_authenticated',
+  // Made by the Plugin itself (a NotAuthenticatedError), never sent over the wire.
+  'session_lost',
+  'account_methods_disabled',
+  'invalid_state',
+  // Accounts
+  'account_not_found',
+  'account_already_exists',
+  'partner_not_found',
+  // Videos and background actions
+  'video_not_found',
+  'topic_not_found',
+  'generation_not_found',
+  // Tokens (judged by the service)
+  'token_malformed',
+  'token_bad_signature',
+  'token_algorithm_not_allowed',
+  'token_unknown_issuer',
+  'token_wrong_audience',
+  'token_expired',
+  'token_issued_in_future',
+  'token_not_yet_valid',
+  'token_lifetime_too_long',
+  'token_missing_claims',
+  'token_replayed',
+  'token_too_large',
+  // Wire and frame
+  'timeout',
+  'connection_failed',
+  'origin_not_allowed',
+  'destroyed',
+  // Service
+  'bad_request',
+  'payload_too_large',
+  'not_found',
+  'internal_error',
 ];
 /**
  * The class of each code that no rule below covers. (A table, not a list of every code, because this
  * ships in the Plugin bundle: `token_*` codes are `InvalidTokenError`, `*not_found` `NotFoundError`.)
  */
 const CLASS_BY_CODE = {
-    invalid_parameter: InvalidParameterError,
-    not_authenticated: NotAuthenticatedError,
-    account_methods_disabled: AccountMethodsDisabledError,
-    invalid_state: InvalidStateError,
-    account_already_exists: AccountAlreadyExistsError,
-    timeout: TimeoutError,
-    connection_failed: ConnectionError,
-    origin_not_allowed: OriginNotAllowedError,
-    destroyed: DestroyedError,
-    bad_request: ServiceError,
-    payload_too_large: ServiceError,
-    internal_error: ServiceError,
+  invalid_parameter: InvalidParameterError,
+  not_authenticated: NotAuthenticatedError,
+  account_methods_disabled: AccountMethodsDisabledError,
+  invalid_state: InvalidStateError,
+  account_already_exists: AccountAlreadyExistsError,
+  timeout: TimeoutError,
+  connection_failed: ConnectionError,
+  origin_not_allowed: OriginNotAllowedError,
+  destroyed: DestroyedError,
+  bad_request: ServiceError,
+  payload_too_large: ServiceError,
+  internal_error: ServiceError,
 };
 /**
  * Rebuilds an error from its plain form into the class its code belongs to. A code no rule knows
  * becomes `internal_error` (a `ServiceError`) with the service's message.
  */
 export function deserializeError({ code, message, data }) {
-    const Class = Object.hasOwn(CLASS_BY_CODE, code)
-        ? CLASS_BY_CODE[code]
-        : /^token_/.test(code)
-            ? InvalidTokenError
-            : /not_found$/.test(code)
-                ? NotFoundError
-                : undefined;
-    return Class ? new Class(code, message, data) : new ServiceError('internal_error', message, data);
+  const Class = Object.hasOwn(CLASS_BY_CODE, code)
+    ? CLASS_BY_CODE[code]
+    : /^token_/.test(code)
+      ? InvalidTokenError
+      : /not_found$/.test(code)
+        ? NotFoundError
+        : undefined;
+  return Class ? new Class(code, message, data) : new ServiceError('internal_error', message, data);
 }
 /** The plain form of any thrown value; unknown values become `internal_error`. */
 export function serializeError(error) {
-    if (error instanceof VideoPluginError)
-        return error.toJSON();
-    const message = error instanceof Error ? error.message : String(error);
-    return { code: 'internal_error', message: `The service failed unexpectedly: ${message}` };
+  if (error instanceof VideoPluginError) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'internal_error', message: `The service failed unexpectedly: ${message}` };
 }
 //# sourceMappingURL=errors.js.map

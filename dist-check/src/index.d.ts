@@ -4,10 +4,29 @@
  */
 export { Plugin } from './plugin.js';
 export * from './errors.js';
-export type { Account, ActionStatus, PluginEventMap, PluginEventName, Render, SessionLostPayload, TopicSearchStartResult, TopicSearchStatusUpdatePayload, Video, VideoGenerationStartResult, VideoGenerationStatusUpdatePayload, } from './wire/api.js';
+export type {
+  Account,
+  ActionStatus,
+  PluginEventMap,
+  PluginEventName,
+  Render,
+  SessionLostPayload,
+  TopicSearchStartResult,
+  TopicSearchStatusUpdatePayload,
+  Video,
+  VideoGenerationStartResult,
+  VideoGenerationStatusUpdatePayload,
+} from './wire/api.js';
 export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, STATUSES } from './wire/api.js';
 export type { PluginEventListener } from './events.js';
-export type { GetLoginToken, OpenEditorOptions, OpenPluginOptions, PluginOptions, UpdatableAccountInfo, VideoGenerationParams, } from './options.js';
+export type {
+  GetLoginToken,
+  OpenEditorOptions,
+  OpenPluginOptions,
+  PluginOptions,
+  UpdatableAccountInfo,
+  VideoGenerationParams,
+} from './options.js';
 export { SERVICE_URLS } from './options.js';
 export { VERSION } from './version.js';
 //# sourceMappingURL=index.d.ts.map

@@ -6,8 +6,8 @@ import * as z from 'zod/mini';
 import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES } from './wire/api.js';
 /** Where each `environment` lives. `serviceURL` overrides it. */
 export const SERVICE_URLS = {
-    prod: 'https://app.video-plugin.example',
-    demo: 'https://demo.video-plugin.example',
+  prod: 'https://app.video-plugin.example',
+  demo: 'https://demo.video-plugin.example',
 };
 /** The path of the service page that runs in the iframe. */
 export const PLUGIN_PATH = '/plugin';
@@ -19,130 +19,139 @@ export const DEFAULT_OPEN_TIMEOUT = 30_000;
  * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (issue 11).
  */
 function length(min, max) {
-    return z.custom((value) => typeof value === 'string' && value.length >= min && value.length <= max, {
-        error: `must be a string of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
-    });
+  return z.custom((value) => typeof value === 'string' && value.length >= min && value.length <= max, {
+    error: `must be a string of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
+  });
 }
 /** One of `values`; the message lists them, as the partner needs them. */
 function oneOf(values) {
-    return z.custom((value) => values.includes(value), {
-        error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
-    });
+  return z.custom((value) => values.includes(value), {
+    error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+  });
 }
 const text = length(1, 2048);
 const fn = z.custom((value) => typeof value === 'function', {
-    error: 'must be a function',
+  error: 'must be a function',
 });
 const optionalFn = z.optional(fn);
 const element = z.custom((value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement, {
-    error: 'must be an HTMLElement (e.g. document.getElementById(...))',
+  error: 'must be an HTMLElement (e.g. document.getElementById(...))',
 });
 /**
  * An absolute http(s) URL of at most 2048 characters (a partner's data must not become a 1 MB
  * request). A refine: zod's z.url() costs 0.8 kB gzip for this one check.
  */
-const httpURL = z.custom((value) => {
+const httpURL = z.custom(
+  (value) => {
     try {
-        return typeof value === 'string' && value.length <= 2048 && /^https?:$/.test(new URL(value).protocol);
+      return typeof value === 'string' && value.length <= 2048 && /^https?:$/.test(new URL(value).protocol);
+    } catch {
+      return false;
     }
-    catch {
-        return false;
-    }
-}, { error: 'must be an absolute http(s) URL of at most 2048 characters' });
+  },
+  { error: 'must be an absolute http(s) URL of at most 2048 characters' },
+);
 const timeout = z.custom((ms) => typeof ms === 'number' && ms > 0 && ms <= 600_000, {
-    error: 'must be a number of milliseconds, more than 0 and at most 600000',
+  error: 'must be a number of milliseconds, more than 0 and at most 600000',
 });
 const boolean = z.custom((value) => typeof value === 'boolean', { error: 'must be a boolean' });
-const signal = z.optional(z.custom((value) => value instanceof AbortSignal, {
+const signal = z.optional(
+  z.custom((value) => value instanceof AbortSignal, {
     error: 'must be an AbortSignal (e.g. new AbortController().signal)',
-}));
-const plainObject = z.custom((value) => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype, { error: 'must be a plain object' });
+  }),
+);
+const plainObject = z.custom(
+  (value) => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype,
+  { error: 'must be a plain object' },
+);
 const confirmationSchema = z.strictObject({
-    shouldShow: z.optional(boolean),
-    title: z.optional(text),
-    body: z.optional(length(1, 4096)),
-    confirmButton: z.optional(text),
-    cancelButton: z.optional(text),
+  shouldShow: z.optional(boolean),
+  title: z.optional(text),
+  body: z.optional(length(1, 4096)),
+  confirmButton: z.optional(text),
+  cancelButton: z.optional(text),
 });
 export const partnerIDSchema = length(1, 256);
 export const pluginOptionsSchema = z.strictObject({
-    /** `prod` (default) or `demo`. */
-    environment: z.optional(oneOf(['prod', 'demo'])),
-    /** The element that holds the iframe. */
-    domElement: z.optional(element),
-    /** `jwt` (default) or `uncontrolled`. */
-    authMode: z.optional(oneOf(['jwt', 'uncontrolled'])),
-    /** Editor presentation. */
-    editor: z.optional(z.strictObject({
-        labels: z.optional(z.strictObject({ completeVideoConfirmation: z.optional(confirmationSchema) })),
-    })),
-    /** Event name → callback; the same as calling `on` for each. */
-    callbacks: z.optional(z.strictObject(Object.fromEntries(EVENT_NAMES.map((name) => [name, optionalFn])))),
-    /** Logs every message in and out, state changes and timings. */
-    isDebug: z.optional(boolean),
-    /** Base URL of the service; overrides `environment` (local service, staging, tests). */
-    serviceURL: z.optional(httpURL),
-    /** Limit for connecting to the iframe, in milliseconds (default 15000). */
-    connectTimeout: z.optional(timeout),
-    /** Default limit for every call, in milliseconds (default 15000). */
-    callTimeout: z.optional(timeout),
-    /**
-     * JWT mode: fetches a login token for `accountID` from your server (like the token you pass to
-     * `loginAccount`). Called once when the service iframe reloads without the logged-in account's
-     * session (the browser denied or cleared its storage), to log the same account back in before
-     * the waiting calls go out. Without it, the `Plugin` emits `sessionLost`.
-     */
-    getLoginToken: z.optional(fn),
-    /**
-     * The studio's colours, font, corner radius and spacing (README "Appearance"). Checked by the
-     * service, which refuses the connection naming the field. Change it later with `update()`.
-     */
-    appearance: z.optional(plainObject),
-    /** The studio's language, a BCP 47 tag (default: the browser's). Change it later with `update()`. */
-    locale: z.optional(length(1, 35)),
+  /** `prod` (default) or `demo`. */
+  environment: z.optional(oneOf(['prod', 'demo'])),
+  /** The element that holds the iframe. */
+  domElement: z.optional(element),
+  /** `jwt` (default) or `uncontrolled`. */
+  authMode: z.optional(oneOf(['jwt', 'uncontrolled'])),
+  /** Editor presentation. */
+  editor: z.optional(
+    z.strictObject({
+      labels: z.optional(z.strictObject({ completeVideoConfirmation: z.optional(confirmationSchema) })),
+    }),
+  ),
+  /** Event name → callback; the same as calling `on` for each. */
+  callbacks: z.optional(z.strictObject(Object.fromEntries(EVENT_NAMES.map((name) => [name, optionalFn])))),
+  /** Logs every message in and out, state changes and timings. */
+  isDebug: z.optional(boolean),
+  /** Base URL of the service; overrides `environment` (local service, staging, tests). */
+  serviceURL: z.optional(httpURL),
+  /** Limit for connecting to the iframe, in milliseconds (default 15000). */
+  connectTimeout: z.optional(timeout),
+  /** Default limit for every call, in milliseconds (default 15000). */
+  callTimeout: z.optional(timeout),
+  /**
+   * JWT mode: fetches a login token for `accountID` from your server (like the token you pass to
+   * `loginAccount`). Called once when the service iframe reloads without the logged-in account's
+   * session (the browser denied or cleared its storage), to log the same account back in before
+   * the waiting calls go out. Without it, the `Plugin` emits `sessionLost`.
+   */
+  getLoginToken: z.optional(fn),
+  /**
+   * The studio's colours, font, corner radius and spacing (README "Appearance"). Checked by the
+   * service, which refuses the connection naming the field. Change it later with `update()`.
+   */
+  appearance: z.optional(plainObject),
+  /** The studio's language, a BCP 47 tag (default: the browser's). Change it later with `update()`. */
+  locale: z.optional(length(1, 35)),
 });
 export const tokenSchema = length(1, 8192);
 export const idSchema = length(1, 256);
 export const sourceURLSchema = httpURL;
 export const updatableAccountInfoSchema = z.strictObject({
-    firstName: z.optional(length(0, 256)),
-    lastName: z.optional(length(0, 256)),
-    emailAddress: z.optional(length(0, 256)),
-    companyName: z.optional(length(0, 256)),
-    phone: z.optional(length(0, 64)),
-    city: z.optional(length(0, 256)),
-    state: z.optional(length(0, 256)),
+  firstName: z.optional(length(0, 256)),
+  lastName: z.optional(length(0, 256)),
+  emailAddress: z.optional(length(0, 256)),
+  companyName: z.optional(length(0, 256)),
+  phone: z.optional(length(0, 64)),
+  city: z.optional(length(0, 256)),
+  state: z.optional(length(0, 256)),
 });
 export const videoGenerationParamsSchema = z.strictObject({
-    topicId: idSchema,
-    aspectRatio: oneOf(ASPECT_RATIOS),
-    duration: oneOf(DURATIONS),
-    videoInstructions: z.optional(length(0, 2000)),
-    language: z.optional(oneOf(LANGUAGES)),
+  topicId: idSchema,
+  aspectRatio: oneOf(ASPECT_RATIOS),
+  duration: oneOf(DURATIONS),
+  videoInstructions: z.optional(length(0, 2000)),
+  language: z.optional(oneOf(LANGUAGES)),
 });
 export const openPluginOptionsSchema = z.strictObject({
-    /** Opens the search view with this URL filled in and starts a topic search at once. */
-    sourceURL: z.optional(httpURL),
-    /** Same as `sourceURL` (the spelling of one reference example). */
-    sourceUrl: z.optional(httpURL),
-    /** Deprecated: the older variant's name of `sourceURL`. */
-    businessURL: z.optional(httpURL),
-    /** Opens the generation prompt with this topic selected (its search must be PROCESSING or COMPLETE). */
-    topicId: z.optional(idSchema),
-    /** Opens the final step with this generation's preview (must be PROCESSING or COMPLETE). */
-    generationRequestId: z.optional(idSchema),
-    /** Milliseconds to wait for the page to open (default 30000). */
-    timeout: z.optional(timeout),
-    /** Stops waiting: the call rejects with the signal's reason. */
-    signal,
+  /** Opens the search view with this URL filled in and starts a topic search at once. */
+  sourceURL: z.optional(httpURL),
+  /** Same as `sourceURL` (the spelling of one reference example). */
+  sourceUrl: z.optional(httpURL),
+  /** Deprecated: the older variant's name of `sourceURL`. */
+  businessURL: z.optional(httpURL),
+  /** Opens the generation prompt with this topic selected (its search must be PROCESSING or COMPLETE). */
+  topicId: z.optional(idSchema),
+  /** Opens the final step with this generation's preview (must be PROCESSING or COMPLETE). */
+  generationRequestId: z.optional(idSchema),
+  /** Milliseconds to wait for the page to open (default 30000). */
+  timeout: z.optional(timeout),
+  /** Stops waiting: the call rejects with the signal's reason. */
+  signal,
 });
 export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout), signal });
 /** Options of `mount`, the start methods and the status iterators. */
 export const signalOptionsSchema = z.strictObject({ signal });
 /** The argument of `update()`: what may change while the studio runs (checked by the service). */
 export const updateSchema = z.strictObject({
-    appearance: z.optional(plainObject),
-    locale: z.optional(length(1, 35)),
+  appearance: z.optional(plainObject),
+  locale: z.optional(length(1, 35)),
 });
 export const callbackSchema = fn;
 export const booleanSchema = boolean;

@@ -4,545 +4,603 @@
  * promise settles; `cleanup()` releases everything the instance owns.
  */
 import { createLogger } from './debug.js';
-import { AccountMethodsDisabledError, DestroyedError, InvalidParameterError, NotAuthenticatedError, VideoPluginError, deserializeError, } from './errors.js';
+import {
+  AccountMethodsDisabledError,
+  DestroyedError,
+  InvalidParameterError,
+  NotAuthenticatedError,
+  VideoPluginError,
+  deserializeError,
+} from './errors.js';
 import { Emitter, report } from './events.js';
 import { Frame } from './frame.js';
-import { DEFAULT_OPEN_TIMEOUT, PLUGIN_PATH, SERVICE_URLS, booleanSchema, callbackSchema, elementSchema, eventNameSchema, idSchema, openEditorOptionsSchema, openPluginOptionsSchema, partnerIDSchema, pluginOptionsSchema, signalOptionsSchema, sourceURLSchema, tokenSchema, updatableAccountInfoSchema, updateSchema, videoGenerationParamsSchema, } from './options.js';
+import {
+  DEFAULT_OPEN_TIMEOUT,
+  PLUGIN_PATH,
+  SERVICE_URLS,
+  booleanSchema,
+  callbackSchema,
+  elementSchema,
+  eventNameSchema,
+  idSchema,
+  openEditorOptionsSchema,
+  openPluginOptionsSchema,
+  partnerIDSchema,
+  pluginOptionsSchema,
+  signalOptionsSchema,
+  sourceURLSchema,
+  tokenSchema,
+  updatableAccountInfoSchema,
+  updateSchema,
+  videoGenerationParamsSchema,
+} from './options.js';
 import { parse } from './validate.js';
 import { VERSION } from './version.js';
-import { EVENT_NAMES, INTERNAL_EVENTS, TOPICS, } from './wire/api.js';
+import { EVENT_NAMES, INTERNAL_EVENTS, TOPICS } from './wire/api.js';
 import { DEFAULT_CALL_TIMEOUT, HostConnection } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
 /** Statuses only move forward: COMPLETE and FAILED are final. */
 const STATUS_RANK = { PENDING: 0, PROCESSING: 1, COMPLETE: 2, FAILED: 2 };
 export class Plugin {
-    /** The SDK version (semver). Also sent to the service in the handshake. */
-    static { this.version = VERSION; }
-    #frame;
-    #connection;
-    #emitter = new Emitter();
-    #statusSubscriptions = new Map();
-    /** Wakes the status iterators (at cleanup, which ends them). */
-    #wakers = new Set();
-    #config;
-    #log;
-    /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
-    #authenticated = false;
-    #accountID = null;
-    /** JWT mode: the frame lost the session and it was not restored; account calls reject with this. */
-    #lost;
-    /** The one attempt to log a lost session back in, while it runs (it holds the queued calls). */
-    #restoring;
-    #restoreTimer;
-    #getLoginToken;
-    #callTimeout;
-    #destroyed = false;
-    #cleanup;
-    #warnedDeprecated = false;
-    /**
-     * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
-     * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
-     */
-    constructor(partnerID, options = {}) {
-        this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
-        const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
-        this.authMode = opts.authMode ?? 'jwt';
-        this.#getLoginToken = opts.getLoginToken;
-        this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
-        this.#log = createLogger(opts.isDebug ?? false);
-        const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
-        if (!base.pathname.endsWith('/'))
-            base.pathname += '/';
-        this.serviceURL = base.href;
-        this.#config = {
-            partnerID: this.partnerID,
-            authMode: this.authMode,
-            isDebug: opts.isDebug ?? false,
-            completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
-            appearance: opts.appearance,
-            locale: opts.locale,
-        };
-        const channel = crypto.randomUUID();
-        const src = new URL(PLUGIN_PATH.slice(1), base);
-        src.searchParams.set('partner', this.partnerID);
-        src.hash = frameHash(channel);
-        this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
-        const started = performance.now();
-        this.#connection = new HostConnection({
-            iframe: this.#frame.iframe,
-            serviceOrigin: base.origin,
-            channel,
-            sdkVersion: VERSION,
-            config: () => this.#config,
-            connectTimeout: opts.connectTimeout,
-            callTimeout: opts.callTimeout,
-            onEvent: (name, payload) => this.#onEvent(name, payload),
-            onConnected: (info) => {
-                this.#since('connected', started);
-                const had = this.#accountID;
-                this.#onSession(info);
-                // A reload during the restore waits for the same attempt: one per lost session.
-                return this.#restoring ?? (had && had !== this.#accountID ? this.#sessionLost(had) : undefined);
-            },
-            reload: () => this.#frame.reload(),
-            log: this.#log,
-        });
-        for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
-            this.#emitter.on(name, callback);
-        }
-        this.ready = this.#connection.whenConnected();
-        // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
-        this.ready.catch(() => { });
+  /** The SDK version (semver). Also sent to the service in the handshake. */
+  static {
+    this.version = VERSION;
+  }
+  #frame;
+  #connection;
+  #emitter = new Emitter();
+  #statusSubscriptions = new Map();
+  /** Wakes the status iterators (at cleanup, which ends them). */
+  #wakers = new Set();
+  #config;
+  #log;
+  /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
+  #authenticated = false;
+  #accountID = null;
+  /** JWT mode: the frame lost the session and it was not restored; account calls reject with this. */
+  #lost;
+  /** The one attempt to log a lost session back in, while it runs (it holds the queued calls). */
+  #restoring;
+  #restoreTimer;
+  #getLoginToken;
+  #callTimeout;
+  #destroyed = false;
+  #cleanup;
+  #warnedDeprecated = false;
+  /**
+   * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
+   * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
+   */
+  constructor(partnerID, options = {}) {
+    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
+    const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
+    this.authMode = opts.authMode ?? 'jwt';
+    this.#getLoginToken = opts.getLoginToken;
+    this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
+    this.#log = createLogger(opts.isDebug ?? false);
+    const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
+    if (!base.pathname.endsWith('/')) base.pathname += '/';
+    this.serviceURL = base.href;
+    this.#config = {
+      partnerID: this.partnerID,
+      authMode: this.authMode,
+      isDebug: opts.isDebug ?? false,
+      completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
+      appearance: opts.appearance,
+      locale: opts.locale,
+    };
+    const channel = crypto.randomUUID();
+    const src = new URL(PLUGIN_PATH.slice(1), base);
+    src.searchParams.set('partner', this.partnerID);
+    src.hash = frameHash(channel);
+    this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
+    const started = performance.now();
+    this.#connection = new HostConnection({
+      iframe: this.#frame.iframe,
+      serviceOrigin: base.origin,
+      channel,
+      sdkVersion: VERSION,
+      config: () => this.#config,
+      connectTimeout: opts.connectTimeout,
+      callTimeout: opts.callTimeout,
+      onEvent: (name, payload) => this.#onEvent(name, payload),
+      onConnected: (info) => {
+        this.#since('connected', started);
+        const had = this.#accountID;
+        this.#onSession(info);
+        // A reload during the restore waits for the same attempt: one per lost session.
+        return this.#restoring ?? (had && had !== this.#accountID ? this.#sessionLost(had) : undefined);
+      },
+      reload: () => this.#frame.reload(),
+      log: this.#log,
+    });
+    for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
+      this.#emitter.on(name, callback);
     }
-    /** The iframe that shows the service (hidden until opened). */
-    get iframe() {
-        return this.#frame.iframe;
+    this.ready = this.#connection.whenConnected();
+    // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
+    this.ready.catch(() => {});
+  }
+  /** The iframe that shows the service (hidden until opened). */
+  get iframe() {
+    return this.#frame.iframe;
+  }
+  /** Whether the AI page or the editor is showing. */
+  get isOpen() {
+    return this.#frame.visible;
+  }
+  /** Whether `cleanup()` was called. */
+  get isDestroyed() {
+    return this.#destroyed;
+  }
+  // ---- Accounts (JWT mode only) ----
+  /**
+   * Creates an account from a token minted by `createAccountToken` on your server and logs it in
+   * (logging out any current account first). Resolves to the new account's ID: store it unless you
+   * use `externalID`.
+   */
+  async createAccount(createAccountToken) {
+    const token = this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken');
+    const { accountID } = await this.#call('createAccount', { token });
+    this.#signedIn(accountID);
+    return accountID;
+  }
+  /**
+   * Logs in the account named by a token minted by `loginAccountToken` on your server (by
+   * `accountID` or `externalID`), logging out any current account first.
+   */
+  async loginAccount(loginAccountToken) {
+    const token = this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken');
+    const account = await this.#call('loginAccount', { token });
+    this.#signedIn(account.id);
+    return account;
+  }
+  /** Logs the current account out. Resolves also when nobody was logged in. */
+  async logoutAccount() {
+    this.#ready('logoutAccount', true);
+    await this.#call('logoutAccount', undefined);
+    this.#authenticated = false;
+    this.#accountID = null;
+    this.#lost = undefined;
+  }
+  /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
+  async getAccountInfo() {
+    this.#ready('getAccountInfo', true);
+    return this.#call('getAccountInfo', undefined, { resend: true });
+  }
+  /** Changes the given fields of the logged-in account (a plain object, not a token). */
+  async updateAccountInfo(newAccountInfo) {
+    this.#ready('updateAccountInfo', true);
+    const info = parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo');
+    return this.#call('updateAccountInfo', { info });
+  }
+  // ---- Videos ----
+  /** Every video of the logged-in account; `[]` when nobody is logged in. */
+  async getVideos() {
+    this.#ready('getVideos');
+    return this.#call('getVideos', undefined, { resend: true });
+  }
+  /** One video, or `null` when it does not exist or belongs to another user. */
+  async getVideoData(videoID) {
+    this.#ready('getVideoData');
+    const id = parse(idSchema, videoID, 'videoID');
+    return this.#call('getVideoData', { videoID: id }, { resend: true });
+  }
+  // ---- Background actions ----
+  /**
+   * Starts a background topic search on `sourceURL`. Resolves as soon as the search has started;
+   * follow it with `subscribeToTopicSearchStatusUpdates`. Needs an account authenticated in this
+   * session.
+   */
+  async startTopicSearch(sourceURL, options) {
+    this.#ready('startTopicSearch');
+    const url = parse(sourceURLSchema, sourceURL, 'sourceURL');
+    const signal = this.#signal(options);
+    this.#requireSessionAuth('startTopicSearch');
+    return this.#call('startTopicSearch', { sourceURL: url }, { signal });
+  }
+  /**
+   * Starts a background video generation from a topic. Resolves as soon as it has started (the
+   * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`.
+   */
+  async startVideoGeneration(videoGenerationParams, options) {
+    this.#ready('startVideoGeneration');
+    const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
+    const signal = this.#signal(options);
+    this.#requireSessionAuth('startVideoGeneration');
+    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, { signal });
+  }
+  /**
+   * Calls `callback` with the current status of the topic search at once, then with each change.
+   * Returns the function that unsubscribes.
+   */
+  subscribeToTopicSearchStatusUpdates(topicId, callback) {
+    return this.#subscribeStatus(
+      TOPICS.topicSearch,
+      'subscribeToTopicSearchStatusUpdates',
+      'topicId',
+      topicId,
+      callback,
+    );
+  }
+  /**
+   * Calls `callback` with the current status of the generation at once, then with each change.
+   * Returns the function that unsubscribes.
+   */
+  subscribeToVideoGenerationStatusUpdates(generationRequestId, callback) {
+    return this.#subscribeStatus(
+      TOPICS.videoGeneration,
+      'subscribeToVideoGenerationStatusUpdates',
+      'generationRequestId',
+      generationRequestId,
+      callback,
+    );
+  }
+  /**
+   * The status of a topic search as an async iterator: the current status first, then each change;
+   * it ends after `COMPLETE` or `FAILED`, or when the loop breaks. `signal` stops it (the loop
+   * throws the signal's reason).
+   *
+   * @example for await (const { status } of plugin.topicSearchStatus(topicId)) console.log(status);
+   */
+  topicSearchStatus(topicId, options) {
+    return this.#statusUpdates(TOPICS.topicSearch, 'topicSearchStatus', 'topicId', topicId, options);
+  }
+  /** {@link topicSearchStatus} for a video generation. */
+  videoGenerationStatus(generationRequestId, options) {
+    return this.#statusUpdates(
+      TOPICS.videoGeneration,
+      'videoGenerationStatus',
+      'generationRequestId',
+      generationRequestId,
+      options,
+    );
+  }
+  // ---- UI ----
+  /**
+   * Changes the studio's `appearance` and/or `locale` live: no reload, the session and the open
+   * view stay. Each given option replaces the current one; the others stay. Resolves once the
+   * studio shows the change (kept across reconnects).
+   */
+  async update(changes) {
+    this.#ready('update');
+    const next = parse(updateSchema, changes, 'changes');
+    this.#config = { ...this.#config, ...next };
+    await this.#call('configure', next, { resend: true });
+  }
+  /**
+   * Moves the iframe into `domElement` (hidden when `isHidden`). Resolves once the service answers
+   * again; the login session and every subscription carry over.
+   */
+  async mount(domElement, isHidden = false, options) {
+    this.#ready('mount');
+    const element = parse(elementSchema, domElement, 'domElement');
+    const hidden = parse(booleanSchema, isHidden, 'isHidden');
+    const signal = this.#signal(options);
+    const started = performance.now();
+    if (this.#frame.mount(element, hidden) === 'reloaded') {
+      this.#connection.expectReload('the iframe was moved to another element');
     }
-    /** Whether the AI page or the editor is showing. */
-    get isOpen() {
-        return this.#frame.visible;
+    await this.#call('ping', undefined, { resend: true, signal });
+    this.#since('mounted', started);
+  }
+  /**
+   * Opens the AI page: on the search view (`sourceURL`), the prompt step (`topicId`) or the final
+   * preview (`generationRequestId`). Resolves when it has opened; emits `pluginOpened`.
+   */
+  async openPlugin(options = {}) {
+    this.#ready('openPlugin');
+    const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
+    const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
+    if (new Set(sources).size > 1) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        'options.sourceUrl and options.businessURL are other names of options.sourceURL: pass only one.',
+        { field: 'options.sourceURL' },
+      );
     }
-    /** Whether `cleanup()` was called. */
-    get isDestroyed() {
-        return this.#destroyed;
+    if (opts.businessURL !== undefined && !this.#warnedDeprecated) {
+      this.#warnedDeprecated = true;
+      this.#log('options.businessURL is deprecated: use options.sourceURL');
     }
-    // ---- Accounts (JWT mode only) ----
-    /**
-     * Creates an account from a token minted by `createAccountToken` on your server and logs it in
-     * (logging out any current account first). Resolves to the new account's ID: store it unless you
-     * use `externalID`.
-     */
-    async createAccount(createAccountToken) {
-        const token = this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken');
-        const { accountID } = await this.#call('createAccount', { token });
-        this.#signedIn(accountID);
-        return accountID;
+    const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
+    if (targets.length > 1) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        'options: pass at most one of sourceURL, topicId and generationRequestId (each opens another step).',
+        { field: 'options' },
+      );
     }
-    /**
-     * Logs in the account named by a token minted by `loginAccountToken` on your server (by
-     * `accountID` or `externalID`), logging out any current account first.
-     */
-    async loginAccount(loginAccountToken) {
-        const token = this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken');
-        const account = await this.#call('loginAccount', { token });
-        this.#signedIn(account.id);
-        return account;
+    const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
+    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts);
+  }
+  /**
+   * Opens the editor for one of the logged-in user's videos. Resolves when it has opened; emits
+   * `editorOpened` with the video. Rejects for unknown videos and other users' videos.
+   */
+  async openEditorForVideo(videoID, options = {}) {
+    this.#ready('openEditorForVideo');
+    const id = parse(idSchema, videoID, 'videoID');
+    const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
+    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts);
+  }
+  /** Hides the UI. The user stays logged in and the iframe stays loaded. */
+  async close() {
+    this.#ready('close');
+    this.#frame.hide();
+    await this.#call('close', undefined, { resend: true });
+  }
+  /**
+   * Closes the UI, logs out (JWT mode), destroys the iframe and removes every listener and
+   * subscription. Every later call rejects with a `DestroyedError`; a second `cleanup()` is harmless.
+   */
+  cleanup() {
+    this.#cleanup ??= this.#teardown();
+    return this.#cleanup;
+  }
+  // ---- Events ----
+  /** Calls `callback` on every `eventName` event of this instance. Returns the remover. */
+  on(eventName, callback) {
+    this.#ready('on');
+    parse(eventNameSchema, eventName, 'eventName');
+    parse(callbackSchema, callback, 'callback');
+    return this.#emitter.on(eventName, callback);
+  }
+  /** Removes a listener added with `on` (the same function). A no-op after `cleanup()`. */
+  off(eventName, callback) {
+    if (this.#destroyed) return;
+    parse(eventNameSchema, eventName, 'eventName');
+    parse(callbackSchema, callback, 'callback');
+    this.#emitter.off(eventName, callback);
+  }
+  // ---- Internals ----
+  /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
+  #ready(method, accountMethod = false) {
+    if (this.#destroyed) {
+      throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
     }
-    /** Logs the current account out. Resolves also when nobody was logged in. */
-    async logoutAccount() {
-        this.#ready('logoutAccount', true);
-        await this.#call('logoutAccount', undefined);
-        this.#authenticated = false;
-        this.#accountID = null;
-        this.#lost = undefined;
+    if (accountMethod && this.authMode === 'uncontrolled') {
+      throw new AccountMethodsDisabledError(
+        'account_methods_disabled',
+        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use authMode "jwt".`,
+        { method },
+      );
     }
-    /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
-    async getAccountInfo() {
-        this.#ready('getAccountInfo', true);
-        return this.#call('getAccountInfo', undefined, { resend: true });
+  }
+  #tokenArgument(method, token, field) {
+    this.#ready(method, true);
+    return parse(tokenSchema, token, field);
+  }
+  #requireSessionAuth(method) {
+    if (this.#authenticated) return;
+    throw (
+      this.#lost ??
+      new NotAuthenticatedError(
+        'not_authenticated',
+        `${method} needs a signed-in account: ${this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'} first.`,
+        { method },
+      )
+    );
+  }
+  /** Logs how long something took, for `isDebug`. */
+  #since(what, started) {
+    this.#log(what, `${Math.round(performance.now() - started)} ms`);
+  }
+  #signedIn(accountID) {
+    this.#authenticated = true;
+    this.#accountID = accountID;
+    this.#lost = undefined;
+    this.#log('state: logged in', accountID);
+  }
+  /**
+   * Calls the service. A call for the account (every method but ping, close and the
+   * create/login/logout ones) that a frame without the lost session answered, for nobody, rejects
+   * with the `session_lost` error instead.
+   */
+  async #call(method, params, options) {
+    const answer = this.#connection.call(method, params, options);
+    if (/^(ping|close)$|Account$/.test(method)) return answer;
+    await answer.catch(() => {});
+    if (this.#lost) throw this.#lost;
+    return answer;
+  }
+  async #open(method, opened, failed, params, { timeout = DEFAULT_OPEN_TIMEOUT, signal }) {
+    const started = performance.now();
+    const wasVisible = this.#frame.visible;
+    this.#frame.show();
+    try {
+      const value = await this.#call(method, params, { timeout, signal });
+      this.#since(method, started);
+      this.#emitter.emit(opened, opened === 'editorOpened' ? value : undefined);
+    } catch (error) {
+      if (!wasVisible && !this.#destroyed) this.#frame.hide();
+      if (!this.#destroyed) this.#emitter.emit(failed, error);
+      throw error;
     }
-    /** Changes the given fields of the logged-in account (a plain object, not a token). */
-    async updateAccountInfo(newAccountInfo) {
-        this.#ready('updateAccountInfo', true);
-        const info = parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo');
-        return this.#call('updateAccountInfo', { info });
+  }
+  #subscribeStatus(topic, method, field, id, callback) {
+    this.#ready(method);
+    const key = parse(idSchema, id, field);
+    const subscriber = { callback: parse(callbackSchema, callback, 'callback') };
+    const mapKey = `${topic}:${key}`;
+    let subscription = this.#statusSubscriptions.get(mapKey);
+    if (!subscription) {
+      const created = { subscribers: new Set(), last: undefined, stop: () => {} };
+      created.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(created, value));
+      this.#statusSubscriptions.set(mapKey, created);
+      subscription = created;
     }
-    // ---- Videos ----
-    /** Every video of the logged-in account; `[]` when nobody is logged in. */
-    async getVideos() {
-        this.#ready('getVideos');
-        return this.#call('getVideos', undefined, { resend: true });
+    const shared = subscription;
+    shared.subscribers.add(subscriber);
+    if (shared.last) {
+      const current = shared.last;
+      queueMicrotask(() => shared.subscribers.has(subscriber) && this.#deliver(subscriber.callback, current));
     }
-    /** One video, or `null` when it does not exist or belongs to another user. */
-    async getVideoData(videoID) {
-        this.#ready('getVideoData');
-        const id = parse(idSchema, videoID, 'videoID');
-        return this.#call('getVideoData', { videoID: id }, { resend: true });
-    }
-    // ---- Background actions ----
-    /**
-     * Starts a background topic search on `sourceURL`. Resolves as soon as the search has started;
-     * follow it with `subscribeToTopicSearchStatusUpdates`. Needs an account authenticated in this
-     * session.
-     */
-    async startTopicSearch(sourceURL, options) {
-        this.#ready('startTopicSearch');
-        const url = parse(sourceURLSchema, sourceURL, 'sourceURL');
-        const signal = this.#signal(options);
-        this.#requireSessionAuth('startTopicSearch');
-        return this.#call('startTopicSearch', { sourceURL: url }, { signal });
-    }
-    /**
-     * Starts a background video generation from a topic. Resolves as soon as it has started (the
-     * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`.
-     */
-    async startVideoGeneration(videoGenerationParams, options) {
-        this.#ready('startVideoGeneration');
-        const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-        const signal = this.#signal(options);
-        this.#requireSessionAuth('startVideoGeneration');
-        return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, { signal });
-    }
-    /**
-     * Calls `callback` with the current status of the topic search at once, then with each change.
-     * Returns the function that unsubscribes.
-     */
-    subscribeToTopicSearchStatusUpdates(topicId, callback) {
-        return this.#subscribeStatus(TOPICS.topicSearch, 'subscribeToTopicSearchStatusUpdates', 'topicId', topicId, callback);
-    }
-    /**
-     * Calls `callback` with the current status of the generation at once, then with each change.
-     * Returns the function that unsubscribes.
-     */
-    subscribeToVideoGenerationStatusUpdates(generationRequestId, callback) {
-        return this.#subscribeStatus(TOPICS.videoGeneration, 'subscribeToVideoGenerationStatusUpdates', 'generationRequestId', generationRequestId, callback);
-    }
-    /**
-     * The status of a topic search as an async iterator: the current status first, then each change;
-     * it ends after `COMPLETE` or `FAILED`, or when the loop breaks. `signal` stops it (the loop
-     * throws the signal's reason).
-     *
-     * @example for await (const { status } of plugin.topicSearchStatus(topicId)) console.log(status);
-     */
-    topicSearchStatus(topicId, options) {
-        return this.#statusUpdates(TOPICS.topicSearch, 'topicSearchStatus', 'topicId', topicId, options);
-    }
-    /** {@link topicSearchStatus} for a video generation. */
-    videoGenerationStatus(generationRequestId, options) {
-        return this.#statusUpdates(TOPICS.videoGeneration, 'videoGenerationStatus', 'generationRequestId', generationRequestId, options);
-    }
-    // ---- UI ----
-    /**
-     * Changes the studio's `appearance` and/or `locale` live: no reload, the session and the open
-     * view stay. Each given option replaces the current one; the others stay. Resolves once the
-     * studio shows the change (kept across reconnects).
-     */
-    async update(changes) {
-        this.#ready('update');
-        const next = parse(updateSchema, changes, 'changes');
-        this.#config = { ...this.#config, ...next };
-        await this.#call('configure', next, { resend: true });
-    }
-    /**
-     * Moves the iframe into `domElement` (hidden when `isHidden`). Resolves once the service answers
-     * again; the login session and every subscription carry over.
-     */
-    async mount(domElement, isHidden = false, options) {
-        this.#ready('mount');
-        const element = parse(elementSchema, domElement, 'domElement');
-        const hidden = parse(booleanSchema, isHidden, 'isHidden');
-        const signal = this.#signal(options);
-        const started = performance.now();
-        if (this.#frame.mount(element, hidden) === 'reloaded') {
-            this.#connection.expectReload('the iframe was moved to another element');
-        }
-        await this.#call('ping', undefined, { resend: true, signal });
-        this.#since('mounted', started);
-    }
-    /**
-     * Opens the AI page: on the search view (`sourceURL`), the prompt step (`topicId`) or the final
-     * preview (`generationRequestId`). Resolves when it has opened; emits `pluginOpened`.
-     */
-    async openPlugin(options = {}) {
-        this.#ready('openPlugin');
-        const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
-        const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
-        if (new Set(sources).size > 1) {
-            throw new InvalidParameterError('invalid_parameter', 'options.sourceUrl and options.businessURL are other names of options.sourceURL: pass only one.', { field: 'options.sourceURL' });
-        }
-        if (opts.businessURL !== undefined && !this.#warnedDeprecated) {
-            this.#warnedDeprecated = true;
-            this.#log('options.businessURL is deprecated: use options.sourceURL');
-        }
-        const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
-        if (targets.length > 1) {
-            throw new InvalidParameterError('invalid_parameter', 'options: pass at most one of sourceURL, topicId and generationRequestId (each opens another step).', { field: 'options' });
-        }
-        const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
-        await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts);
-    }
-    /**
-     * Opens the editor for one of the logged-in user's videos. Resolves when it has opened; emits
-     * `editorOpened` with the video. Rejects for unknown videos and other users' videos.
-     */
-    async openEditorForVideo(videoID, options = {}) {
-        this.#ready('openEditorForVideo');
-        const id = parse(idSchema, videoID, 'videoID');
-        const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
-        await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts);
-    }
-    /** Hides the UI. The user stays logged in and the iframe stays loaded. */
-    async close() {
-        this.#ready('close');
-        this.#frame.hide();
-        await this.#call('close', undefined, { resend: true });
-    }
-    /**
-     * Closes the UI, logs out (JWT mode), destroys the iframe and removes every listener and
-     * subscription. Every later call rejects with a `DestroyedError`; a second `cleanup()` is harmless.
-     */
-    cleanup() {
-        this.#cleanup ??= this.#teardown();
-        return this.#cleanup;
-    }
-    // ---- Events ----
-    /** Calls `callback` on every `eventName` event of this instance. Returns the remover. */
-    on(eventName, callback) {
-        this.#ready('on');
-        parse(eventNameSchema, eventName, 'eventName');
-        parse(callbackSchema, callback, 'callback');
-        return this.#emitter.on(eventName, callback);
-    }
-    /** Removes a listener added with `on` (the same function). A no-op after `cleanup()`. */
-    off(eventName, callback) {
-        if (this.#destroyed)
-            return;
-        parse(eventNameSchema, eventName, 'eventName');
-        parse(callbackSchema, callback, 'callback');
-        this.#emitter.off(eventName, callback);
-    }
-    // ---- Internals ----
-    /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
-    #ready(method, accountMethod = false) {
-        if (this.#destroyed) {
-            throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
-        }
-        if (accountMethod && this.authMode === 'uncontrolled') {
-            throw new AccountMethodsDisabledError('account_methods_disabled', `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use authMode "jwt".`, { method });
-        }
-    }
-    #tokenArgument(method, token, field) {
-        this.#ready(method, true);
-        return parse(tokenSchema, token, field);
-    }
-    #requireSessionAuth(method) {
-        if (this.#authenticated)
-            return;
-        throw (this.#lost ??
-            new NotAuthenticatedError('not_authenticated', `${method} needs a signed-in account: ${this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'} first.`, { method }));
-    }
-    /** Logs how long something took, for `isDebug`. */
-    #since(what, started) {
-        this.#log(what, `${Math.round(performance.now() - started)} ms`);
-    }
-    #signedIn(accountID) {
-        this.#authenticated = true;
-        this.#accountID = accountID;
-        this.#lost = undefined;
-        this.#log('state: logged in', accountID);
-    }
-    /**
-     * Calls the service. A call for the account (every method but ping, close and the
-     * create/login/logout ones) that a frame without the lost session answered, for nobody, rejects
-     * with the `session_lost` error instead.
-     */
-    async #call(method, params, options) {
-        const answer = this.#connection.call(method, params, options);
-        if (/^(ping|close)$|Account$/.test(method))
-            return answer;
-        await answer.catch(() => { });
-        if (this.#lost)
-            throw this.#lost;
-        return answer;
-    }
-    async #open(method, opened, failed, params, { timeout = DEFAULT_OPEN_TIMEOUT, signal }) {
-        const started = performance.now();
-        const wasVisible = this.#frame.visible;
-        this.#frame.show();
-        try {
-            const value = await this.#call(method, params, { timeout, signal });
-            this.#since(method, started);
-            this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined));
-        }
-        catch (error) {
-            if (!wasVisible && !this.#destroyed)
-                this.#frame.hide();
-            if (!this.#destroyed)
-                this.#emitter.emit(failed, error);
-            throw error;
-        }
-    }
-    #subscribeStatus(topic, method, field, id, callback) {
+    return () => {
+      if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0) return;
+      shared.stop();
+      this.#statusSubscriptions.delete(mapKey);
+    };
+  }
+  #signal(options) {
+    return parse(signalOptionsSchema, options ?? {}, 'options').signal;
+  }
+  /** The status iterators: a subscription whose updates wait in a queue for the loop. */
+  async *#statusUpdates(topic, method, field, id, options) {
+    const queue = [];
+    let wake = () => {};
+    const stop = this.#subscribeStatus(topic, method, field, id, (payload) => {
+      queue.push(payload);
+      wake();
+    });
+    const signal = this.#signal(options);
+    const onStop = () => wake();
+    signal?.addEventListener('abort', onStop);
+    this.#wakers.add(onStop);
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
         this.#ready(method);
-        const key = parse(idSchema, id, field);
-        const subscriber = { callback: parse(callbackSchema, callback, 'callback') };
-        const mapKey = `${topic}:${key}`;
-        let subscription = this.#statusSubscriptions.get(mapKey);
-        if (!subscription) {
-            const created = { subscribers: new Set(), last: undefined, stop: () => { } };
-            created.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(created, value));
-            this.#statusSubscriptions.set(mapKey, created);
-            subscription = created;
+        const payload = queue.shift();
+        if (!payload) await new Promise((resolve) => (wake = resolve));
+        else {
+          yield payload;
+          if (STATUS_RANK[payload.status] > 1) return;
         }
-        const shared = subscription;
-        shared.subscribers.add(subscriber);
-        if (shared.last) {
-            const current = shared.last;
-            queueMicrotask(() => shared.subscribers.has(subscriber) && this.#deliver(subscriber.callback, current));
-        }
-        return () => {
-            if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0)
-                return;
-            shared.stop();
-            this.#statusSubscriptions.delete(mapKey);
-        };
+      }
+    } finally {
+      stop();
+      signal?.removeEventListener('abort', onStop);
+      this.#wakers.delete(onStop);
     }
-    #signal(options) {
-        return parse(signalOptionsSchema, options ?? {}, 'options').signal;
+  }
+  /**
+   * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
+   * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
+   */
+  #onStatus(subscription, value) {
+    // The one answer the host reads before passing it on: dedupe and order need a known status
+    // (`typeof`, not `in`: a forged "constructor" must not pass).
+    const payload = value;
+    const rank = STATUS_RANK[payload?.status];
+    if (typeof rank !== 'number') {
+      this.#log('dropped', value);
+      return;
     }
-    /** The status iterators: a subscription whose updates wait in a queue for the loop. */
-    async *#statusUpdates(topic, method, field, id, options) {
-        const queue = [];
-        let wake = () => { };
-        const stop = this.#subscribeStatus(topic, method, field, id, (payload) => {
-            queue.push(payload);
-            wake();
-        });
-        const signal = this.#signal(options);
-        const onStop = () => wake();
-        signal?.addEventListener('abort', onStop);
-        this.#wakers.add(onStop);
-        try {
-            for (;;) {
-                signal?.throwIfAborted();
-                this.#ready(method);
-                const payload = queue.shift();
-                if (!payload)
-                    await new Promise((resolve) => (wake = resolve));
-                else {
-                    yield payload;
-                    if (STATUS_RANK[payload.status] > 1)
-                        return;
-                }
-            }
-        }
-        finally {
-            stop();
-            signal?.removeEventListener('abort', onStop);
-            this.#wakers.delete(onStop);
-        }
+    const last = subscription.last;
+    if (last && rank <= STATUS_RANK[last.status]) return;
+    subscription.last = payload;
+    for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload);
+  }
+  #deliver(callback, payload) {
+    try {
+      callback(payload);
+    } catch (error) {
+      report(error);
     }
-    /**
-     * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
-     * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
-     */
-    #onStatus(subscription, value) {
-        // The one answer the host reads before passing it on: dedupe and order need a known status
-        // (`typeof`, not `in`: a forged "constructor" must not pass).
-        const payload = value;
-        const rank = STATUS_RANK[payload?.status];
-        if (typeof rank !== 'number') {
-            this.#log('dropped', value);
-            return;
-        }
-        const last = subscription.last;
-        if (last && rank <= STATUS_RANK[last.status])
-            return;
-        subscription.last = payload;
-        for (const { callback } of [...subscription.subscribers])
-            this.#deliver(callback, payload);
+  }
+  /**
+   * The frame came back from a reload without `accountID`'s session (its storage was denied or
+   * cleared). JWT mode with `getLoginToken`: log the account back in, once, holding the queued
+   * calls meanwhile. Otherwise: report it.
+   */
+  #sessionLost(accountID) {
+    this.#authenticated = false;
+    this.#accountID = null;
+    const getLoginToken = this.#getLoginToken;
+    if (getLoginToken && this.authMode === 'jwt') {
+      return (this.#restoring = this.#restore(accountID, getLoginToken).finally(() => (this.#restoring = undefined)));
     }
-    #deliver(callback, payload) {
-        try {
-            callback(payload);
-        }
-        catch (error) {
-            report(error);
-        }
+    this.#lose(
+      accountID,
+      `the browser does not let it keep one (third-party storage blocked or cleared). ${
+        this.authMode === 'jwt'
+          ? 'Pass the getLoginToken option, or call loginAccount again.'
+          : 'The user signs in again in the frame.'
+      }`,
+    );
+  }
+  async #restore(accountID, getLoginToken) {
+    try {
+      const token = parse(
+        tokenSchema,
+        await new Promise((resolve, reject) => {
+          this.#restoreTimer = setTimeout(
+            () => reject(new Error(`it did not settle within ${this.#callTimeout} ms`)),
+            this.#callTimeout,
+          );
+          // A partner function may throw instead of rejecting: catch both.
+          Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
+        }),
+        'the result of getLoginToken',
+      );
+      const account = await this.#connection.call('loginAccount', { token }, { early: true });
+      if (account.id !== accountID) {
+        await this.#connection.call('logoutAccount', undefined, { early: true });
+        throw new Error(`its token logged in the account ${account.id}`);
+      }
+      this.#signedIn(accountID);
+    } catch (error) {
+      this.#lose(accountID, `getLoginToken did not restore it (${error?.message ?? error}). Call loginAccount again.`);
+    } finally {
+      clearTimeout(this.#restoreTimer);
     }
-    /**
-     * The frame came back from a reload without `accountID`'s session (its storage was denied or
-     * cleared). JWT mode with `getLoginToken`: log the account back in, once, holding the queued
-     * calls meanwhile. Otherwise: report it.
-     */
-    #sessionLost(accountID) {
-        this.#authenticated = false;
-        this.#accountID = null;
-        const getLoginToken = this.#getLoginToken;
-        if (getLoginToken && this.authMode === 'jwt') {
-            return (this.#restoring = this.#restore(accountID, getLoginToken).finally(() => (this.#restoring = undefined)));
-        }
-        this.#lose(accountID, `the browser does not let it keep one (third-party storage blocked or cleared). ${this.authMode === 'jwt'
-            ? 'Pass the getLoginToken option, or call loginAccount again.'
-            : 'The user signs in again in the frame.'}`);
+  }
+  #lose(accountID, why) {
+    const error = new NotAuthenticatedError(
+      'session_lost',
+      `The service iframe lost the session of account ${accountID} on reload: ${why}`,
+      { accountID },
+    );
+    this.#log('state: session lost', accountID);
+    if (this.authMode === 'jwt') this.#lost = error;
+    this.#emitter.emit('sessionLost', { accountID, error });
+  }
+  #onSession(info) {
+    const accountID = info?.accountID;
+    if (accountID === undefined) return;
+    this.#accountID = accountID;
+    if (this.#accountID === null) this.#authenticated = false;
+    else if (this.authMode === 'uncontrolled') this.#authenticated = true;
+  }
+  #onEvent(name, payload) {
+    if (name === INTERNAL_EVENTS.closed) {
+      this.#frame.hide();
+      return;
     }
-    async #restore(accountID, getLoginToken) {
-        try {
-            const token = parse(tokenSchema, await new Promise((resolve, reject) => {
-                this.#restoreTimer = setTimeout(() => reject(new Error(`it did not settle within ${this.#callTimeout} ms`)), this.#callTimeout);
-                // A partner function may throw instead of rejecting: catch both.
-                Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
-            }), 'the result of getLoginToken');
-            const account = await this.#connection.call('loginAccount', { token }, { early: true });
-            if (account.id !== accountID) {
-                await this.#connection.call('logoutAccount', undefined, { early: true });
-                throw new Error(`its token logged in the account ${account.id}`);
-            }
-            this.#signedIn(accountID);
-        }
-        catch (error) {
-            this.#lose(accountID, `getLoginToken did not restore it (${error?.message ?? error}). Call loginAccount again.`);
-        }
-        finally {
-            clearTimeout(this.#restoreTimer);
-        }
+    if (name === INTERNAL_EVENTS.session) {
+      this.#onSession(payload);
+      return;
     }
-    #lose(accountID, why) {
-        const error = new NotAuthenticatedError('session_lost', `The service iframe lost the session of account ${accountID} on reload: ${why}`, { accountID });
-        this.#log('state: session lost', accountID);
-        if (this.authMode === 'jwt')
-            this.#lost = error;
-        this.#emitter.emit('sessionLost', { accountID, error });
+    const eventName = name;
+    // sessionLost is the Plugin's own: a frame cannot claim it.
+    if (!EVENT_NAMES.includes(eventName) || eventName === 'sessionLost') {
+      this.#log('dropped', name, payload);
+      return;
     }
-    #onSession(info) {
-        const accountID = info?.accountID;
-        if (accountID === undefined)
-            return;
-        this.#accountID = accountID;
-        if (this.#accountID === null)
-            this.#authenticated = false;
-        else if (this.authMode === 'uncontrolled')
-            this.#authenticated = true;
+    if (eventName === 'editorExited') this.#frame.hide();
+    const isError = eventName === 'error' || eventName.endsWith('OpenFailed');
+    this.#emitter.emit(eventName, isError ? deserializeError(payload) : payload);
+  }
+  async #teardown() {
+    this.#destroyed = true;
+    for (const wake of this.#wakers) wake();
+    this.#log('cleanup');
+    clearTimeout(this.#restoreTimer);
+    this.#frame.hide();
+    if (this.authMode === 'jwt' && this.#connection.state === 'connected') {
+      // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.
+      await this.#connection.call('logoutAccount', undefined, { timeout: 2000 }).catch(() => {});
     }
-    #onEvent(name, payload) {
-        if (name === INTERNAL_EVENTS.closed) {
-            this.#frame.hide();
-            return;
-        }
-        if (name === INTERNAL_EVENTS.session) {
-            this.#onSession(payload);
-            return;
-        }
-        const eventName = name;
-        // sessionLost is the Plugin's own: a frame cannot claim it.
-        if (!EVENT_NAMES.includes(eventName) || eventName === 'sessionLost') {
-            this.#log('dropped', name, payload);
-            return;
-        }
-        if (eventName === 'editorExited')
-            this.#frame.hide();
-        const isError = eventName === 'error' || eventName.endsWith('OpenFailed');
-        this.#emitter.emit(eventName, (isError ? deserializeError(payload) : payload));
-    }
-    async #teardown() {
-        this.#destroyed = true;
-        for (const wake of this.#wakers)
-            wake();
-        this.#log('cleanup');
-        clearTimeout(this.#restoreTimer);
-        this.#frame.hide();
-        if (this.authMode === 'jwt' && this.#connection.state === 'connected') {
-            // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.
-            await this.#connection.call('logoutAccount', undefined, { timeout: 2000 }).catch(() => { });
-        }
-        for (const subscription of this.#statusSubscriptions.values())
-            subscription.stop();
-        this.#statusSubscriptions.clear();
-        this.#connection.destroy(new DestroyedError('destroyed', 'cleanup() ended this call. Create a new Plugin to continue.'));
-        this.#frame.destroy();
-        this.#emitter.clear();
-        this.#authenticated = false;
-        this.#accountID = null;
-    }
+    for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
+    this.#statusSubscriptions.clear();
+    this.#connection.destroy(
+      new DestroyedError('destroyed', 'cleanup() ended this call. Create a new Plugin to continue.'),
+    );
+    this.#frame.destroy();
+    this.#emitter.clear();
+    this.#authenticated = false;
+    this.#accountID = null;
+  }
 }
 //# sourceMappingURL=plugin.js.map

@@ -8,5 +8,10 @@ import type * as z from 'zod/mini';
  * Parses `input` with `schema` or throws an `InvalidParameterError` naming `name` + the path of
  * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
  */
-export declare function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string, hint?: string): z.infer<T>;
+export declare function parse<T extends z.ZodMiniType>(
+  schema: T,
+  input: unknown,
+  name: string,
+  hint?: string,
+): z.infer<T>;
 //# sourceMappingURL=validate.d.ts.map

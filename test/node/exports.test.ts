@@ -131,14 +131,20 @@ describe('package exports', () => {
       'debug',
       'connect-timeout',
       'call-timeout',
+      'theme',
+      'locale',
+      'display',
+      'launcher',
     ]);
     assert.deepEqual(names(element.events).sort(), [
+      'closed',
       'editorExited',
       'editorOpenFailed',
       'editorOpened',
       'error',
       'pluginOpenFailed',
       'pluginOpened',
+      'ready',
       'sessionLost',
       'videoCompleted',
       'videoCreated',
@@ -151,15 +157,25 @@ describe('package exports', () => {
       'callbacks',
       'getLoginToken',
       'plugin',
+      'ready',
+      'appearance',
       'openPlugin',
       'createAccount',
       'subscribeToTopicSearchStatusUpdates',
+      'topicSearchStatus',
+      'videoGenerationStatus',
     ]) {
       assert.ok(members.includes(name), `member ${name}`);
     }
     assert.ok(!members.some((name) => name.startsWith('#')), 'no private members');
-    assert.deepEqual(names(element.cssParts), ['frame']);
-    assert.deepEqual(names(element.slots), ['']);
+    assert.deepEqual(names(element.cssParts), ['frame', 'loading', 'failed', 'retry', 'dialog']);
+    assert.deepEqual(names(element.slots), ['', 'loading', 'retry']);
+    assert.deepEqual(names(element.cssProperties), [
+      '--video-plugin-height',
+      '--video-plugin-dialog-width',
+      '--video-plugin-dialog-height',
+      '--video-plugin-drawer-width',
+    ]);
     const entry = manifest.modules.find((m: { path: string }) => m.path === 'dist/element/index.js');
     assert.ok(
       entry.exports.some(

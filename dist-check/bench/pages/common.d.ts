@@ -15,16 +15,16 @@ export declare function pushSeries(count: number, gapMs: number, push: () => voi
 export declare function answerClockProbes(hostOrigin: string): void;
 /** A Video as the service would push it; its `name` carries the send time. */
 export declare function videoAt(sentAt: number): {
-    id: string;
-    name: string;
-    topicId: string;
-    aspectRatio: "16:9";
-    duration: number;
-    language: string;
-    createdAt: string;
-    updatedAt: string;
-    isCompleted: boolean;
-    thumbnailURL: string;
-    renders: never[];
+  id: string;
+  name: string;
+  topicId: string;
+  aspectRatio: '16:9';
+  duration: number;
+  language: string;
+  createdAt: string;
+  updatedAt: string;
+  isCompleted: boolean;
+  thumbnailURL: string;
+  renders: never[];
 };
 //# sourceMappingURL=common.d.ts.map

@@ -14,34 +14,36 @@ const SERVICE_PORT = 8311;
 // In your repo: the partner ID and secret of your staging account (from your CI's secrets), or any
 // pair when you run the local service.
 const partner = { id: 'example-partner', secret: 'example-partner-secret-0123456789abcdef' };
-const chromium = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
+const chromium = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path) => path && existsSync(path),
+);
 export default defineConfig({
-    testDir: './tests',
-    outputDir: './test-results',
-    reporter: 'list',
-    timeout: 30_000,
-    use: {
-        baseURL: `http://localhost:${APP_PORT}`,
-        launchOptions: chromium ? { executablePath: chromium } : {},
+  testDir: './tests',
+  outputDir: './test-results',
+  reporter: 'list',
+  timeout: 30_000,
+  use: {
+    baseURL: `http://localhost:${APP_PORT}`,
+    launchOptions: chromium ? { executablePath: chromium } : {},
+  },
+  webServer: [
+    {
+      // In your repo: `npx video-plugin-service …` (after `npm install -D video-plugin-service`).
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300 --media placeholder`,
+      url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
+      reuseExistingServer: false,
     },
-    webServer: [
-        {
-            // In your repo: `npx video-plugin-service …` (after `npm install -D video-plugin-service`).
-            command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300 --media placeholder`,
-            url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
-            reuseExistingServer: false,
-        },
-        {
-            command: 'node server.mjs',
-            url: `http://localhost:${APP_PORT}/`,
-            reuseExistingServer: false,
-            env: {
-                PORT: String(APP_PORT),
-                VIDEO_PLUGIN_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
-                VIDEO_PLUGIN_PARTNER_ID: partner.id,
-                VIDEO_PLUGIN_SECRET: partner.secret,
-            },
-        },
-    ],
+    {
+      command: 'node server.mjs',
+      url: `http://localhost:${APP_PORT}/`,
+      reuseExistingServer: false,
+      env: {
+        PORT: String(APP_PORT),
+        VIDEO_PLUGIN_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
+        VIDEO_PLUGIN_PARTNER_ID: partner.id,
+        VIDEO_PLUGIN_SECRET: partner.secret,
+      },
+    },
+  ],
 });
 //# sourceMappingURL=playwright.config.js.map

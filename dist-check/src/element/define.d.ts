@@ -1,5 +1,5 @@
 /** The element's tag name. */
-export declare const TAG_NAME = "video-plugin";
+export declare const TAG_NAME = 'video-plugin';
 /**
  * Registers `VideoPluginElement` as `<video-plugin>` unless it already is. When another copy of
  * video-plugin registered the tag first, warns once and leaves that registration in place.

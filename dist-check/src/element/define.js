@@ -15,23 +15,22 @@ let warned = false;
  * `customElements` registry (server-side rendering without a DOM shim).
  */
 export function defineVideoPlugin() {
-    const registry = globalThis.customElements;
-    if (!registry)
-        return false;
-    const existing = registry.get(TAG_NAME);
-    if (existing === VideoPluginElement)
-        return true;
-    if (existing === undefined) {
-        registry.define(TAG_NAME, VideoPluginElement);
-        return true;
-    }
-    if (warned)
-        return false;
-    warned = true;
-    const theirs = existing.version;
-    console.warn(`[video-plugin] <${TAG_NAME}> is already registered by another copy of video-plugin` +
-        `${typeof theirs === 'string' ? ` (version ${theirs})` : ''}; this copy (version ${VERSION}) was not ` +
-        'registered and the page keeps using the first one. Load video-plugin once per page: the CDN script or your bundle, not both.');
-    return false;
+  const registry = globalThis.customElements;
+  if (!registry) return false;
+  const existing = registry.get(TAG_NAME);
+  if (existing === VideoPluginElement) return true;
+  if (existing === undefined) {
+    registry.define(TAG_NAME, VideoPluginElement);
+    return true;
+  }
+  if (warned) return false;
+  warned = true;
+  const theirs = existing.version;
+  console.warn(
+    `[video-plugin] <${TAG_NAME}> is already registered by another copy of video-plugin` +
+      `${typeof theirs === 'string' ? ` (version ${theirs})` : ''}; this copy (version ${VERSION}) was not ` +
+      'registered and the page keeps using the first one. Load video-plugin once per page: the CDN script or your bundle, not both.',
+  );
+  return false;
 }
 //# sourceMappingURL=define.js.map

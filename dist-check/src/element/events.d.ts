@@ -4,10 +4,12 @@
  */
 import type { PluginEventMap, PluginEventName } from '../wire/api.js';
 /** The `detail` of each event: the `Plugin` payload (`null` for events without one). */
-export type VideoPluginEventDetail<K extends PluginEventName> = PluginEventMap[K] extends undefined ? null : PluginEventMap[K];
+export type VideoPluginEventDetail<K extends PluginEventName> = PluginEventMap[K] extends undefined
+  ? null
+  : PluginEventMap[K];
 /** Every event `<video-plugin>` dispatches, by name. */
 export type VideoPluginElementEventMap = {
-    [K in PluginEventName]: CustomEvent<VideoPluginEventDetail<K>>;
+  [K in PluginEventName]: CustomEvent<VideoPluginEventDetail<K>>;
 };
 /**
  * Dispatches `name` on `target` with `detail`, composed so that it leaves the shadow root.
@@ -16,19 +18,23 @@ export type VideoPluginElementEventMap = {
  * it stays on the element, so that it never reaches `window`, where `window.onerror` and error
  * reporters would take it for an uncaught exception.
  */
-export declare function dispatchPluginEvent<K extends PluginEventName>(target: EventTarget, name: K, detail: PluginEventMap[K]): boolean;
+export declare function dispatchPluginEvent<K extends PluginEventName>(
+  target: EventTarget,
+  name: K,
+  detail: PluginEventMap[K],
+): boolean;
 declare global {
-    interface HTMLElementEventMap {
-        pluginOpened: VideoPluginElementEventMap['pluginOpened'];
-        pluginOpenFailed: VideoPluginElementEventMap['pluginOpenFailed'];
-        editorOpened: VideoPluginElementEventMap['editorOpened'];
-        editorOpenFailed: VideoPluginElementEventMap['editorOpenFailed'];
-        editorExited: VideoPluginElementEventMap['editorExited'];
-        videoCreated: VideoPluginElementEventMap['videoCreated'];
-        videoSaved: VideoPluginElementEventMap['videoSaved'];
-        videoCompleted: VideoPluginElementEventMap['videoCompleted'];
-        videoRendered: VideoPluginElementEventMap['videoRendered'];
-        sessionLost: VideoPluginElementEventMap['sessionLost'];
-    }
+  interface HTMLElementEventMap {
+    pluginOpened: VideoPluginElementEventMap['pluginOpened'];
+    pluginOpenFailed: VideoPluginElementEventMap['pluginOpenFailed'];
+    editorOpened: VideoPluginElementEventMap['editorOpened'];
+    editorOpenFailed: VideoPluginElementEventMap['editorOpenFailed'];
+    editorExited: VideoPluginElementEventMap['editorExited'];
+    videoCreated: VideoPluginElementEventMap['videoCreated'];
+    videoSaved: VideoPluginElementEventMap['videoSaved'];
+    videoCompleted: VideoPluginElementEventMap['videoCompleted'];
+    videoRendered: VideoPluginElementEventMap['videoRendered'];
+    sessionLost: VideoPluginElementEventMap['sessionLost'];
+  }
 }
 //# sourceMappingURL=events.d.ts.map

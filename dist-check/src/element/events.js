@@ -6,6 +6,8 @@
  * reporters would take it for an uncaught exception.
  */
 export function dispatchPluginEvent(target, name, detail) {
-    return target.dispatchEvent(new CustomEvent(name, { detail: detail ?? null, bubbles: name !== 'error', composed: true }));
+  return target.dispatchEvent(
+    new CustomEvent(name, { detail: detail ?? null, bubbles: name !== 'error', composed: true }),
+  );
 }
 //# sourceMappingURL=events.js.map

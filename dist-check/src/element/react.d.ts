@@ -20,28 +20,43 @@ import type { VideoPluginElementEventMap } from './events.js';
 import type { VideoPluginElement } from './video-plugin-element.js';
 /** `on<event name>` → listener, for every event of `<video-plugin>`. */
 export type VideoPluginEventProps = {
-    [K in keyof VideoPluginElementEventMap as `on${K}`]?: (event: VideoPluginElementEventMap[K]) => void;
+  [K in keyof VideoPluginElementEventMap as `on${K}`]?: (event: VideoPluginElementEventMap[K]) => void;
 };
 /** The element's properties, settable from JSX. */
-export type VideoPluginProperties = Partial<Pick<VideoPluginElement, 'partnerID' | 'environment' | 'authMode' | 'serviceURL' | 'debug' | 'connectTimeout' | 'callTimeout' | 'editor' | 'callbacks' | 'getLoginToken'>>;
+export type VideoPluginProperties = Partial<
+  Pick<
+    VideoPluginElement,
+    | 'partnerID'
+    | 'environment'
+    | 'authMode'
+    | 'serviceURL'
+    | 'debug'
+    | 'connectTimeout'
+    | 'callTimeout'
+    | 'editor'
+    | 'callbacks'
+    | 'getLoginToken'
+  >
+>;
 /** The element's attributes, for those who prefer the HTML spelling. */
 export interface VideoPluginAttributes {
-    'partner-id'?: string;
-    environment?: 'prod' | 'demo';
-    'auth-mode'?: 'jwt' | 'uncontrolled';
-    'service-url'?: string;
-    'connect-timeout'?: number | string;
-    'call-timeout'?: number | string;
+  'partner-id'?: string;
+  environment?: 'prod' | 'demo';
+  'auth-mode'?: 'jwt' | 'uncontrolled';
+  'service-url'?: string;
+  'connect-timeout'?: number | string;
+  'call-timeout'?: number | string;
 }
 /** Everything `<video-plugin>` accepts in React 19 JSX, besides the usual HTML attributes. */
 export type VideoPluginJSXProps = VideoPluginProperties & VideoPluginAttributes & VideoPluginEventProps;
 /** The JSX type of `<video-plugin>`: React's HTML props plus {@link VideoPluginJSXProps}. */
-export type VideoPluginIntrinsicElement = DetailedHTMLProps<HTMLAttributes<VideoPluginElement>, VideoPluginElement> & VideoPluginJSXProps;
+export type VideoPluginIntrinsicElement = DetailedHTMLProps<HTMLAttributes<VideoPluginElement>, VideoPluginElement> &
+  VideoPluginJSXProps;
 declare module 'react' {
-    namespace JSX {
-        interface IntrinsicElements {
-            'video-plugin': VideoPluginIntrinsicElement;
-        }
+  namespace JSX {
+    interface IntrinsicElements {
+      'video-plugin': VideoPluginIntrinsicElement;
     }
+  }
 }
 //# sourceMappingURL=react.d.ts.map

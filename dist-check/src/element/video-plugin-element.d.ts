@@ -11,9 +11,24 @@
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import { type PluginEventListener } from '../events.js';
-import { type OpenEditorOptions, type OpenPluginOptions, type GetLoginToken, type PluginOptions, type UpdatableAccountInfo, type VideoGenerationParams } from '../options.js';
+import {
+  type OpenEditorOptions,
+  type OpenPluginOptions,
+  type GetLoginToken,
+  type PluginOptions,
+  type UpdatableAccountInfo,
+  type VideoGenerationParams,
+} from '../options.js';
 import { Plugin } from '../plugin.js';
-import { type Account, type PluginEventName, type TopicSearchStartResult, type TopicSearchStatusUpdatePayload, type Video, type VideoGenerationStartResult, type VideoGenerationStatusUpdatePayload } from '../wire/api.js';
+import {
+  type Account,
+  type PluginEventName,
+  type TopicSearchStartResult,
+  type TopicSearchStatusUpdatePayload,
+  type Video,
+  type VideoGenerationStartResult,
+  type VideoGenerationStatusUpdatePayload,
+} from '../wire/api.js';
 import { type VideoPluginElementEventMap } from './events.js';
 /**
  * Embeds the video-creation service: the AI page and the video editor, in an iframe inside the
@@ -42,120 +57,150 @@ import { type VideoPluginElementEventMap } from './events.js';
  *   `detail`: `{ accountID, error }`, `error` a `NotAuthenticatedError` with code `session_lost`.
  */
 export declare class VideoPluginElement extends ReactiveElement {
-    #private;
-    /** The SDK version (semver). */
-    static readonly version: string;
-    static properties: PropertyDeclarations;
-    static styles: import("@lit/reactive-element").CSSResult;
-    /** The partner ID the service gave you. Required. */
-    partnerID: string | undefined;
-    /** `prod` (default) or `demo`: which hosted service to use. `service-url` overrides it. */
-    environment: 'prod' | 'demo' | undefined;
-    /** `jwt` (default: your code manages accounts with tokens) or `uncontrolled` (the UI does). */
-    authMode: 'jwt' | 'uncontrolled' | undefined;
-    /** Base URL of the service, overriding `environment` (the local service, staging, tests). */
-    serviceURL: string | undefined;
-    /** Logs every message, state change and timing to the console. */
-    debug: boolean | undefined;
-    /** Limit for connecting to the service, in milliseconds (default 15000). */
-    connectTimeout: number | undefined;
-    /** Default limit for every call, in milliseconds (default 15000). */
-    callTimeout: number | undefined;
-    /** Editor presentation: `{ labels: { completeVideoConfirmation: { shouldShow, title, body, confirmButton, cancelButton } } }`. Property only. */
-    editor: PluginOptions['editor'];
-    /**
-     * Event name → function, called with the payload like a listener added with `on`. Property only;
-     * changing it does not restart the session.
-     */
-    callbacks: PluginOptions['callbacks'];
-    /**
-     * JWT mode: `(accountID) => Promise<string>`, a login token for `accountID` from your server.
-     * Called once when the service iframe reloads without the account's session (the browser denied
-     * or cleared its storage), to log the same account back in; without it the element fires
-     * `sessionLost`. Property only; changing it does not restart the session.
-     */
-    getLoginToken: GetLoginToken | undefined;
-    /**
-     * The `Plugin` this element wraps: created when the element is connected, replaced when its
-     * configuration changes, ended when the element is removed. `undefined` until then. Read-only.
-     */
-    get plugin(): Plugin | undefined;
-    set plugin(_value: Plugin | undefined);
-    connectedCallback(): void;
-    disconnectedCallback(): void;
-    /**
-     * Called instead of the disconnect/connect pair when the element is moved with `moveBefore`:
-     * the iframe stays alive, and so do the session and the subscriptions. Nothing to do.
-     */
-    connectedMoveCallback(): void;
-    protected willUpdate(changed: Map<PropertyKey, unknown>): void;
-    /** The shadow root's fixed content: the placeholder slot and the iframe's container. */
-    protected createRenderRoot(): HTMLElement | DocumentFragment;
-    protected updated(): void;
-    /** Creates an account from a token minted on your server and logs it in. Resolves to its ID. */
-    createAccount(createAccountToken: string): Promise<string>;
-    /** Logs in the account named by a token minted on your server (by `accountID` or `externalID`). */
-    loginAccount(loginAccountToken: string): Promise<Account>;
-    /** Logs the current account out. */
-    logoutAccount(): Promise<void>;
-    /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
-    getAccountInfo(): Promise<Account>;
-    /** Changes the given fields of the logged-in account (a plain object, not a token). */
-    updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account>;
-    /** Every video of the logged-in account; `[]` when nobody is logged in. */
-    getVideos(): Promise<Video[]>;
-    /** One video, or `null` when it does not exist or belongs to another user. */
-    getVideoData(videoID: string): Promise<Video | null>;
-    /** Starts a background topic search on `sourceURL`; resolves as soon as it has started. */
-    startTopicSearch(sourceURL: string): Promise<TopicSearchStartResult>;
-    /** Starts a background video generation from a topic; resolves as soon as it has started. */
-    startVideoGeneration(videoGenerationParams: VideoGenerationParams): Promise<VideoGenerationStartResult>;
-    /**
-     * Calls `callback` with the current status of the topic search at once, then with each change.
-     * Returns the function that unsubscribes. Before the element is connected, the subscription
-     * starts once it is.
-     */
-    subscribeToTopicSearchStatusUpdates(topicId: string, callback: (payload: TopicSearchStatusUpdatePayload) => void): () => void;
-    /**
-     * Calls `callback` with the current status of the generation at once, then with each change.
-     * Returns the function that unsubscribes. Before the element is connected, the subscription
-     * starts once it is.
-     */
-    subscribeToVideoGenerationStatusUpdates(generationRequestId: string, callback: (payload: VideoGenerationStatusUpdatePayload) => void): () => void;
-    /**
-     * Moves the iframe out of this element into `domElement` (see `Plugin#mount`). To move the whole
-     * embed, move the element itself with `moveBefore` instead: it keeps the iframe and the session.
-     */
-    mount(domElement: HTMLElement, isHidden?: boolean): Promise<void>;
-    /** Opens the AI page (search, prompt step or final preview). Resolves when it has opened. */
-    openPlugin(options?: OpenPluginOptions): Promise<void>;
-    /** Opens the editor for one of the logged-in user's videos. Resolves when it has opened. */
-    openEditorForVideo(videoID: string, options?: OpenEditorOptions): Promise<void>;
-    /** Hides the UI. The user stays logged in and the iframe stays loaded. */
-    close(): Promise<void>;
-    /**
-     * Ends the session: closes the UI, logs out (JWT mode) and removes the iframe. Later calls reject
-     * with a `DestroyedError` until an attribute changes or the element is inserted again, which
-     * starts a new session.
-     */
-    cleanup(): Promise<void>;
-    /**
-     * Calls `callback` with the payload of every `eventName` event. Returns the remover. Listeners
-     * belong to the element: they survive a change of configuration.
-     */
-    on<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): () => void;
-    /** Removes a listener added with `on` (the same function). */
-    off<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): void;
-    addEventListener<K extends keyof VideoPluginElementEventMap>(type: K, listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-    addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-    addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-    removeEventListener<K extends keyof VideoPluginElementEventMap>(type: K, listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
-    removeEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
-    removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  #private;
+  /** The SDK version (semver). */
+  static readonly version: string;
+  static properties: PropertyDeclarations;
+  static styles: import('@lit/reactive-element').CSSResult;
+  /** The partner ID the service gave you. Required. */
+  partnerID: string | undefined;
+  /** `prod` (default) or `demo`: which hosted service to use. `service-url` overrides it. */
+  environment: 'prod' | 'demo' | undefined;
+  /** `jwt` (default: your code manages accounts with tokens) or `uncontrolled` (the UI does). */
+  authMode: 'jwt' | 'uncontrolled' | undefined;
+  /** Base URL of the service, overriding `environment` (the local service, staging, tests). */
+  serviceURL: string | undefined;
+  /** Logs every message, state change and timing to the console. */
+  debug: boolean | undefined;
+  /** Limit for connecting to the service, in milliseconds (default 15000). */
+  connectTimeout: number | undefined;
+  /** Default limit for every call, in milliseconds (default 15000). */
+  callTimeout: number | undefined;
+  /** Editor presentation: `{ labels: { completeVideoConfirmation: { shouldShow, title, body, confirmButton, cancelButton } } }`. Property only. */
+  editor: PluginOptions['editor'];
+  /**
+   * Event name → function, called with the payload like a listener added with `on`. Property only;
+   * changing it does not restart the session.
+   */
+  callbacks: PluginOptions['callbacks'];
+  /**
+   * JWT mode: `(accountID) => Promise<string>`, a login token for `accountID` from your server.
+   * Called once when the service iframe reloads without the account's session (the browser denied
+   * or cleared its storage), to log the same account back in; without it the element fires
+   * `sessionLost`. Property only; changing it does not restart the session.
+   */
+  getLoginToken: GetLoginToken | undefined;
+  /**
+   * The `Plugin` this element wraps: created when the element is connected, replaced when its
+   * configuration changes, ended when the element is removed. `undefined` until then. Read-only.
+   */
+  get plugin(): Plugin | undefined;
+  set plugin(_value: Plugin | undefined);
+  connectedCallback(): void;
+  disconnectedCallback(): void;
+  /**
+   * Called instead of the disconnect/connect pair when the element is moved with `moveBefore`:
+   * the iframe stays alive, and so do the session and the subscriptions. Nothing to do.
+   */
+  connectedMoveCallback(): void;
+  protected willUpdate(changed: Map<PropertyKey, unknown>): void;
+  /** The shadow root's fixed content: the placeholder slot and the iframe's container. */
+  protected createRenderRoot(): HTMLElement | DocumentFragment;
+  protected updated(): void;
+  /** Creates an account from a token minted on your server and logs it in. Resolves to its ID. */
+  createAccount(createAccountToken: string): Promise<string>;
+  /** Logs in the account named by a token minted on your server (by `accountID` or `externalID`). */
+  loginAccount(loginAccountToken: string): Promise<Account>;
+  /** Logs the current account out. */
+  logoutAccount(): Promise<void>;
+  /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
+  getAccountInfo(): Promise<Account>;
+  /** Changes the given fields of the logged-in account (a plain object, not a token). */
+  updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account>;
+  /** Every video of the logged-in account; `[]` when nobody is logged in. */
+  getVideos(): Promise<Video[]>;
+  /** One video, or `null` when it does not exist or belongs to another user. */
+  getVideoData(videoID: string): Promise<Video | null>;
+  /** Starts a background topic search on `sourceURL`; resolves as soon as it has started. */
+  startTopicSearch(sourceURL: string): Promise<TopicSearchStartResult>;
+  /** Starts a background video generation from a topic; resolves as soon as it has started. */
+  startVideoGeneration(videoGenerationParams: VideoGenerationParams): Promise<VideoGenerationStartResult>;
+  /**
+   * Calls `callback` with the current status of the topic search at once, then with each change.
+   * Returns the function that unsubscribes. Before the element is connected, the subscription
+   * starts once it is.
+   */
+  subscribeToTopicSearchStatusUpdates(
+    topicId: string,
+    callback: (payload: TopicSearchStatusUpdatePayload) => void,
+  ): () => void;
+  /**
+   * Calls `callback` with the current status of the generation at once, then with each change.
+   * Returns the function that unsubscribes. Before the element is connected, the subscription
+   * starts once it is.
+   */
+  subscribeToVideoGenerationStatusUpdates(
+    generationRequestId: string,
+    callback: (payload: VideoGenerationStatusUpdatePayload) => void,
+  ): () => void;
+  /**
+   * Moves the iframe out of this element into `domElement` (see `Plugin#mount`). To move the whole
+   * embed, move the element itself with `moveBefore` instead: it keeps the iframe and the session.
+   */
+  mount(domElement: HTMLElement, isHidden?: boolean): Promise<void>;
+  /** Opens the AI page (search, prompt step or final preview). Resolves when it has opened. */
+  openPlugin(options?: OpenPluginOptions): Promise<void>;
+  /** Opens the editor for one of the logged-in user's videos. Resolves when it has opened. */
+  openEditorForVideo(videoID: string, options?: OpenEditorOptions): Promise<void>;
+  /** Hides the UI. The user stays logged in and the iframe stays loaded. */
+  close(): Promise<void>;
+  /**
+   * Ends the session: closes the UI, logs out (JWT mode) and removes the iframe. Later calls reject
+   * with a `DestroyedError` until an attribute changes or the element is inserted again, which
+   * starts a new session.
+   */
+  cleanup(): Promise<void>;
+  /**
+   * Calls `callback` with the payload of every `eventName` event. Returns the remover. Listeners
+   * belong to the element: they survive a change of configuration.
+   */
+  on<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): () => void;
+  /** Removes a listener added with `on` (the same function). */
+  off<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): void;
+  addEventListener<K extends keyof VideoPluginElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof VideoPluginElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 declare global {
-    interface HTMLElementTagNameMap {
-        'video-plugin': VideoPluginElement;
-    }
+  interface HTMLElementTagNameMap {
+    'video-plugin': VideoPluginElement;
+  }
 }
 //# sourceMappingURL=video-plugin-element.d.ts.map

@@ -5,9 +5,9 @@
  */
 import * as z from 'zod/mini';
 /** The service's domain: the `aud` of every token and the host part of {@link ACCOUNT_CLAIM}. */
-export declare const SERVICE_DOMAIN = "video-plugin.example";
+export declare const SERVICE_DOMAIN = 'video-plugin.example';
 /** Name of the token claim that carries the account fields (creation) or the login ID. */
-export declare const ACCOUNT_CLAIM: "https://video-plugin.example/sdk/account";
+export declare const ACCOUNT_CLAIM: 'https://video-plugin.example/sdk/account';
 /**
  * Longest token lifetime (`exp` − `iat`) the service accepts, in seconds. The reference recommends
  * about a minute and leaves the maximum open; an hour bounds how long a leaked token works and how
@@ -18,16 +18,17 @@ export declare const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 export declare const MAX_FIELD_LENGTH = 256;
 /** The account fields a partner may set at creation and change later (all optional). */
 export declare const accountInfoShape: {
-    firstName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    lastName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    emailAddress: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    companyName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    phone: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    city: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    state: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  firstName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  lastName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  emailAddress: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  companyName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  phone: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  city: z.ZodMiniOptional<z.ZodMiniString<string>>;
+  state: z.ZodMiniOptional<z.ZodMiniString<string>>;
 };
 /** Contents of the account claim in an account-creation token. */
-export declare const AccountClaimsSchema: z.ZodMiniObject<{
+export declare const AccountClaimsSchema: z.ZodMiniObject<
+  {
     externalID: z.ZodMiniOptional<z.ZodMiniString<string>>;
     firstName: z.ZodMiniOptional<z.ZodMiniString<string>>;
     lastName: z.ZodMiniOptional<z.ZodMiniString<string>>;
@@ -36,21 +37,40 @@ export declare const AccountClaimsSchema: z.ZodMiniObject<{
     phone: z.ZodMiniOptional<z.ZodMiniString<string>>;
     city: z.ZodMiniOptional<z.ZodMiniString<string>>;
     state: z.ZodMiniOptional<z.ZodMiniString<string>>;
-}, z.core.$strict>;
+  },
+  z.core.$strict
+>;
 /** Contents of the account claim in a login token logging in by the service's account ID. */
-export declare const LoginByAccountIDSchema: z.ZodMiniObject<{
+export declare const LoginByAccountIDSchema: z.ZodMiniObject<
+  {
     accountID: z.ZodMiniString<string>;
-}, z.core.$strict>;
+  },
+  z.core.$strict
+>;
 /** Contents of the account claim in a login token logging in by the partner's own user ID. */
-export declare const LoginByExternalIDSchema: z.ZodMiniObject<{
+export declare const LoginByExternalIDSchema: z.ZodMiniObject<
+  {
     externalID: z.ZodMiniString<string>;
-}, z.core.$strict>;
+  },
+  z.core.$strict
+>;
 /** Contents of the account claim in a login token: exactly one of `accountID` or `externalID`. */
-export declare const LoginClaimsSchema: z.ZodMiniUnion<readonly [z.ZodMiniObject<{
-    accountID: z.ZodMiniString<string>;
-}, z.core.$strict>, z.ZodMiniObject<{
-    externalID: z.ZodMiniString<string>;
-}, z.core.$strict>]>;
+export declare const LoginClaimsSchema: z.ZodMiniUnion<
+  readonly [
+    z.ZodMiniObject<
+      {
+        accountID: z.ZodMiniString<string>;
+      },
+      z.core.$strict
+    >,
+    z.ZodMiniObject<
+      {
+        externalID: z.ZodMiniString<string>;
+      },
+      z.core.$strict
+    >,
+  ]
+>;
 /** Account fields carried by an account-creation token (all optional). */
 export type AccountClaims = z.infer<typeof AccountClaimsSchema>;
 /** The login ID carried by a login token: `{ accountID }` or `{ externalID }`. */

@@ -21,18 +21,18 @@ const text = () => z.string().check(z.maxLength(MAX_FIELD_LENGTH));
 const id = () => z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_LENGTH));
 /** The account fields a partner may set at creation and change later (all optional). */
 export const accountInfoShape = {
-    firstName: z.optional(text()),
-    lastName: z.optional(text()),
-    emailAddress: z.optional(text()),
-    companyName: z.optional(text()),
-    phone: z.optional(text()),
-    city: z.optional(text()),
-    state: z.optional(text()),
+  firstName: z.optional(text()),
+  lastName: z.optional(text()),
+  emailAddress: z.optional(text()),
+  companyName: z.optional(text()),
+  phone: z.optional(text()),
+  city: z.optional(text()),
+  state: z.optional(text()),
 };
 /** Contents of the account claim in an account-creation token. */
 export const AccountClaimsSchema = strictObject({
-    ...accountInfoShape,
-    externalID: z.optional(id()),
+  ...accountInfoShape,
+  externalID: z.optional(id()),
 });
 /** Contents of the account claim in a login token logging in by the service's account ID. */
 export const LoginByAccountIDSchema = strictObject({ accountID: id() });

@@ -5,37 +5,49 @@ export type { AccountClaims, LoginClaims } from './claims.js';
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
 export declare const DEFAULT_EXPIRES_IN = 60;
 declare const signingShape: {
-    partnerID: z.ZodMiniString<string>;
-    secret: z.ZodMiniString<string>;
-    expiresIn: z.ZodMiniOptional<z.ZodMiniNumber<number>>;
+  partnerID: z.ZodMiniString<string>;
+  secret: z.ZodMiniString<string>;
+  expiresIn: z.ZodMiniOptional<z.ZodMiniNumber<number>>;
 };
-declare const CreateOptionsSchema: z.ZodMiniObject<{
-    account: z.ZodMiniOptional<z.ZodMiniObject<{
-        externalID: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        firstName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        lastName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        emailAddress: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        companyName: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        phone: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        city: z.ZodMiniOptional<z.ZodMiniString<string>>;
-        state: z.ZodMiniOptional<z.ZodMiniString<string>>;
-    }, z.core.$strict>>;
+declare const CreateOptionsSchema: z.ZodMiniObject<
+  {
+    account: z.ZodMiniOptional<
+      z.ZodMiniObject<
+        {
+          externalID: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          firstName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          lastName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          emailAddress: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          companyName: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          phone: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          city: z.ZodMiniOptional<z.ZodMiniString<string>>;
+          state: z.ZodMiniOptional<z.ZodMiniString<string>>;
+        },
+        z.core.$strict
+      >
+    >;
     partnerID: z.ZodMiniString<string>;
     secret: z.ZodMiniString<string>;
     expiresIn: z.ZodMiniOptional<z.ZodMiniNumber<number>>;
-}, z.core.$strict>;
+  },
+  z.core.$strict
+>;
 /** What every token needs: who signs it and for how long it is valid. */
 export type TokenSigningOptions = Pick<z.infer<typeof CreateOptionsSchema>, keyof typeof signingShape>;
 /** Options of {@link createAccountToken}. */
 export type CreateAccountTokenOptions = z.infer<typeof CreateOptionsSchema>;
 /** Options of {@link loginAccountToken}: exactly one of `accountID` or `externalID`. */
-export type LoginAccountTokenOptions = TokenSigningOptions & ({
-    accountID: string;
-    externalID?: never;
-} | {
-    externalID: string;
-    accountID?: never;
-});
+export type LoginAccountTokenOptions = TokenSigningOptions &
+  (
+    | {
+        accountID: string;
+        externalID?: never;
+      }
+    | {
+        externalID: string;
+        accountID?: never;
+      }
+  );
 /**
  * Mints a token for `Plugin#createAccount`: a new account on the service, optionally with the
  * user's details and your own ID for them (`externalID`, usable later to log in).

@@ -18,25 +18,37 @@
 import { SignJWT } from 'jose';
 import * as z from 'zod/mini';
 import { InvalidParameterError } from '../errors.js';
-import { ACCOUNT_CLAIM, AccountClaimsSchema, LoginByAccountIDSchema, LoginByExternalIDSchema, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN, } from './claims.js';
+import {
+  ACCOUNT_CLAIM,
+  AccountClaimsSchema,
+  LoginByAccountIDSchema,
+  LoginByExternalIDSchema,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  SERVICE_DOMAIN,
+} from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
 export { ACCOUNT_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
 export const DEFAULT_EXPIRES_IN = 60;
 const signingShape = {
-    partnerID: z.string().check(z.minLength(1, { error: 'must not be empty: pass the partner ID the service gave you' })),
-    secret: z
-        .string()
-        .check(z.minLength(1, { error: 'must not be empty: pass the partner secret the service gave you' })),
-    expiresIn: z.optional(z.number().check(z.positive({ error: 'must be a positive number of seconds' }), z.lte(MAX_TOKEN_LIFETIME_SECONDS, {
+  partnerID: z.string().check(z.minLength(1, { error: 'must not be empty: pass the partner ID the service gave you' })),
+  secret: z
+    .string()
+    .check(z.minLength(1, { error: 'must not be empty: pass the partner secret the service gave you' })),
+  expiresIn: z.optional(
+    z.number().check(
+      z.positive({ error: 'must be a positive number of seconds' }),
+      z.lte(MAX_TOKEN_LIFETIME_SECONDS, {
         error: `must be at most ${MAX_TOKEN_LIFETIME_SECONDS} seconds (the service refuses longer-lived tokens)`,
-    }))),
+      }),
+    ),
+  ),
 };
 const CreateOptionsSchema = strictObject({ ...signingShape, account: z.optional(AccountClaimsSchema) });
 const LoginOptionsSchema = strictObject({
-    ...signingShape,
-    accountID: z.optional(LoginByAccountIDSchema.shape.accountID),
-    externalID: z.optional(LoginByExternalIDSchema.shape.externalID),
+  ...signingShape,
+  accountID: z.optional(LoginByAccountIDSchema.shape.accountID),
+  externalID: z.optional(LoginByExternalIDSchema.shape.externalID),
 });
 /**
  * Mints a token for `Plugin#createAccount`: a new account on the service, optionally with the
@@ -51,8 +63,8 @@ const LoginOptionsSchema = strictObject({
  * @throws {InvalidParameterError} `invalid_parameter` naming the bad field (`data.field`).
  */
 export async function createAccountToken(options) {
-    const { account, ...signing } = parseOrThrow(CreateOptionsSchema, options, 'createAccountToken');
-    return sign(signing, { ...account });
+  const { account, ...signing } = parseOrThrow(CreateOptionsSchema, options, 'createAccountToken');
+  return sign(signing, { ...account });
 }
 /**
  * Mints a token for `Plugin#loginAccount`, identifying the account by the service's `accountID`
@@ -67,24 +79,32 @@ export async function createAccountToken(options) {
  * @throws {InvalidParameterError} `invalid_parameter` naming the bad field (`data.field`).
  */
 export async function loginAccountToken(options) {
-    const { accountID, externalID, ...signing } = parseOrThrow(LoginOptionsSchema, options, 'loginAccountToken');
-    if (accountID === undefined && externalID === undefined) {
-        throw new InvalidParameterError('invalid_parameter', 'loginAccountToken: give "accountID" (the ID createAccount returned) or "externalID" (your own ID for the user); neither was given.', { field: 'accountID' });
-    }
-    if (accountID !== undefined && externalID !== undefined) {
-        throw new InvalidParameterError('invalid_parameter', 'loginAccountToken: give only one of "accountID" or "externalID", not both; remove one.', { field: 'externalID' });
-    }
-    return sign(signing, accountID !== undefined ? { accountID } : { externalID });
+  const { accountID, externalID, ...signing } = parseOrThrow(LoginOptionsSchema, options, 'loginAccountToken');
+  if (accountID === undefined && externalID === undefined) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      'loginAccountToken: give "accountID" (the ID createAccount returned) or "externalID" (your own ID for the user); neither was given.',
+      { field: 'accountID' },
+    );
+  }
+  if (accountID !== undefined && externalID !== undefined) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      'loginAccountToken: give only one of "accountID" or "externalID", not both; remove one.',
+      { field: 'externalID' },
+    );
+  }
+  return sign(signing, accountID !== undefined ? { accountID } : { externalID });
 }
 async function sign(options, accountClaim) {
-    const issuedAt = Math.floor(Date.now() / 1000);
-    return new SignJWT({ [ACCOUNT_CLAIM]: accountClaim })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setJti(crypto.randomUUID())
-        .setIssuer(options.partnerID)
-        .setAudience(SERVICE_DOMAIN)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + (options.expiresIn ?? DEFAULT_EXPIRES_IN))
-        .sign(new TextEncoder().encode(options.secret));
+  const issuedAt = Math.floor(Date.now() / 1000);
+  return new SignJWT({ [ACCOUNT_CLAIM]: accountClaim })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setJti(crypto.randomUUID())
+    .setIssuer(options.partnerID)
+    .setAudience(SERVICE_DOMAIN)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + (options.expiresIn ?? DEFAULT_EXPIRES_IN))
+    .sign(new TextEncoder().encode(options.secret));
 }
 //# sourceMappingURL=index.js.map

@@ -22,6 +22,8 @@ export declare function issueToError(issue: Issue | undefined, input: unknown, c
  * A strict object schema whose "unknown field" message lists the allowed fields, so the partner
  * learns the fix along with the mistake.
  */
-export declare function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape): z.ZodMiniObject<{ -readonly [P in keyof Shape]: Shape[P]; }, z.core.$strict>;
+export declare function strictObject<Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+): z.ZodMiniObject<{ -readonly [P in keyof Shape]: Shape[P] }, z.core.$strict>;
 export {};
 //# sourceMappingURL=validate.d.ts.map

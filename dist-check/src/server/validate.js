@@ -17,95 +17,82 @@ const SECRET_FIELD = /secret|token|password/i;
  *   it starts the message.
  */
 export function parseOrThrow(schema, value, context) {
-    const result = schema.safeParse(value);
-    if (result.success)
-        return result.data;
-    throw issueToError(result.error.issues[0], value, context);
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw issueToError(result.error.issues[0], value, context);
 }
 /** Builds the error for one issue (exported for the few checks done outside a schema). */
 export function issueToError(issue, input, context) {
-    if (!issue)
-        return new InvalidParameterError('invalid_parameter', `${context}: invalid input.`, { field: '' });
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys')
-        path.push(issue.keys[0] ?? '');
-    const field = path.join('.');
-    const problem = describe(issue, valueAt(input, issue.path));
-    const received = SECRET_FIELD.test(field) ? '' : describeReceived(issue, valueAt(input, path));
-    const subject = field === '' ? 'the input' : `"${field}"`;
-    return new InvalidParameterError('invalid_parameter', `${context}: ${subject} ${problem}${received}.`, {
-        field,
-    });
+  if (!issue) return new InvalidParameterError('invalid_parameter', `${context}: invalid input.`, { field: '' });
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') path.push(issue.keys[0] ?? '');
+  const field = path.join('.');
+  const problem = describe(issue, valueAt(input, issue.path));
+  const received = SECRET_FIELD.test(field) ? '' : describeReceived(issue, valueAt(input, path));
+  const subject = field === '' ? 'the input' : `"${field}"`;
+  return new InvalidParameterError('invalid_parameter', `${context}: ${subject} ${problem}${received}.`, {
+    field,
+  });
 }
 function describe(issue, value) {
-    // A message given to the schema (`{ error: ... }`) already says what to do.
-    if (issue.message && issue.message !== 'Invalid input')
-        return issue.message;
-    switch (issue.code) {
-        case 'invalid_type':
-            if (value === undefined)
-                return `is required (${article(issue.expected)})`;
-            if (issue.expected === 'int')
-                return 'must be a whole number';
-            if (issue.expected === 'number' && typeof value === 'number')
-                return 'must be a finite number';
-            return `must be ${article(issue.expected)}`;
-        case 'unrecognized_keys':
-            return 'is not an allowed field; remove it';
-        case 'too_small':
-            if (issue.origin === 'string')
-                return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
-            if (issue.origin === 'array')
-                return `must have at least ${issue.minimum} items`;
-            return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`;
-        case 'too_big':
-            if (issue.origin === 'string')
-                return `must be at most ${issue.maximum} characters`;
-            if (issue.origin === 'array')
-                return `must have at most ${issue.maximum} items`;
-            return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
-        case 'invalid_value':
-            return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-        case 'invalid_format':
-            return `must be a valid ${issue.format}`;
-        default:
-            return 'is not valid';
-    }
+  // A message given to the schema (`{ error: ... }`) already says what to do.
+  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (value === undefined) return `is required (${article(issue.expected)})`;
+      if (issue.expected === 'int') return 'must be a whole number';
+      if (issue.expected === 'number' && typeof value === 'number') return 'must be a finite number';
+      return `must be ${article(issue.expected)}`;
+    case 'unrecognized_keys':
+      return 'is not an allowed field; remove it';
+    case 'too_small':
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} items`;
+      return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} items`;
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return 'is not valid';
+  }
 }
 function describeReceived(issue, value) {
-    if (value === undefined || issue.code === 'unrecognized_keys')
-        return '';
-    if (typeof value === 'number' && !Number.isFinite(value))
-        return ` (got ${String(value)})`;
-    let text;
-    try {
-        text = JSON.stringify(value) ?? typeof value;
-    }
-    catch {
-        text = typeof value;
-    }
-    return ` (got ${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
+  if (value === undefined || issue.code === 'unrecognized_keys') return '';
+  if (typeof value === 'number' && !Number.isFinite(value)) return ` (got ${String(value)})`;
+  let text;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return ` (got ${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
 }
 function article(expected) {
-    return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 function valueAt(input, path) {
-    let current = input;
-    for (const key of path) {
-        if (current === null || typeof current !== 'object')
-            return undefined;
-        current = current[key];
-    }
-    return current;
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = current[key];
+  }
+  return current;
 }
 /**
  * A strict object schema whose "unknown field" message lists the allowed fields, so the partner
  * learns the fix along with the mistake.
  */
 export function strictObject(shape) {
-    const allowed = Object.keys(shape).join(', ');
-    return z.strictObject(shape, {
-        error: (issue) => issue.code === 'unrecognized_keys' ? `is not an allowed field (allowed: ${allowed}); remove it` : undefined,
-    });
+  const allowed = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `is not an allowed field (allowed: ${allowed}); remove it` : undefined,
+  });
 }
 //# sourceMappingURL=validate.js.map

@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { InvalidParameterError, InvalidTokenError, NotAuthenticatedError, NotFoundError, InvalidStateError, } from '../errors.js';
+import {
+  InvalidParameterError,
+  InvalidTokenError,
+  NotAuthenticatedError,
+  NotFoundError,
+  InvalidStateError,
+} from '../errors.js';
 import { ACCOUNT_CLAIM, AccountClaimsSchema, MAX_FIELD_LENGTH, accountInfoShape } from '../server/claims.js';
 import { parseOrThrow, strictObject } from '../server/validate.js';
 import { HttpError, readJson, sendJson } from './http.js';
@@ -18,41 +24,43 @@ const nonEmpty = (max = MAX_FIELD_LENGTH) => z.string().check(z.minLength(1), z.
 const TokenBody = strictObject({ token: z.string().check(z.minLength(1)), partnerID: z.optional(nonEmpty()) });
 const LoginClaim = strictObject({ accountID: z.optional(nonEmpty()), externalID: z.optional(nonEmpty()) });
 const SignInBody = strictObject({
-    emailAddress: nonEmpty(),
-    firstName: accountInfoShape.firstName,
-    lastName: accountInfoShape.lastName,
+  emailAddress: nonEmpty(),
+  firstName: accountInfoShape.firstName,
+  lastName: accountInfoShape.lastName,
 });
 const AccountUpdateBody = strictObject(accountInfoShape);
 const SceneInput = strictObject({
-    heading: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(120)),
-    body: z.optional(z.string().check(z.trim(), z.maxLength(300))),
-    narration: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(400)),
-    image: z.nullable(z.int().check(z.gte(0), z.lte(63))),
+  heading: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(120)),
+  body: z.optional(z.string().check(z.trim(), z.maxLength(300))),
+  narration: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(400)),
+  image: z.nullable(z.int().check(z.gte(0), z.lte(63))),
 });
 /** What the editor saves: the name, and (real media) the scenes, in order. */
 const SaveBody = strictObject({
-    name: z.optional(z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty: give the video a name' }), z.maxLength(200))),
-    scenes: z.optional(z.array(SceneInput).check(z.minLength(1, { error: 'keep at least one scene' }), z.maxLength(12))),
+  name: z.optional(
+    z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty: give the video a name' }), z.maxLength(200)),
+  ),
+  scenes: z.optional(z.array(SceneInput).check(z.minLength(1, { error: 'keep at least one scene' }), z.maxLength(12))),
 });
 const TopicBody = strictObject({ sourceURL: z.string().check(z.maxLength(MAX_URL_LENGTH)) });
 const GenerationBody = strictObject({
-    topicId: nonEmpty(),
-    aspectRatio: z.enum(['16:9', '4:5']),
-    duration: z.literal([5, 15, 30]),
-    videoInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
-    language: z.optional(z.enum(LANGUAGES)),
+  topicId: nonEmpty(),
+  aspectRatio: z.enum(['16:9', '4:5']),
+  duration: z.literal([5, 15, 30]),
+  videoInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
+  language: z.optional(z.enum(LANGUAGES)),
 });
 async function body(request, schema) {
-    const { req, url } = request;
-    return parseOrThrow(schema, await readJson(req), `${req.method} ${url.pathname}: body`);
+  const { req, url } = request;
+  return parseOrThrow(schema, await readJson(req), `${req.method} ${url.pathname}: body`);
 }
 /** The session token of `Authorization: Bearer <session>`, if any. */
 function bearer(req) {
-    return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 /** The account of the request's session: `Authorization: Bearer <session>`, or `?session=` on the stream. */
 function authenticate({ req, url, ctx }, allowQuery = false) {
-    return sessionOf(ctx.store, bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined));
+  return sessionOf(ctx.store, bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined));
 }
 /**
  * The account of a session token, for the API and the page's socket alike.
@@ -60,346 +68,388 @@ function authenticate({ req, url, ctx }, allowQuery = false) {
  * @throws {NotAuthenticatedError} `not_authenticated` when there is no token or its session has ended.
  */
 export function sessionOf(store, token) {
-    const key = token === undefined ? undefined : sessionKey(token);
-    const session = key === undefined ? undefined : store.sessions.get(key);
-    const account = session && store.findAccount(session.partnerID, session.accountID);
-    if (!key || !session || !account) {
-        throw new NotAuthenticatedError('not_authenticated', token
-            ? 'The session has ended or is unknown: log in again (createAccount or loginAccount).'
-            : 'No session: log in first (createAccount or loginAccount) and send Authorization: Bearer <session>.');
-    }
-    return { owner: { partnerID: session.partnerID, accountID: session.accountID }, account, key };
+  const key = token === undefined ? undefined : sessionKey(token);
+  const session = key === undefined ? undefined : store.sessions.get(key);
+  const account = session && store.findAccount(session.partnerID, session.accountID);
+  if (!key || !session || !account) {
+    throw new NotAuthenticatedError(
+      'not_authenticated',
+      token
+        ? 'The session has ended or is unknown: log in again (createAccount or loginAccount).'
+        : 'No session: log in first (createAccount or loginAccount) and send Authorization: Bearer <session>.',
+    );
+  }
+  return { owner: { partnerID: session.partnerID, accountID: session.accountID }, account, key };
 }
 function partnerOf({ params, ctx }) {
-    const partner = ctx.config.partners.get(params.partnerID ?? '');
-    if (!partner) {
-        throw new NotFoundError('partner_not_found', `The service knows no partner "${params.partnerID}". Check the partnerID given to the Plugin.`, { partnerID: params.partnerID });
-    }
-    return partner;
+  const partner = ctx.config.partners.get(params.partnerID ?? '');
+  if (!partner) {
+    throw new NotFoundError(
+      'partner_not_found',
+      `The service knows no partner "${params.partnerID}". Check the partnerID given to the Plugin.`,
+      { partnerID: params.partnerID },
+    );
+  }
+  return partner;
 }
 const tokenContext = (ctx) => ({ partners: ctx.config.partners, store: ctx.store });
 function session(ctx, account, status) {
-    const token = ctx.store.createSession({ partnerID: account.partnerID, accountID: account.id });
-    return { status, body: { account: accountView(account), session: token } };
+  const token = ctx.store.createSession({ partnerID: account.partnerID, accountID: account.id });
+  return { status, body: { account: accountView(account), session: token } };
 }
 const health = ({ ctx }) => ({
-    status: 200,
-    body: { status: 'ok', partners: [...ctx.config.partners.keys()], jobMs: ctx.config.jobMs },
+  status: 200,
+  body: { status: 'ok', partners: [...ctx.config.partners.keys()], jobMs: ctx.config.jobMs },
 });
 const originCheck = (request) => {
-    const partner = partnerOf(request);
-    const origin = request.url.searchParams.get('origin');
-    if (!origin) {
-        throw new InvalidParameterError('invalid_parameter', 'GET origin-check: give the page origin as ?origin=, e.g. ?origin=https://shop.example.', { field: 'origin' });
-    }
-    return { status: 200, body: { allowed: isOriginAllowed(partner.allowedOrigins, origin) } };
+  const partner = partnerOf(request);
+  const origin = request.url.searchParams.get('origin');
+  if (!origin) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      'GET origin-check: give the page origin as ?origin=, e.g. ?origin=https://shop.example.',
+      { field: 'origin' },
+    );
+  }
+  return { status: 200, body: { allowed: isOriginAllowed(partner.allowedOrigins, origin) } };
 };
 const createAccount = async (request) => {
-    const { ctx } = request;
-    const { token, partnerID } = await body(request, TokenBody);
-    const { partner, claim } = await verifyToken(token, AccountClaimsSchema, tokenContext(ctx), partnerID);
-    const now = nowISO();
-    const account = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
-    ctx.store.addAccount(account);
-    return session(ctx, account, 201);
+  const { ctx } = request;
+  const { token, partnerID } = await body(request, TokenBody);
+  const { partner, claim } = await verifyToken(token, AccountClaimsSchema, tokenContext(ctx), partnerID);
+  const now = nowISO();
+  const account = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
+  ctx.store.addAccount(account);
+  return session(ctx, account, 201);
 };
 const login = async (request) => {
-    const { ctx } = request;
-    const { token, partnerID } = await body(request, TokenBody);
-    const { partner, claim } = await verifyToken(token, LoginClaim, tokenContext(ctx), partnerID, (claim) => {
-        if (claim.accountID === undefined && claim.externalID === undefined) {
-            throw new InvalidTokenError('token_missing_claims', `The login token's claim ${ACCOUNT_CLAIM} needs accountID or externalID.`, { claims: [`${ACCOUNT_CLAIM}.accountID`] });
-        }
-        if (claim.accountID !== undefined && claim.externalID !== undefined) {
-            throw new InvalidTokenError('token_malformed', `The login token's claim ${ACCOUNT_CLAIM} must carry only one of accountID or externalID, not both.`, { field: 'externalID' });
-        }
-    });
-    const account = claim.accountID !== undefined
-        ? ctx.store.findAccount(partner.id, claim.accountID)
-        : ctx.store.findAccountByExternalID(partner.id, claim.externalID);
-    if (!account) {
-        const [field, value] = claim.accountID !== undefined ? ['accountID', claim.accountID] : ['externalID', claim.externalID];
-        throw new NotFoundError('account_not_found', `No account with ${field} "${value}" exists for partner "${partner.id}". Create it first with createAccount.`, { [field]: value });
+  const { ctx } = request;
+  const { token, partnerID } = await body(request, TokenBody);
+  const { partner, claim } = await verifyToken(token, LoginClaim, tokenContext(ctx), partnerID, (claim) => {
+    if (claim.accountID === undefined && claim.externalID === undefined) {
+      throw new InvalidTokenError(
+        'token_missing_claims',
+        `The login token's claim ${ACCOUNT_CLAIM} needs accountID or externalID.`,
+        { claims: [`${ACCOUNT_CLAIM}.accountID`] },
+      );
     }
-    return session(ctx, account, 200);
+    if (claim.accountID !== undefined && claim.externalID !== undefined) {
+      throw new InvalidTokenError(
+        'token_malformed',
+        `The login token's claim ${ACCOUNT_CLAIM} must carry only one of accountID or externalID, not both.`,
+        { field: 'externalID' },
+      );
+    }
+  });
+  const account =
+    claim.accountID !== undefined
+      ? ctx.store.findAccount(partner.id, claim.accountID)
+      : ctx.store.findAccountByExternalID(partner.id, claim.externalID);
+  if (!account) {
+    const [field, value] =
+      claim.accountID !== undefined ? ['accountID', claim.accountID] : ['externalID', claim.externalID];
+    throw new NotFoundError(
+      'account_not_found',
+      `No account with ${field} "${value}" exists for partner "${partner.id}". Create it first with createAccount.`,
+      { [field]: value },
+    );
+  }
+  return session(ctx, account, 200);
 };
 const signIn = async (request) => {
-    const { ctx } = request;
-    const partner = partnerOf(request);
-    const { emailAddress, firstName, lastName } = await body(request, SignInBody);
-    const wanted = emailAddress.toLowerCase();
-    // Passwordless, so it may enter only accounts it made itself, never one made with a token.
-    const existing = [...ctx.store.accounts.values()].find((account) => account.partnerID === partner.id && account.signIn === true && account.emailAddress?.toLowerCase() === wanted);
-    if (existing)
-        return session(ctx, existing, 200);
-    const now = nowISO();
-    const account = {
-        partnerID: partner.id,
-        id: newId('acct'),
-        emailAddress,
-        ...(firstName !== undefined ? { firstName } : {}),
-        ...(lastName !== undefined ? { lastName } : {}),
-        createdAt: now,
-        updatedAt: now,
-        signIn: true,
-    };
-    ctx.store.addAccount(account);
-    return session(ctx, account, 201);
+  const { ctx } = request;
+  const partner = partnerOf(request);
+  const { emailAddress, firstName, lastName } = await body(request, SignInBody);
+  const wanted = emailAddress.toLowerCase();
+  // Passwordless, so it may enter only accounts it made itself, never one made with a token.
+  const existing = [...ctx.store.accounts.values()].find(
+    (account) =>
+      account.partnerID === partner.id && account.signIn === true && account.emailAddress?.toLowerCase() === wanted,
+  );
+  if (existing) return session(ctx, existing, 200);
+  const now = nowISO();
+  const account = {
+    partnerID: partner.id,
+    id: newId('acct'),
+    emailAddress,
+    ...(firstName !== undefined ? { firstName } : {}),
+    ...(lastName !== undefined ? { lastName } : {}),
+    createdAt: now,
+    updatedAt: now,
+    signIn: true,
+  };
+  ctx.store.addAccount(account);
+  return session(ctx, account, 201);
 };
 const logout = ({ req, ctx }) => {
-    // Idempotent: a page cleaning up may not know whether its session still exists.
-    const token = bearer(req);
-    if (token !== undefined) {
-        const key = sessionKey(token);
-        if (ctx.store.sessions.delete(key))
-            ctx.store.changed();
-        ctx.streams.endSession(key);
-    }
-    return { status: 204 };
+  // Idempotent: a page cleaning up may not know whether its session still exists.
+  const token = bearer(req);
+  if (token !== undefined) {
+    const key = sessionKey(token);
+    if (ctx.store.sessions.delete(key)) ctx.store.changed();
+    ctx.streams.endSession(key);
+  }
+  return { status: 204 };
 };
 const getAccount = (request) => ({
-    status: 200,
-    body: { account: accountView(authenticate(request).account) },
+  status: 200,
+  body: { account: accountView(authenticate(request).account) },
 });
 const updateAccount = async (request) => {
-    const { account } = authenticate(request);
-    const update = await body(request, AccountUpdateBody);
-    let changed = false;
-    for (const [field, value] of Object.entries(update)) {
-        // Only the fields given change; a field given as undefined (dropped by JSON) is not given.
-        if (value !== undefined && account[field] !== value) {
-            account[field] = value;
-            changed = true;
-        }
+  const { account } = authenticate(request);
+  const update = await body(request, AccountUpdateBody);
+  let changed = false;
+  for (const [field, value] of Object.entries(update)) {
+    // Only the fields given change; a field given as undefined (dropped by JSON) is not given.
+    if (value !== undefined && account[field] !== value) {
+      account[field] = value;
+      changed = true;
     }
-    if (changed) {
-        account.updatedAt = nowISO();
-        request.ctx.store.changed();
-    }
-    return { status: 200, body: { account: accountView(account) } };
+  }
+  if (changed) {
+    account.updatedAt = nowISO();
+    request.ctx.store.changed();
+  }
+  return { status: 200, body: { account: accountView(account) } };
 };
 const listVideos = (request) => {
-    const { owner } = authenticate(request);
-    const { store } = request.ctx;
-    return {
-        status: 200,
-        body: { videos: store.ownedBy(store.videos, owner).map((video) => videoView(video, request.ctx.baseURL())) },
-    };
+  const { owner } = authenticate(request);
+  const { store } = request.ctx;
+  return {
+    status: 200,
+    body: { videos: store.ownedBy(store.videos, owner).map((video) => videoView(video, request.ctx.baseURL())) },
+  };
 };
 const getVideo = (request) => {
-    const { owner } = authenticate(request);
-    const video = request.ctx.store.ownedVideo(owner, request.params.videoId);
-    return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
+  const { owner } = authenticate(request);
+  const video = request.ctx.store.ownedVideo(owner, request.params.videoId);
+  return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
 const renameVideo = async (request) => {
-    const { owner } = authenticate(request);
-    const { store } = request.ctx;
-    const video = store.ownedVideo(owner, request.params.videoId);
-    const { name, scenes } = await body(request, SaveBody);
-    if (scenes !== undefined) {
-        if (video.media !== 'mp4' || !video.storyboard) {
-            throw new InvalidStateError('invalid_state', `Video "${video.id}" has no scenes to edit (placeholder media).`, {
-                videoId: video.id,
-            });
-        }
-        if (video.isCompleted) {
-            throw new InvalidStateError('invalid_state', `Video "${video.id}" is completed: its scenes can no longer change.`, {
-                videoId: video.id,
-            });
-        }
-        const images = request.ctx.store.topics.get(video.topicId ?? '')?.files ?? [];
-        for (const [index, scene] of scenes.entries()) {
-            if (scene.image !== null && scene.image >= images.length) {
-                throw new InvalidParameterError('invalid_parameter', `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`, { field: `scenes.${index}.image` });
-            }
-        }
-        request.ctx.jobs.editScenes(video, scenes, images);
+  const { owner } = authenticate(request);
+  const { store } = request.ctx;
+  const video = store.ownedVideo(owner, request.params.videoId);
+  const { name, scenes } = await body(request, SaveBody);
+  if (scenes !== undefined) {
+    if (video.media !== 'mp4' || !video.storyboard) {
+      throw new InvalidStateError('invalid_state', `Video "${video.id}" has no scenes to edit (placeholder media).`, {
+        videoId: video.id,
+      });
     }
-    if (name !== undefined && video.name !== name) {
-        video.name = name;
-        video.updatedAt = nowISO();
-        store.changed({ kind: 'video', record: video });
+    if (video.isCompleted) {
+      throw new InvalidStateError(
+        'invalid_state',
+        `Video "${video.id}" is completed: its scenes can no longer change.`,
+        {
+          videoId: video.id,
+        },
+      );
     }
-    return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
+    const images = request.ctx.store.topics.get(video.topicId ?? '')?.files ?? [];
+    for (const [index, scene] of scenes.entries()) {
+      if (scene.image !== null && scene.image >= images.length) {
+        throw new InvalidParameterError(
+          'invalid_parameter',
+          `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`,
+          { field: `scenes.${index}.image` },
+        );
+      }
+    }
+    request.ctx.jobs.editScenes(video, scenes, images);
+  }
+  if (name !== undefined && video.name !== name) {
+    video.name = name;
+    video.updatedAt = nowISO();
+    store.changed({ kind: 'video', record: video });
+  }
+  return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
 /** The editor's view of a video's storyboard: its scenes and the topic's images to choose from. */
 const getStoryboard = (request) => {
-    const { owner } = authenticate(request);
-    const { store } = request.ctx;
-    const video = store.ownedVideo(owner, request.params.videoId);
-    const files = store.topics.get(video.topicId ?? '')?.files ?? [];
-    const board = video.storyboard;
-    const base = `${request.ctx.baseURL()}/media/topics/${encodeURIComponent(video.topicId ?? '')}`;
-    return {
-        status: 200,
-        body: {
-            scenes: (board?.scenes ?? []).map((scene) => ({
-                heading: scene.heading,
-                ...(scene.body !== undefined ? { body: scene.body } : {}),
-                narration: scene.narration,
-                image: scene.image === undefined ? null : files.indexOf(scene.image),
-            })),
-            images: files.map((file) => `${base}/${file.split('/').pop()}`),
-            editable: board !== undefined && !video.isCompleted,
-        },
-    };
+  const { owner } = authenticate(request);
+  const { store } = request.ctx;
+  const video = store.ownedVideo(owner, request.params.videoId);
+  const files = store.topics.get(video.topicId ?? '')?.files ?? [];
+  const board = video.storyboard;
+  const base = `${request.ctx.baseURL()}/media/topics/${encodeURIComponent(video.topicId ?? '')}`;
+  return {
+    status: 200,
+    body: {
+      scenes: (board?.scenes ?? []).map((scene) => ({
+        heading: scene.heading,
+        ...(scene.body !== undefined ? { body: scene.body } : {}),
+        narration: scene.narration,
+        image: scene.image === undefined ? null : files.indexOf(scene.image),
+      })),
+      images: files.map((file) => `${base}/${file.split('/').pop()}`),
+      editable: board !== undefined && !video.isCompleted,
+    },
+  };
 };
 const completeVideo = (request) => {
-    const { owner } = authenticate(request);
-    const { store, jobs } = request.ctx;
-    const video = store.ownedVideo(owner, request.params.videoId);
-    if (video.isCompleted) {
-        throw new InvalidStateError('invalid_state', `Video "${video.id}" is already completed.`, { videoId: video.id });
-    }
-    const generation = video.requestId === undefined ? undefined : store.generations.get(video.requestId);
-    if (generation && generation.status !== 'COMPLETE') {
-        throw new InvalidStateError('invalid_state', `Video "${video.id}" cannot be completed while its generation is ${generation.status}; wait until it is COMPLETE.`, { videoId: video.id, status: generation.status });
-    }
-    jobs.completeVideo(video);
-    return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
+  const { owner } = authenticate(request);
+  const { store, jobs } = request.ctx;
+  const video = store.ownedVideo(owner, request.params.videoId);
+  if (video.isCompleted) {
+    throw new InvalidStateError('invalid_state', `Video "${video.id}" is already completed.`, { videoId: video.id });
+  }
+  const generation = video.requestId === undefined ? undefined : store.generations.get(video.requestId);
+  if (generation && generation.status !== 'COMPLETE') {
+    throw new InvalidStateError(
+      'invalid_state',
+      `Video "${video.id}" cannot be completed while its generation is ${generation.status}; wait until it is COMPLETE.`,
+      { videoId: video.id, status: generation.status },
+    );
+  }
+  jobs.completeVideo(video);
+  return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
 const startTopicSearch = async (request) => {
-    const { owner } = authenticate(request);
-    const { sourceURL } = await body(request, TopicBody);
-    let url;
-    try {
-        url = new URL(sourceURL);
-    }
-    catch {
-        // reported below
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        throw new InvalidParameterError('invalid_parameter', `POST /api/topics: body: "sourceURL" must be an absolute http or https URL, e.g. https://shop.example (got ${JSON.stringify(sourceURL.slice(0, 100))}).`, { field: 'sourceURL' });
-    }
-    const topic = request.ctx.jobs.startTopicSearch(owner, url.href);
-    return { status: 202, body: { topicId: topic.id, requestId: topic.requestId } };
+  const { owner } = authenticate(request);
+  const { sourceURL } = await body(request, TopicBody);
+  let url;
+  try {
+    url = new URL(sourceURL);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      `POST /api/topics: body: "sourceURL" must be an absolute http or https URL, e.g. https://shop.example (got ${JSON.stringify(sourceURL.slice(0, 100))}).`,
+      { field: 'sourceURL' },
+    );
+  }
+  const topic = request.ctx.jobs.startTopicSearch(owner, url.href);
+  return { status: 202, body: { topicId: topic.id, requestId: topic.requestId } };
 };
 const listTopics = (request) => {
-    const { owner } = authenticate(request);
-    const { store } = request.ctx;
-    return { status: 200, body: { topics: store.ownedBy(store.topics, owner).map(topicView) } };
+  const { owner } = authenticate(request);
+  const { store } = request.ctx;
+  return { status: 200, body: { topics: store.ownedBy(store.topics, owner).map(topicView) } };
 };
 const getTopic = (request) => {
-    const { owner } = authenticate(request);
-    return {
-        status: 200,
-        body: { topic: topicView(request.ctx.store.ownedTopic(owner, request.params.topicId)) },
-    };
+  const { owner } = authenticate(request);
+  return {
+    status: 200,
+    body: { topic: topicView(request.ctx.store.ownedTopic(owner, request.params.topicId)) },
+  };
 };
 const startGeneration = async (request) => {
-    const { owner } = authenticate(request);
-    const params = await body(request, GenerationBody);
-    const topic = request.ctx.store.ownedTopic(owner, params.topicId);
-    if (topic.status !== 'COMPLETE') {
-        throw new InvalidStateError('invalid_state', `Topic "${topic.id}" is ${topic.status}; start a video generation once its topic search is COMPLETE.`, { topicId: topic.id, status: topic.status });
-    }
-    const { generation } = request.ctx.jobs.startGeneration(owner, topic, {
-        topicId: topic.id,
-        aspectRatio: params.aspectRatio,
-        duration: params.duration,
-        language: params.language ?? 'en-US',
-        ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
-    });
-    return { status: 202, body: { requestId: generation.requestId, videoId: generation.videoId, topicId: topic.id } };
+  const { owner } = authenticate(request);
+  const params = await body(request, GenerationBody);
+  const topic = request.ctx.store.ownedTopic(owner, params.topicId);
+  if (topic.status !== 'COMPLETE') {
+    throw new InvalidStateError(
+      'invalid_state',
+      `Topic "${topic.id}" is ${topic.status}; start a video generation once its topic search is COMPLETE.`,
+      { topicId: topic.id, status: topic.status },
+    );
+  }
+  const { generation } = request.ctx.jobs.startGeneration(owner, topic, {
+    topicId: topic.id,
+    aspectRatio: params.aspectRatio,
+    duration: params.duration,
+    language: params.language ?? 'en-US',
+    ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
+  });
+  return { status: 202, body: { requestId: generation.requestId, videoId: generation.videoId, topicId: topic.id } };
 };
 const getGeneration = (request) => {
-    const { owner } = authenticate(request);
-    const generation = request.ctx.store.ownedGeneration(owner, request.params.requestId);
-    return { status: 200, body: { generation: generationView(generation) } };
+  const { owner } = authenticate(request);
+  const generation = request.ctx.store.ownedGeneration(owner, request.params.requestId);
+  return { status: 200, body: { generation: generationView(generation) } };
 };
 const events = (request) => {
-    const { owner, key } = authenticate(request, true);
-    const { store, streams } = request.ctx;
-    const { searchParams } = request.url;
-    const filter = {
-        topics: new Set(searchParams.getAll('topic')),
-        generations: new Set(searchParams.getAll('generation')),
-        videos: new Set(searchParams.getAll('video')),
-    };
-    // Unknown IDs are refused before the stream starts, with the same errors as the GET routes.
-    const initial = [
-        ...[...filter.topics].map((id) => ({ kind: 'topic', record: store.ownedTopic(owner, id) })),
-        ...[...filter.generations].map((id) => ({ kind: 'generation', record: store.ownedGeneration(owner, id) })),
-        ...[...filter.videos].map((id) => ({ kind: 'video', record: store.ownedVideo(owner, id) })),
-    ];
-    const lastEventId = request.req.headers['last-event-id'];
-    streams.open(request.res, owner, key, filter, initial, typeof lastEventId === 'string' ? lastEventId : undefined);
-    return undefined;
+  const { owner, key } = authenticate(request, true);
+  const { store, streams } = request.ctx;
+  const { searchParams } = request.url;
+  const filter = {
+    topics: new Set(searchParams.getAll('topic')),
+    generations: new Set(searchParams.getAll('generation')),
+    videos: new Set(searchParams.getAll('video')),
+  };
+  // Unknown IDs are refused before the stream starts, with the same errors as the GET routes.
+  const initial = [
+    ...[...filter.topics].map((id) => ({ kind: 'topic', record: store.ownedTopic(owner, id) })),
+    ...[...filter.generations].map((id) => ({ kind: 'generation', record: store.ownedGeneration(owner, id) })),
+    ...[...filter.videos].map((id) => ({ kind: 'video', record: store.ownedVideo(owner, id) })),
+  ];
+  const lastEventId = request.req.headers['last-event-id'];
+  streams.open(request.res, owner, key, filter, initial, typeof lastEventId === 'string' ? lastEventId : undefined);
+  return undefined;
 };
 /** The change feed: the socket's replay as a plain request; answers at once, never holds the connection. */
 const changes = (request) => {
-    const { owner } = authenticate(request);
-    const after = request.url.searchParams.get('after') ?? undefined;
-    return { status: 200, body: request.ctx.streams.changes(owner, after) };
+  const { owner } = authenticate(request);
+  const after = request.url.searchParams.get('after') ?? undefined;
+  return { status: 200, body: request.ctx.streams.changes(owner, after) };
 };
 /** The API's routes: method, path pattern (`:name` matches one segment), handler. */
 const ROUTES = [
-    ['GET', '/api/health', health],
-    ['GET', '/api/partners/:partnerID/origin-check', originCheck],
-    ['POST', '/api/partners/:partnerID/sign-in', signIn],
-    ['POST', '/api/accounts', createAccount],
-    ['POST', '/api/sessions', login],
-    ['DELETE', '/api/sessions/current', logout],
-    ['GET', '/api/account', getAccount],
-    ['PATCH', '/api/account', updateAccount],
-    ['GET', '/api/videos', listVideos],
-    ['GET', '/api/videos/:videoId', getVideo],
-    ['PATCH', '/api/videos/:videoId', renameVideo],
-    ['GET', '/api/videos/:videoId/storyboard', getStoryboard],
-    ['POST', '/api/videos/:videoId/complete', completeVideo],
-    ['POST', '/api/topics', startTopicSearch],
-    ['GET', '/api/topics', listTopics],
-    ['GET', '/api/topics/:topicId', getTopic],
-    ['POST', '/api/generations', startGeneration],
-    ['GET', '/api/generations/:requestId', getGeneration],
-    ['GET', '/api/events', events],
-    ['GET', '/api/changes', changes],
+  ['GET', '/api/health', health],
+  ['GET', '/api/partners/:partnerID/origin-check', originCheck],
+  ['POST', '/api/partners/:partnerID/sign-in', signIn],
+  ['POST', '/api/accounts', createAccount],
+  ['POST', '/api/sessions', login],
+  ['DELETE', '/api/sessions/current', logout],
+  ['GET', '/api/account', getAccount],
+  ['PATCH', '/api/account', updateAccount],
+  ['GET', '/api/videos', listVideos],
+  ['GET', '/api/videos/:videoId', getVideo],
+  ['PATCH', '/api/videos/:videoId', renameVideo],
+  ['GET', '/api/videos/:videoId/storyboard', getStoryboard],
+  ['POST', '/api/videos/:videoId/complete', completeVideo],
+  ['POST', '/api/topics', startTopicSearch],
+  ['GET', '/api/topics', listTopics],
+  ['GET', '/api/topics/:topicId', getTopic],
+  ['POST', '/api/generations', startGeneration],
+  ['GET', '/api/generations/:requestId', getGeneration],
+  ['GET', '/api/events', events],
+  ['GET', '/api/changes', changes],
 ];
 function match(pattern, path) {
-    const want = pattern.split('/');
-    const have = path.split('/');
-    if (want.length !== have.length)
+  const want = pattern.split('/');
+  const have = path.split('/');
+  if (want.length !== have.length) return undefined;
+  const params = {};
+  for (const [index, segment] of want.entries()) {
+    const actual = have[index];
+    if (segment.startsWith(':')) {
+      if (actual === '') return undefined;
+      try {
+        params[segment.slice(1)] = decodeURIComponent(actual);
+      } catch {
         return undefined;
-    const params = {};
-    for (const [index, segment] of want.entries()) {
-        const actual = have[index];
-        if (segment.startsWith(':')) {
-            if (actual === '')
-                return undefined;
-            try {
-                params[segment.slice(1)] = decodeURIComponent(actual);
-            }
-            catch {
-                return undefined;
-            }
-        }
-        else if (segment !== actual) {
-            return undefined;
-        }
+      }
+    } else if (segment !== actual) {
+      return undefined;
     }
-    return params;
+  }
+  return params;
 }
 /** Answers one `/api/` request. Throws API errors; the server turns them into JSON. */
 export async function handleApi(req, res, url, ctx) {
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
-    const allowed = [];
-    for (const [method, pattern, handler] of ROUTES) {
-        const params = match(pattern, path);
-        if (!params)
-            continue;
-        if (method !== req.method) {
-            allowed.push(method);
-            continue;
-        }
-        const reply = await handler({ req, res, url, params, ctx });
-        if (reply)
-            sendJson(res, reply.status, reply.body);
-        return;
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+  const allowed = [];
+  for (const [method, pattern, handler] of ROUTES) {
+    const params = match(pattern, path);
+    if (!params) continue;
+    if (method !== req.method) {
+      allowed.push(method);
+      continue;
     }
-    if (allowed.length > 0) {
-        res.setHeader('allow', allowed.join(', '));
-        throw new HttpError(405, 'bad_request', `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}.`);
-    }
-    throw new NotFoundError('not_found', `There is no API route ${req.method} ${path}. See docs/service.md for the routes.`);
+    const reply = await handler({ req, res, url, params, ctx });
+    if (reply) sendJson(res, reply.status, reply.body);
+    return;
+  }
+  if (allowed.length > 0) {
+    res.setHeader('allow', allowed.join(', '));
+    throw new HttpError(405, 'bad_request', `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}.`);
+  }
+  throw new NotFoundError(
+    'not_found',
+    `There is no API route ${req.method} ${path}. See docs/service.md for the routes.`,
+  );
 }
 //# sourceMappingURL=api.js.map

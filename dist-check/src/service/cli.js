@@ -7,57 +7,65 @@ import { VideoPluginError } from '../errors.js';
 import { parseCommandLine, UsageError, USAGE } from './config.js';
 import { startService } from './server.js';
 async function main() {
-    let commandLine;
-    try {
-        commandLine = parseCommandLine(process.argv.slice(2), process.env);
-    }
-    catch (error) {
-        if (!(error instanceof UsageError))
-            throw error;
-        usageError(error.message);
-    }
-    if (commandLine.help) {
-        console.log(USAGE);
-        return;
-    }
-    let service;
-    try {
-        service = await startService(commandLine.options);
-    }
-    catch (error) {
-        if (error instanceof VideoPluginError)
-            usageError(error.message);
-        const code = error.code;
-        const hint = code === 'EADDRINUSE' ? ' The port is taken: choose another with --port, or --port 0 for any free one.' : '';
-        console.error(`video-plugin-service: ${error.message}.${hint}`);
+  let commandLine;
+  try {
+    commandLine = parseCommandLine(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError(error.message);
+  }
+  if (commandLine.help) {
+    console.log(USAGE);
+    return;
+  }
+  let service;
+  try {
+    service = await startService(commandLine.options);
+  } catch (error) {
+    if (error instanceof VideoPluginError) usageError(error.message);
+    const code = error.code;
+    const hint =
+      code === 'EADDRINUSE' ? ' The port is taken: choose another with --port, or --port 0 for any free one.' : '';
+    console.error(`video-plugin-service: ${error.message}.${hint}`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1); // a second Ctrl+C does not wait
+    stopping = true;
+    service.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error('video-plugin-service: failed to stop cleanly:', error);
         process.exit(1);
-    }
-    let stopping = false;
-    const stop = () => {
-        if (stopping)
-            process.exit(1); // a second Ctrl+C does not wait
-        stopping = true;
-        service.close().then(() => process.exit(0), (error) => {
-            console.error('video-plugin-service: failed to stop cleanly:', error);
-            process.exit(1);
-        });
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    // Printed last: whoever waits for the banner (a person, a test) may stop the service at once.
-    console.log(banner(service));
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // Printed last: whoever waits for the banner (a person, a test) may stop the service at once.
+  console.log(banner(service));
 }
 function banner(service) {
-    const lines = [`video-plugin-service listening on ${service.url}`];
-    for (const partner of service.partners) {
-        lines.push(`  partner ID:      ${partner.id}`, `  secret:          ${partner.secret}`, `  allowed origins: ${partner.allowedOrigins.join(', ')}`);
-    }
-    lines.push(`  plugin page:     ${service.url}/plugin`, `  job time:        ${service.jobMs} ms`, `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`, `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`);
-    return lines.join('\n');
+  const lines = [`video-plugin-service listening on ${service.url}`];
+  for (const partner of service.partners) {
+    lines.push(
+      `  partner ID:      ${partner.id}`,
+      `  secret:          ${partner.secret}`,
+      `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
+    );
+  }
+  lines.push(
+    `  plugin page:     ${service.url}/plugin`,
+    `  job time:        ${service.jobMs} ms`,
+    `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
+    `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
+  );
+  return lines.join('\n');
 }
 function usageError(message) {
-    console.error(`video-plugin-service: ${message}\nRun video-plugin-service --help for the options.`);
-    process.exit(2);
+  console.error(`video-plugin-service: ${message}\nRun video-plugin-service --help for the options.`);
+  process.exit(2);
 }
 await main();
 //# sourceMappingURL=cli.js.map

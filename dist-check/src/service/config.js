@@ -22,64 +22,70 @@ export const DEFAULT_PORT = 8001;
 export const DEFAULT_HOST = '127.0.0.1';
 /** How long a topic search or a generation takes, in ms, when not set. */
 export const DEFAULT_JOB_MS = 5000;
-const originPattern = z.string().check(z.refine((text) => typeof parseOriginPattern(text) !== 'string', {
+const originPattern = z.string().check(
+  z.refine((text) => typeof parseOriginPattern(text) !== 'string', {
     error: (issue) => String(parseOriginPattern(String(issue.input))),
-}));
+  }),
+);
 const PartnerSchema = strictObject({
-    id: z.string().check(z.minLength(1)),
-    secret: z.string().check(z.minLength(1)),
-    allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
+  id: z.string().check(z.minLength(1)),
+  secret: z.string().check(z.minLength(1)),
+  allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
 });
 const ServiceOptionsSchema = strictObject({
-    port: z.optional(z.int().check(z.gte(0), z.lte(65535))),
-    host: z.optional(z.string().check(z.minLength(1))),
-    partners: z.optional(z.array(PartnerSchema).check(z.minLength(1))),
-    jobMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
-    dataFile: z.optional(z.string().check(z.minLength(1))),
-    fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
-    heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
-    publicDir: z.optional(z.string().check(z.minLength(1))),
-    media: z.optional(z.enum(['real', 'placeholder'])),
-    mediaDir: z.optional(z.string().check(z.minLength(1))),
-    renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
+  port: z.optional(z.int().check(z.gte(0), z.lte(65535))),
+  host: z.optional(z.string().check(z.minLength(1))),
+  partners: z.optional(z.array(PartnerSchema).check(z.minLength(1))),
+  jobMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+  dataFile: z.optional(z.string().check(z.minLength(1))),
+  fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
+  heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
+  publicDir: z.optional(z.string().check(z.minLength(1))),
+  media: z.optional(z.enum(['real', 'placeholder'])),
+  mediaDir: z.optional(z.string().check(z.minLength(1))),
+  renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
 });
 /** Validates the options and fills in the defaults. Throws `invalid_parameter` naming the field. */
 export function resolveConfig(options = {}) {
-    const parsed = parseOrThrow(ServiceOptionsSchema, options, 'startService');
-    const partners = new Map();
-    for (const [index, partner] of (parsed.partners ?? [{ id: DEMO_PARTNER_ID, secret: DEMO_SECRET }]).entries()) {
-        if (partners.has(partner.id)) {
-            throw new InvalidParameterError('invalid_parameter', `startService: "partners.${index}.id" repeats the partner ID "${partner.id}"; give each partner once.`, { field: `partners.${index}.id` });
-        }
-        partners.set(partner.id, {
-            id: partner.id,
-            secret: partner.secret,
-            key: new TextEncoder().encode(partner.secret),
-            allowedOrigins: (partner.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((text) => parseOriginPattern(text)),
-        });
+  const parsed = parseOrThrow(ServiceOptionsSchema, options, 'startService');
+  const partners = new Map();
+  for (const [index, partner] of (parsed.partners ?? [{ id: DEMO_PARTNER_ID, secret: DEMO_SECRET }]).entries()) {
+    if (partners.has(partner.id)) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        `startService: "partners.${index}.id" repeats the partner ID "${partner.id}"; give each partner once.`,
+        { field: `partners.${index}.id` },
+      );
     }
-    return {
-        port: parsed.port ?? DEFAULT_PORT,
-        host: parsed.host ?? DEFAULT_HOST,
-        partners,
-        jobMs: parsed.jobMs ?? DEFAULT_JOB_MS,
-        dataFile: parsed.dataFile,
-        fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
-        heartbeatMs: parsed.heartbeatMs ?? 15_000,
-        publicDir: parsed.publicDir ?? defaultPublicDir(),
-        media: parsed.media ?? 'real',
-        mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
-        renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
-    };
+    partners.set(partner.id, {
+      id: partner.id,
+      secret: partner.secret,
+      key: new TextEncoder().encode(partner.secret),
+      allowedOrigins: (partner.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((text) => parseOriginPattern(text)),
+    });
+  }
+  return {
+    port: parsed.port ?? DEFAULT_PORT,
+    host: parsed.host ?? DEFAULT_HOST,
+    partners,
+    jobMs: parsed.jobMs ?? DEFAULT_JOB_MS,
+    dataFile: parsed.dataFile,
+    fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
+    heartbeatMs: parsed.heartbeatMs ?? 15_000,
+    publicDir: parsed.publicDir ?? defaultPublicDir(),
+    media: parsed.media ?? 'real',
+    mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
+    renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
+  };
 }
 /**
  * The built iframe pages: `public/` beside the compiled module (dist/service/public). When the
  * service runs from source (tsx, in tests) that folder does not exist, so fall back to the build's.
  */
 function defaultPublicDir() {
-    const beside = fileURLToPath(new URL('./public/', import.meta.url));
-    const built = fileURLToPath(new URL('../../dist/service/public/', import.meta.url));
-    return existsSync(beside) || !existsSync(built) ? beside : built;
+  const beside = fileURLToPath(new URL('./public/', import.meta.url));
+  const built = fileURLToPath(new URL('../../dist/service/public/', import.meta.url));
+  return existsSync(beside) || !existsSync(built) ? beside : built;
 }
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
@@ -105,95 +111,77 @@ Options:
 
 Flags win over environment variables.`;
 /** A command-line mistake: the message says what to fix. The command exits with status 2. */
-export class UsageError extends Error {
-}
+export class UsageError extends Error {}
 /** Reads the flags (and the environment variables they override) into service options. */
 export function parseCommandLine(argv, env = {}) {
-    let values;
-    try {
-        ({ values } = parseArgs({
-            args: [...argv],
-            strict: true,
-            allowPositionals: false,
-            options: {
-                port: { type: 'string' },
-                host: { type: 'string' },
-                partner: { type: 'string' },
-                secret: { type: 'string' },
-                'allowed-origin': { type: 'string', multiple: true },
-                'job-ms': { type: 'string' },
-                data: { type: 'string' },
-                media: { type: 'string' },
-                'media-dir': { type: 'string' },
-                'render-concurrency': { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        }));
-    }
-    catch (error) {
-        throw new UsageError(error.message);
-    }
-    if (values.help)
-        return { help: true };
-    const port = wholeNumber('--port', values.port, 'VIDEO_PLUGIN_PORT', env.VIDEO_PLUGIN_PORT, 65535);
-    const jobMs = wholeNumber('--job-ms', values['job-ms'], 'VIDEO_PLUGIN_JOB_MS', env.VIDEO_PLUGIN_JOB_MS, 600_000);
-    const partnerID = nonEmpty('--partner', values.partner, env.VIDEO_PLUGIN_PARTNER_ID);
-    const secret = nonEmpty('--secret', values.secret, env.VIDEO_PLUGIN_SECRET);
-    const allowedOrigins = values['allowed-origin'];
-    for (const origin of allowedOrigins ?? []) {
-        const pattern = parseOriginPattern(origin);
-        if (typeof pattern === 'string')
-            throw new UsageError(`--allowed-origin: ${pattern}.`);
-    }
-    if (values.host === '')
-        throw new UsageError('--host must not be empty.');
-    if (values.data === '')
-        throw new UsageError('--data must name a file.');
-    if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
-        throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
-    }
-    if (values['media-dir'] === '')
-        throw new UsageError('--media-dir must name a folder.');
-    const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
-    if (renderConcurrency === 0)
-        throw new UsageError('--render-concurrency must be at least 1.');
-    const options = {
-        partners: [
-            {
-                id: partnerID ?? DEMO_PARTNER_ID,
-                secret: secret ?? DEMO_SECRET,
-                ...(allowedOrigins ? { allowedOrigins } : {}),
-            },
-        ],
-    };
-    if (port !== undefined)
-        options.port = port;
-    if (jobMs !== undefined)
-        options.jobMs = jobMs;
-    if (values.host !== undefined)
-        options.host = values.host;
-    if (values.data !== undefined)
-        options.dataFile = values.data;
-    if (values.media !== undefined)
-        options.media = values.media;
-    if (values['media-dir'] !== undefined)
-        options.mediaDir = values['media-dir'];
-    if (renderConcurrency !== undefined)
-        options.renderConcurrency = renderConcurrency;
-    return { help: false, options };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        partner: { type: 'string' },
+        secret: { type: 'string' },
+        'allowed-origin': { type: 'string', multiple: true },
+        'job-ms': { type: 'string' },
+        data: { type: 'string' },
+        media: { type: 'string' },
+        'media-dir': { type: 'string' },
+        'render-concurrency': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  if (values.help) return { help: true };
+  const port = wholeNumber('--port', values.port, 'VIDEO_PLUGIN_PORT', env.VIDEO_PLUGIN_PORT, 65535);
+  const jobMs = wholeNumber('--job-ms', values['job-ms'], 'VIDEO_PLUGIN_JOB_MS', env.VIDEO_PLUGIN_JOB_MS, 600_000);
+  const partnerID = nonEmpty('--partner', values.partner, env.VIDEO_PLUGIN_PARTNER_ID);
+  const secret = nonEmpty('--secret', values.secret, env.VIDEO_PLUGIN_SECRET);
+  const allowedOrigins = values['allowed-origin'];
+  for (const origin of allowedOrigins ?? []) {
+    const pattern = parseOriginPattern(origin);
+    if (typeof pattern === 'string') throw new UsageError(`--allowed-origin: ${pattern}.`);
+  }
+  if (values.host === '') throw new UsageError('--host must not be empty.');
+  if (values.data === '') throw new UsageError('--data must name a file.');
+  if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
+    throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
+  }
+  if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
+  const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
+  if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
+  const options = {
+    partners: [
+      {
+        id: partnerID ?? DEMO_PARTNER_ID,
+        secret: secret ?? DEMO_SECRET,
+        ...(allowedOrigins ? { allowedOrigins } : {}),
+      },
+    ],
+  };
+  if (port !== undefined) options.port = port;
+  if (jobMs !== undefined) options.jobMs = jobMs;
+  if (values.host !== undefined) options.host = values.host;
+  if (values.data !== undefined) options.dataFile = values.data;
+  if (values.media !== undefined) options.media = values.media;
+  if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
+  if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;
+  return { help: false, options };
 }
 function wholeNumber(flag, flagValue, envName, envValue, max) {
-    const [source, text] = flagValue !== undefined ? [flag, flagValue] : [envName, envValue || undefined];
-    if (text === undefined)
-        return undefined;
-    const value = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(value <= max))
-        throw new UsageError(`${source} must be a whole number from 0 to ${max} (got "${text}").`);
-    return value;
+  const [source, text] = flagValue !== undefined ? [flag, flagValue] : [envName, envValue || undefined];
+  if (text === undefined) return undefined;
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value <= max)) throw new UsageError(`${source} must be a whole number from 0 to ${max} (got "${text}").`);
+  return value;
 }
 function nonEmpty(flag, flagValue, envValue) {
-    if (flagValue === '')
-        throw new UsageError(`${flag} must not be empty.`);
-    return flagValue ?? (envValue || undefined);
+  if (flagValue === '') throw new UsageError(`${flag} must not be empty.`);
+  return flagValue ?? (envValue || undefined);
 }
 //# sourceMappingURL=config.js.map

@@ -8,8 +8,8 @@ import { VideoPluginError, type ErrorCode } from '../errors.js';
 export declare const MAX_BODY_BYTES: number;
 /** An error with an explicit HTTP status, for the few cases the code alone does not decide. */
 export declare class HttpError extends VideoPluginError {
-    readonly status: number;
-    constructor(status: number, code: ErrorCode, message: string, data?: Record<string, unknown>);
+  readonly status: number;
+  constructor(status: number, code: ErrorCode, message: string, data?: Record<string, unknown>);
 }
 /** The HTTP status of an error: token errors are 401, unknown errors 500. */
 export declare function statusOf(error: unknown): number;

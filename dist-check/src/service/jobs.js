@@ -13,7 +13,7 @@ import { downloadImage } from './render/images.js';
 import { RenderError, RenderQueue, renderVideo } from './render/render.js';
 import { buildStoryboard } from './render/storyboard.js';
 import { fetchSourcePage, SourceError } from './source.js';
-import { advance, newId, nowISO, } from './store.js';
+import { advance, newId, nowISO } from './store.js';
 /**
  * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
  * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
@@ -23,7 +23,7 @@ export const FAIL_GENERATION_MARKER = '[fail]';
 export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' };
 /** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.mp4`… */
 export function videoFile(mediaDir, videoId, kind, ext) {
-    return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
+  return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
 }
 /** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
 const TOPIC_PENDING_SHARE = 0.1;
@@ -31,306 +31,292 @@ const TOPIC_PENDING_SHARE = 0.1;
 const GENERATION_PENDING_SHARE = 0.2;
 /** Runs the service's background jobs. */
 export class Jobs {
-    #store;
-    #jobMs;
-    #fetchTimeoutMs;
-    #media;
-    #mediaDir;
-    #renders;
-    #closing = new AbortController();
-    #running = 0;
-    constructor(store, options) {
-        this.#store = store;
-        this.#jobMs = options.jobMs;
-        this.#fetchTimeoutMs = options.fetchTimeoutMs;
-        this.#media = options.media ?? 'placeholder';
-        this.#mediaDir = options.mediaDir ?? '';
-        this.#renders = new RenderQueue(options.renderConcurrency);
-        // Every running job's wait listens to this one signal (and removes itself when done): many jobs
-        // at once are normal, not the listener leak Node warns about past 10.
-        setMaxListeners(0, this.#closing.signal);
+  #store;
+  #jobMs;
+  #fetchTimeoutMs;
+  #media;
+  #mediaDir;
+  #renders;
+  #closing = new AbortController();
+  #running = 0;
+  constructor(store, options) {
+    this.#store = store;
+    this.#jobMs = options.jobMs;
+    this.#fetchTimeoutMs = options.fetchTimeoutMs;
+    this.#media = options.media ?? 'placeholder';
+    this.#mediaDir = options.mediaDir ?? '';
+    this.#renders = new RenderQueue(options.renderConcurrency);
+    // Every running job's wait listens to this one signal (and removes itself when done): many jobs
+    // at once are normal, not the listener leak Node warns about past 10.
+    setMaxListeners(0, this.#closing.signal);
+  }
+  /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
+  startTopicSearch(owner, sourceURL) {
+    const now = nowISO();
+    const topic = {
+      ...owner,
+      id: newId('topic'),
+      requestId: newId('search'),
+      sourceURL,
+      status: 'PENDING',
+      images: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.#store.topics.set(topic.id, topic);
+    this.#store.changed({ kind: 'topic', record: topic });
+    this.#run(() => this.#searchTopic(topic));
+    return topic;
+  }
+  /**
+   * Saves a new PENDING generation and its video (named after the topic) and starts generating.
+   * The caller has checked that the topic is the account's and COMPLETE.
+   */
+  startGeneration(owner, topic, params) {
+    const now = nowISO();
+    const generation = {
+      ...owner,
+      ...params,
+      requestId: newId('gen'),
+      videoId: newId('vid'),
+      status: 'PENDING',
+      createdAt: now,
+      updatedAt: now,
+    };
+    const video = {
+      ...owner,
+      id: generation.videoId,
+      name: topic.title ?? new URL(topic.sourceURL).hostname,
+      topicId: topic.id,
+      requestId: generation.requestId,
+      aspectRatio: params.aspectRatio,
+      duration: params.duration,
+      language: params.language,
+      createdAt: now,
+      updatedAt: now,
+      isCompleted: false,
+      hasThumbnail: false,
+      renders: [],
+      media: RENDER_FORMAT[this.#media],
+    };
+    this.#store.videos.set(video.id, video);
+    this.#store.generations.set(generation.requestId, generation);
+    this.#store.changed({ kind: 'video', record: video });
+    this.#store.changed({ kind: 'generation', record: generation });
+    this.#run(() => this.#generate(generation));
+    return { generation, video };
+  }
+  /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
+  completeVideo(video) {
+    video.isCompleted = true;
+    video.updatedAt = nowISO();
+    video.renders = [{ format: video.media ?? 'svg', status: 'PROCESSING' }];
+    this.#store.changed({ kind: 'video', record: video });
+    this.#run(() => this.#render(video));
+  }
+  /**
+   * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
+   * its duration, each with the topic image it names (`images[index]`) or none; then the preview
+   * is rendered again. The old preview is served until the new one is whole.
+   */
+  editScenes(video, scenes, images) {
+    const board = video.storyboard;
+    if (!board) return;
+    const length = board.duration / scenes.length;
+    board.scenes = scenes.map((scene, index) => ({
+      kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
+      heading: scene.heading,
+      ...(scene.body ? { body: scene.body } : {}),
+      ...(scene.image !== null && images[scene.image] ? { image: images[scene.image] } : {}),
+      narration: scene.narration,
+      start: index * length,
+      duration: length,
+    }));
+    video.updatedAt = nowISO();
+    this.#store.changed({ kind: 'video', record: video });
+    this.#run(async () => {
+      try {
+        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-preview`));
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
+        return;
+      }
+      video.hasPreview = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    });
+  }
+  /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
+  resume() {
+    for (const topic of this.#store.topics.values()) {
+      if (topic.status === 'PENDING' || topic.status === 'PROCESSING') this.#run(() => this.#searchTopic(topic));
     }
-    /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
-    startTopicSearch(owner, sourceURL) {
-        const now = nowISO();
-        const topic = {
-            ...owner,
-            id: newId('topic'),
-            requestId: newId('search'),
-            sourceURL,
-            status: 'PENDING',
-            images: [],
-            createdAt: now,
-            updatedAt: now,
-        };
-        this.#store.topics.set(topic.id, topic);
-        this.#store.changed({ kind: 'topic', record: topic });
-        this.#run(() => this.#searchTopic(topic));
-        return topic;
-    }
-    /**
-     * Saves a new PENDING generation and its video (named after the topic) and starts generating.
-     * The caller has checked that the topic is the account's and COMPLETE.
-     */
-    startGeneration(owner, topic, params) {
-        const now = nowISO();
-        const generation = {
-            ...owner,
-            ...params,
-            requestId: newId('gen'),
-            videoId: newId('vid'),
-            status: 'PENDING',
-            createdAt: now,
-            updatedAt: now,
-        };
-        const video = {
-            ...owner,
-            id: generation.videoId,
-            name: topic.title ?? new URL(topic.sourceURL).hostname,
-            topicId: topic.id,
-            requestId: generation.requestId,
-            aspectRatio: params.aspectRatio,
-            duration: params.duration,
-            language: params.language,
-            createdAt: now,
-            updatedAt: now,
-            isCompleted: false,
-            hasThumbnail: false,
-            renders: [],
-            media: RENDER_FORMAT[this.#media],
-        };
-        this.#store.videos.set(video.id, video);
-        this.#store.generations.set(generation.requestId, generation);
-        this.#store.changed({ kind: 'video', record: video });
-        this.#store.changed({ kind: 'generation', record: generation });
+    for (const generation of this.#store.generations.values()) {
+      if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
         this.#run(() => this.#generate(generation));
-        return { generation, video };
     }
-    /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
-    completeVideo(video) {
-        video.isCompleted = true;
-        video.updatedAt = nowISO();
-        video.renders = [{ format: video.media ?? 'svg', status: 'PROCESSING' }];
-        this.#store.changed({ kind: 'video', record: video });
+    for (const video of this.#store.videos.values()) {
+      if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
         this.#run(() => this.#render(video));
+      }
     }
-    /**
-     * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
-     * its duration, each with the topic image it names (`images[index]`) or none; then the preview
-     * is rendered again. The old preview is served until the new one is whole.
-     */
-    editScenes(video, scenes, images) {
-        const board = video.storyboard;
-        if (!board)
-            return;
-        const length = board.duration / scenes.length;
-        board.scenes = scenes.map((scene, index) => ({
-            kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
-            heading: scene.heading,
-            ...(scene.body ? { body: scene.body } : {}),
-            ...(scene.image !== null && images[scene.image] ? { image: images[scene.image] } : {}),
-            narration: scene.narration,
-            start: index * length,
-            duration: length,
-        }));
+  }
+  /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
+  close() {
+    this.#closing.abort();
+  }
+  /** Renders running and waiting for their turn. */
+  get renderQueue() {
+    return { active: this.#renders.active, waiting: this.#renders.waiting };
+  }
+  /** How many jobs are running. */
+  get running() {
+    return this.#running;
+  }
+  #run(job) {
+    this.#running++;
+    job()
+      .catch((error) => {
+        if (this.#closing.signal.aborted) return;
+        console.error('video-plugin-service: a background job failed unexpectedly:', error);
+      })
+      .finally(() => this.#running--);
+  }
+  /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
+  #renderFiles(board, name) {
+    return this.#renders.run(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
+  }
+  #wait(ms) {
+    return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
+  }
+  async #searchTopic(topic) {
+    const started = Date.now();
+    const change = { kind: 'topic', record: topic };
+    if (topic.status === 'PENDING') {
+      await this.#wait(this.#jobMs * TOPIC_PENDING_SHARE);
+      advance(topic, 'PROCESSING');
+      this.#store.changed(change);
+    }
+    let page;
+    try {
+      page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
+    } catch (error) {
+      if (!(error instanceof SourceError)) throw error;
+      advance(topic, 'FAILED', { code: error.code, message: error.message });
+      this.#store.changed(change);
+      return;
+    }
+    // The topic fills in while PROCESSING, as the real service streams it: text first, then the
+    // images one by one over the rest of the job's time.
+    topic.title = page.title ?? new URL(topic.sourceURL).hostname;
+    if (page.description !== undefined) topic.description = page.description;
+    topic.headings = page.headings;
+    topic.sentences = page.sentences;
+    topic.images = [];
+    topic.files = [];
+    topic.updatedAt = nowISO();
+    this.#store.changed(change);
+    const steps = page.images.length + 1;
+    const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
+    for (const [index, image] of page.images.entries()) {
+      await this.#wait(stepMs);
+      // Real media: the service keeps its own copy (videos never hot-link the source site);
+      // an image that cannot be used is left out of the video, not of the topic.
+      if (this.#media === 'real') {
+        const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+          timeoutMs: this.#fetchTimeoutMs,
+          signal: this.#closing.signal,
+        });
+        if ('file' in kept) topic.files.push(kept.file);
+      }
+      topic.images.push(image);
+      topic.updatedAt = nowISO();
+      this.#store.changed(change);
+    }
+    await this.#wait(stepMs);
+    advance(topic, 'COMPLETE');
+    this.#store.changed(change);
+  }
+  async #generate(generation) {
+    const started = Date.now();
+    const change = { kind: 'generation', record: generation };
+    if (generation.status === 'PENDING') {
+      await this.#wait(this.#jobMs * GENERATION_PENDING_SHARE);
+      advance(generation, 'PROCESSING');
+      this.#store.changed(change);
+    }
+    await this.#wait(started + this.#jobMs - Date.now());
+    if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+      advance(generation, 'FAILED', {
+        code: 'generation_failed',
+        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+      });
+      this.#store.changed(change);
+      return;
+    }
+    // The video gets its thumbnail (and, with real media, its preview render) before the generation
+    // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
+    const video = this.#store.videos.get(generation.videoId);
+    if (video?.media === 'mp4') {
+      const topic = this.#store.topics.get(generation.topicId);
+      video.storyboard = buildStoryboard(
+        {
+          sourceURL: topic?.sourceURL ?? 'http://localhost/',
+          ...(topic?.title !== undefined ? { title: topic.title } : {}),
+          ...(topic?.description !== undefined ? { description: topic.description } : {}),
+          headings: topic?.headings ?? [],
+          sentences: topic?.sentences ?? [],
+          images: topic?.files ?? [],
+        },
+        generation,
+      );
+      try {
+        await this.#renders.run(() => this.#renderFiles(video.storyboard, `${video.id}-preview`));
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
+        this.#store.changed(change);
+        return;
+      }
+      video.hasPreview = true;
+    }
+    if (video) {
+      video.hasThumbnail = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    }
+    advance(generation, 'COMPLETE');
+    this.#store.changed(change);
+  }
+  async #render(video) {
+    if (video.media === 'mp4' && video.storyboard) {
+      const board = video.storyboard;
+      try {
+        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-final`));
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        for (const render of video.renders) {
+          if (render.status === 'PENDING') advance(render, 'PROCESSING');
+          if (render.status === 'PROCESSING') advance(render, 'FAILED', { code: error.code, message: error.message });
+        }
         video.updatedAt = nowISO();
         this.#store.changed({ kind: 'video', record: video });
-        this.#run(async () => {
-            try {
-                await this.#renders.run(() => this.#renderFiles(board, `${video.id}-preview`));
-            }
-            catch (error) {
-                if (!(error instanceof RenderError) || this.#closing.signal.aborted)
-                    throw error;
-                console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
-                return;
-            }
-            video.hasPreview = true;
-            video.updatedAt = nowISO();
-            this.#store.changed({ kind: 'video', record: video });
-        });
+        return;
+      }
+    } else {
+      await this.#wait(this.#jobMs);
     }
-    /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
-    resume() {
-        for (const topic of this.#store.topics.values()) {
-            if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
-                this.#run(() => this.#searchTopic(topic));
-        }
-        for (const generation of this.#store.generations.values()) {
-            if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
-                this.#run(() => this.#generate(generation));
-        }
-        for (const video of this.#store.videos.values()) {
-            if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
-                this.#run(() => this.#render(video));
-            }
-        }
+    const now = nowISO();
+    for (const render of video.renders) {
+      if (render.status === 'PENDING') advance(render, 'PROCESSING');
+      if (render.status === 'PROCESSING') {
+        advance(render, 'COMPLETE');
+        render.renderedAt = now;
+      }
     }
-    /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
-    close() {
-        this.#closing.abort();
-    }
-    /** Renders running and waiting for their turn. */
-    get renderQueue() {
-        return { active: this.#renders.active, waiting: this.#renders.waiting };
-    }
-    /** How many jobs are running. */
-    get running() {
-        return this.#running;
-    }
-    #run(job) {
-        this.#running++;
-        job()
-            .catch((error) => {
-            if (this.#closing.signal.aborted)
-                return;
-            console.error('video-plugin-service: a background job failed unexpectedly:', error);
-        })
-            .finally(() => this.#running--);
-    }
-    /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
-    #renderFiles(board, name) {
-        return this.#renders.run(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
-    }
-    #wait(ms) {
-        return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
-    }
-    async #searchTopic(topic) {
-        const started = Date.now();
-        const change = { kind: 'topic', record: topic };
-        if (topic.status === 'PENDING') {
-            await this.#wait(this.#jobMs * TOPIC_PENDING_SHARE);
-            advance(topic, 'PROCESSING');
-            this.#store.changed(change);
-        }
-        let page;
-        try {
-            page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
-        }
-        catch (error) {
-            if (!(error instanceof SourceError))
-                throw error;
-            advance(topic, 'FAILED', { code: error.code, message: error.message });
-            this.#store.changed(change);
-            return;
-        }
-        // The topic fills in while PROCESSING, as the real service streams it: text first, then the
-        // images one by one over the rest of the job's time.
-        topic.title = page.title ?? new URL(topic.sourceURL).hostname;
-        if (page.description !== undefined)
-            topic.description = page.description;
-        topic.headings = page.headings;
-        topic.sentences = page.sentences;
-        topic.images = [];
-        topic.files = [];
-        topic.updatedAt = nowISO();
-        this.#store.changed(change);
-        const steps = page.images.length + 1;
-        const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
-        for (const [index, image] of page.images.entries()) {
-            await this.#wait(stepMs);
-            // Real media: the service keeps its own copy (videos never hot-link the source site);
-            // an image that cannot be used is left out of the video, not of the topic.
-            if (this.#media === 'real') {
-                const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
-                    timeoutMs: this.#fetchTimeoutMs,
-                    signal: this.#closing.signal,
-                });
-                if ('file' in kept)
-                    topic.files.push(kept.file);
-            }
-            topic.images.push(image);
-            topic.updatedAt = nowISO();
-            this.#store.changed(change);
-        }
-        await this.#wait(stepMs);
-        advance(topic, 'COMPLETE');
-        this.#store.changed(change);
-    }
-    async #generate(generation) {
-        const started = Date.now();
-        const change = { kind: 'generation', record: generation };
-        if (generation.status === 'PENDING') {
-            await this.#wait(this.#jobMs * GENERATION_PENDING_SHARE);
-            advance(generation, 'PROCESSING');
-            this.#store.changed(change);
-        }
-        await this.#wait(started + this.#jobMs - Date.now());
-        if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
-            advance(generation, 'FAILED', {
-                code: 'generation_failed',
-                message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
-            });
-            this.#store.changed(change);
-            return;
-        }
-        // The video gets its thumbnail (and, with real media, its preview render) before the generation
-        // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
-        const video = this.#store.videos.get(generation.videoId);
-        if (video?.media === 'mp4') {
-            const topic = this.#store.topics.get(generation.topicId);
-            video.storyboard = buildStoryboard({
-                sourceURL: topic?.sourceURL ?? 'http://localhost/',
-                ...(topic?.title !== undefined ? { title: topic.title } : {}),
-                ...(topic?.description !== undefined ? { description: topic.description } : {}),
-                headings: topic?.headings ?? [],
-                sentences: topic?.sentences ?? [],
-                images: topic?.files ?? [],
-            }, generation);
-            try {
-                await this.#renders.run(() => this.#renderFiles(video.storyboard, `${video.id}-preview`));
-            }
-            catch (error) {
-                if (!(error instanceof RenderError) || this.#closing.signal.aborted)
-                    throw error;
-                advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
-                this.#store.changed(change);
-                return;
-            }
-            video.hasPreview = true;
-        }
-        if (video) {
-            video.hasThumbnail = true;
-            video.updatedAt = nowISO();
-            this.#store.changed({ kind: 'video', record: video });
-        }
-        advance(generation, 'COMPLETE');
-        this.#store.changed(change);
-    }
-    async #render(video) {
-        if (video.media === 'mp4' && video.storyboard) {
-            const board = video.storyboard;
-            try {
-                await this.#renders.run(() => this.#renderFiles(board, `${video.id}-final`));
-            }
-            catch (error) {
-                if (!(error instanceof RenderError) || this.#closing.signal.aborted)
-                    throw error;
-                for (const render of video.renders) {
-                    if (render.status === 'PENDING')
-                        advance(render, 'PROCESSING');
-                    if (render.status === 'PROCESSING')
-                        advance(render, 'FAILED', { code: error.code, message: error.message });
-                }
-                video.updatedAt = nowISO();
-                this.#store.changed({ kind: 'video', record: video });
-                return;
-            }
-        }
-        else {
-            await this.#wait(this.#jobMs);
-        }
-        const now = nowISO();
-        for (const render of video.renders) {
-            if (render.status === 'PENDING')
-                advance(render, 'PROCESSING');
-            if (render.status === 'PROCESSING') {
-                advance(render, 'COMPLETE');
-                render.renderedAt = now;
-            }
-        }
-        video.updatedAt = now;
-        this.#store.changed({ kind: 'video', record: video });
-    }
+    video.updatedAt = now;
+    this.#store.changed({ kind: 'video', record: video });
+  }
 }
 //# sourceMappingURL=jobs.js.map

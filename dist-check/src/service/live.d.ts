@@ -18,30 +18,34 @@ import type { ServiceConfig } from './config.js';
 import type { Store } from './store.js';
 import type { Streams } from './stream.js';
 /** The path of the socket. */
-export declare const LIVE_PATH = "/api/live";
+export declare const LIVE_PATH = '/api/live';
 /** How long a new socket may take to send its session. */
 export declare const AUTH_MS = 5000;
 /** Close code for a missing, malformed or ended session (as HTTP 401). */
 export declare const CLOSE_NOT_AUTHENTICATED = 4401;
 export declare class Live {
-    #private;
-    readonly config: ServiceConfig;
-    readonly store: Store;
-    readonly streams: Streams;
+  #private;
+  readonly config: ServiceConfig;
+  readonly store: Store;
+  readonly streams: Streams;
+  /** The service's own origin (the page is served from it). */
+  readonly origin: () => string;
+  constructor(
+    config: ServiceConfig,
+    store: Store,
+    streams: Streams,
     /** The service's own origin (the page is served from it). */
-    readonly origin: () => string;
-    constructor(config: ServiceConfig, store: Store, streams: Streams, 
-    /** The service's own origin (the page is served from it). */
-    origin: () => string);
-    /** How many sockets are open (authenticated or not yet). */
-    get size(): number;
-    /**
-     * Takes over an HTTP upgrade request. Refused with 404 off {@link LIVE_PATH}, and with 403 when
-     * the Origin is neither the service's own nor one a partner allows: a page elsewhere cannot read
-     * an account's changes through a visitor's browser.
-     */
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-    /** Closes every socket (shutdown); resolves when they are gone (cut after a second at most). */
-    closeAll(): Promise<void>;
+    origin: () => string,
+  );
+  /** How many sockets are open (authenticated or not yet). */
+  get size(): number;
+  /**
+   * Takes over an HTTP upgrade request. Refused with 404 off {@link LIVE_PATH}, and with 403 when
+   * the Origin is neither the service's own nor one a partner allows: a page elsewhere cannot read
+   * an account's changes through a visitor's browser.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every socket (shutdown); resolves when they are gone (cut after a second at most). */
+  closeAll(): Promise<void>;
 }
 //# sourceMappingURL=live.d.ts.map

@@ -7,12 +7,12 @@
  */
 /** One parsed allowed-origin pattern. */
 export interface OriginPattern {
-    /** The pattern as written, normalised (lower case); also a valid CSP source expression. */
-    readonly source: string;
-    readonly scheme: 'http' | 'https' | '*';
-    readonly host: string;
-    /** A port number, `'*'` for any port. */
-    readonly port: number | '*';
+  /** The pattern as written, normalised (lower case); also a valid CSP source expression. */
+  readonly source: string;
+  readonly scheme: 'http' | 'https' | '*';
+  readonly host: string;
+  /** A port number, `'*'` for any port. */
+  readonly port: number | '*';
 }
 /** Parses a pattern; returns an explanation instead when it is not one. */
 export declare function parseOriginPattern(text: string): OriginPattern | string;

@@ -4,8 +4,8 @@
  */
 /** What the shell links to. */
 export interface PluginPageOptions {
-    /** Whether `/assets/app.css` exists and should be linked. */
-    stylesheet?: boolean;
+  /** Whether `/assets/app.css` exists and should be linked. */
+  stylesheet?: boolean;
 }
 /** The plugin page's HTML: loads `/assets/app.js` as a module into `<main id="app">`. */
 export declare function pluginPageHtml(options?: PluginPageOptions): string;

@@ -4,7 +4,7 @@
  */
 /** The plugin page's HTML: loads `/assets/app.js` as a module into `<main id="app">`. */
 export function pluginPageHtml(options = {}) {
-    return `<!doctype html>
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

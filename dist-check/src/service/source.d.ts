@@ -9,23 +9,23 @@
 export type SourceErrorCode = 'source_unreachable' | 'source_timeout' | 'source_http_error' | 'source_not_html';
 /** Why a source page could not be read. */
 export declare class SourceError extends Error {
-    readonly code: SourceErrorCode;
-    constructor(code: SourceErrorCode, message: string);
+  readonly code: SourceErrorCode;
+  constructor(code: SourceErrorCode, message: string);
 }
 /** What a topic takes from its source page. */
 export interface SourcePage {
-    title?: string;
-    description?: string;
-    images: string[];
-    /** The text of its `h1`–`h3` headings and the first sentences of its paragraphs (a few each). */
-    headings: string[];
-    sentences: string[];
+  title?: string;
+  description?: string;
+  images: string[];
+  /** The text of its `h1`–`h3` headings and the first sentences of its paragraphs (a few each). */
+  headings: string[];
+  sentences: string[];
 }
 /** Limits of one fetch. */
 export interface FetchLimits {
-    timeoutMs: number;
-    /** Aborts the fetch when the service shuts down (the error is then rethrown as is). */
-    signal?: AbortSignal;
+  timeoutMs: number;
+  /** Aborts the fetch when the service shuts down (the error is then rethrown as is). */
+  signal?: AbortSignal;
 }
 /** Bytes of a page that are read; the rest is ignored (title and meta tags come first). */
 export declare const MAX_PAGE_BYTES: number;

@@ -13,11 +13,22 @@ export declare function pageCsp(config: ServiceConfig): string;
 /** Answers `GET /plugin`: the HTML shell of the iframe's page. */
 export declare function servePluginPage(res: ServerResponse, config: ServiceConfig): Promise<void>;
 /** Answers `GET /assets/<file>` from the public directory; nothing outside it is reachable. */
-export declare function serveAsset(req: IncomingMessage, res: ServerResponse, path: string, config: ServiceConfig): Promise<void>;
+export declare function serveAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  config: ServiceConfig,
+): Promise<void>;
 /**
  * A video's media (`/media/videos/<id>/<name>`): real files (MP4 with HTTP range requests, so that
  * players can seek; JPEG thumbnail; WebVTT captions) or the SVG stand-ins of `media: placeholder`.
  * Served only once they exist; the unguessable video ID is the key (see SECURITY.md).
  */
-export declare function serveMedia(req: IncomingMessage, res: ServerResponse, path: string, store: Store, mediaDir: string): Promise<void>;
+export declare function serveMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  store: Store,
+  mediaDir: string,
+): Promise<void>;
 //# sourceMappingURL=static.d.ts.map

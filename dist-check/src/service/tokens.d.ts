@@ -7,15 +7,15 @@ export declare const MAX_TOKEN_BYTES = 8192;
 export declare const CLOCK_SKEW_SECONDS = 30;
 /** A verified token: the partner who signed it and the contents of its account claim. */
 export interface VerifiedToken<Claim> {
-    partner: Partner;
-    claim: Claim;
+  partner: Partner;
+  claim: Claim;
 }
 /** What verification needs from the service. */
 export interface TokenContext {
-    partners: ReadonlyMap<string, Partner>;
-    store: Store;
-    /** Current time in ms; replaceable in tests. */
-    now?: () => number;
+  partners: ReadonlyMap<string, Partner>;
+  store: Store;
+  /** Current time in ms; replaceable in tests. */
+  now?: () => number;
 }
 /**
  * Verifies a token and consumes its `jti`. `claimSchema` validates the account claim for the
@@ -25,5 +25,11 @@ export interface TokenContext {
  * @param expectedPartnerID - the partner the plugin was created for, when the caller knows it; a
  *   token from another partner is then refused as `token_unknown_issuer`.
  */
-export declare function verifyToken<S extends z.ZodMiniType>(token: string, claimSchema: S, context: TokenContext, expectedPartnerID?: string, claimCheck?: (claim: z.infer<S>) => void): Promise<VerifiedToken<z.infer<S>>>;
+export declare function verifyToken<S extends z.ZodMiniType>(
+  token: string,
+  claimSchema: S,
+  context: TokenContext,
+  expectedPartnerID?: string,
+  claimCheck?: (claim: z.infer<S>) => void,
+): Promise<VerifiedToken<z.infer<S>>>;
 //# sourceMappingURL=tokens.d.ts.map

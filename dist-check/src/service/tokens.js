@@ -26,129 +26,172 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  *   token from another partner is then refused as `token_unknown_issuer`.
  */
 export async function verifyToken(token, claimSchema, context, expectedPartnerID, claimCheck) {
-    const bytes = Buffer.byteLength(token);
-    if (bytes > MAX_TOKEN_BYTES) {
-        fail('token_too_large', `The token is ${bytes} bytes; at most ${MAX_TOKEN_BYTES} are accepted. Keep the account claim small.`);
+  const bytes = Buffer.byteLength(token);
+  if (bytes > MAX_TOKEN_BYTES) {
+    fail(
+      'token_too_large',
+      `The token is ${bytes} bytes; at most ${MAX_TOKEN_BYTES} are accepted. Keep the account claim small.`,
+    );
+  }
+  const parts = token.split('.');
+  if (
+    parts.length !== 3 ||
+    !BASE64URL.test(parts[0] ?? '') ||
+    !BASE64URL.test(parts[1] ?? '') ||
+    !/^[A-Za-z0-9_-]*$/.test(parts[2] ?? '')
+  ) {
+    fail(
+      'token_malformed',
+      'The token is not a JWT: expected three base64url parts separated by periods (header.payload.signature).',
+    );
+  }
+  const header = decodePart(parts[0], 'header');
+  const payload = decodePart(parts[1], 'payload');
+  if (header.alg !== 'HS256') {
+    fail(
+      'token_algorithm_not_allowed',
+      `The token is signed with alg ${JSON.stringify(header.alg ?? null)}; only HS256 is accepted. Sign it with HS256 and your partner secret.`,
+      { alg: header.alg ?? null },
+    );
+  }
+  const type = header.typ ?? header.type;
+  if (type !== undefined && (typeof type !== 'string' || !/^(application\/)?jwt$/i.test(type))) {
+    fail('token_malformed', `The token header's type is ${JSON.stringify(type)}; it must be "JWT" (or be left out).`);
+  }
+  if (!('iss' in payload)) missingClaims(payload);
+  const partner = typeof payload.iss === 'string' ? context.partners.get(payload.iss) : undefined;
+  if (!partner) {
+    fail(
+      'token_unknown_issuer',
+      `The token's issuer (iss) ${JSON.stringify(payload.iss)} is not a partner this service knows. Set iss to your partner ID.`,
+      { iss: payload.iss },
+    );
+  }
+  if (expectedPartnerID !== undefined && expectedPartnerID !== partner.id) {
+    fail(
+      'token_unknown_issuer',
+      `The token was issued by partner "${partner.id}", but this plugin was created for partner "${expectedPartnerID}". Mint the token with the same partner ID as the Plugin.`,
+      { iss: partner.id, partnerID: expectedPartnerID },
+    );
+  }
+  try {
+    await compactVerify(token, partner.key, { algorithms: ['HS256'] });
+  } catch (error) {
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+      fail(
+        'token_bad_signature',
+        `The token's signature does not match partner "${partner.id}"'s secret. Sign it with the secret the service gave you, on your server.`,
+      );
     }
-    const parts = token.split('.');
-    if (parts.length !== 3 ||
-        !BASE64URL.test(parts[0] ?? '') ||
-        !BASE64URL.test(parts[1] ?? '') ||
-        !/^[A-Za-z0-9_-]*$/.test(parts[2] ?? '')) {
-        fail('token_malformed', 'The token is not a JWT: expected three base64url parts separated by periods (header.payload.signature).');
-    }
-    const header = decodePart(parts[0], 'header');
-    const payload = decodePart(parts[1], 'payload');
-    if (header.alg !== 'HS256') {
-        fail('token_algorithm_not_allowed', `The token is signed with alg ${JSON.stringify(header.alg ?? null)}; only HS256 is accepted. Sign it with HS256 and your partner secret.`, { alg: header.alg ?? null });
-    }
-    const type = header.typ ?? header.type;
-    if (type !== undefined && (typeof type !== 'string' || !/^(application\/)?jwt$/i.test(type))) {
-        fail('token_malformed', `The token header's type is ${JSON.stringify(type)}; it must be "JWT" (or be left out).`);
-    }
-    if (!('iss' in payload))
-        missingClaims(payload);
-    const partner = typeof payload.iss === 'string' ? context.partners.get(payload.iss) : undefined;
-    if (!partner) {
-        fail('token_unknown_issuer', `The token's issuer (iss) ${JSON.stringify(payload.iss)} is not a partner this service knows. Set iss to your partner ID.`, { iss: payload.iss });
-    }
-    if (expectedPartnerID !== undefined && expectedPartnerID !== partner.id) {
-        fail('token_unknown_issuer', `The token was issued by partner "${partner.id}", but this plugin was created for partner "${expectedPartnerID}". Mint the token with the same partner ID as the Plugin.`, { iss: partner.id, partnerID: expectedPartnerID });
-    }
-    try {
-        await compactVerify(token, partner.key, { algorithms: ['HS256'] });
-    }
-    catch (error) {
-        if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-            fail('token_bad_signature', `The token's signature does not match partner "${partner.id}"'s secret. Sign it with the secret the service gave you, on your server.`);
-        }
-        fail('token_malformed', `The token could not be read: ${error.message}.`);
-    }
-    missingClaims(payload);
-    const { jti, aud, iat, exp, nbf } = payload;
-    if (typeof jti !== 'string' || jti === '' || jti.length > 256)
-        malformedClaim('jti', 'a non-empty string of at most 256 characters');
-    if (typeof iat !== 'number' || !Number.isFinite(iat))
-        malformedClaim('iat', 'a number of seconds since 1970');
-    if (typeof exp !== 'number' || !Number.isFinite(exp))
-        malformedClaim('exp', 'a number of seconds since 1970');
-    if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf)))
-        malformedClaim('nbf', 'a number of seconds since 1970, or left out');
-    if (exp < iat)
-        fail('token_malformed', 'The token expires (exp) before it was issued (iat).');
-    const audiences = Array.isArray(aud) ? aud : [aud];
-    if (!audiences.includes(SERVICE_DOMAIN)) {
-        fail('token_wrong_audience', `The token's audience (aud) is ${JSON.stringify(aud)}; it must be "${SERVICE_DOMAIN}".`, { aud });
-    }
-    const now = (context.now ?? Date.now)() / 1000;
-    if (exp <= now - CLOCK_SKEW_SECONDS) {
-        fail('token_expired', `The token expired at ${iso(exp)} (service time ${iso(now)}). Mint a new token just before each call.`, { exp });
-    }
-    if (iat > now + CLOCK_SKEW_SECONDS) {
-        fail('token_issued_in_future', `The token was issued (iat) at ${iso(iat)}, in the future (service time ${iso(now)}). Check your server's clock.`, { iat });
-    }
-    if (nbf !== undefined && nbf > now + CLOCK_SKEW_SECONDS) {
-        fail('token_not_yet_valid', `The token is not valid before (nbf) ${iso(nbf)} (service time ${iso(now)}). Leave nbf out, or set it to the time you mint the token.`, { nbf });
-    }
-    // A partner's token that lives for days is a leaked token waiting to happen; the cap also bounds
-    // how long each jti must be remembered.
-    if (exp - iat > MAX_TOKEN_LIFETIME_SECONDS) {
-        fail('token_lifetime_too_long', `The token is valid for ${Math.round(exp - iat)} s (exp − iat); at most ${MAX_TOKEN_LIFETIME_SECONDS} s are accepted. Mint a short-lived token (about 60 s) just before each call.`, { lifetime: exp - iat, max: MAX_TOKEN_LIFETIME_SECONDS });
-    }
-    const claimValue = payload[ACCOUNT_CLAIM];
-    if (claimValue === null || typeof claimValue !== 'object' || Array.isArray(claimValue)) {
-        malformedClaim(ACCOUNT_CLAIM, 'an object');
-    }
-    const parsed = claimSchema.safeParse(claimValue);
-    if (!parsed.success) {
-        const reason = issueToError(parsed.error.issues[0], claimValue, `The token's claim ${ACCOUNT_CLAIM}`);
-        fail('token_malformed', reason.message, reason.data);
-    }
-    const claim = parsed.data;
-    claimCheck?.(claim);
-    // Consumed last, and with no await since the lookup, so that of two concurrent uses exactly one wins.
-    consumeJti(context.store, partner.id, jti, exp, now);
-    return { partner, claim };
+    fail('token_malformed', `The token could not be read: ${error.message}.`);
+  }
+  missingClaims(payload);
+  const { jti, aud, iat, exp, nbf } = payload;
+  if (typeof jti !== 'string' || jti === '' || jti.length > 256)
+    malformedClaim('jti', 'a non-empty string of at most 256 characters');
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) malformedClaim('iat', 'a number of seconds since 1970');
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) malformedClaim('exp', 'a number of seconds since 1970');
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf)))
+    malformedClaim('nbf', 'a number of seconds since 1970, or left out');
+  if (exp < iat) fail('token_malformed', 'The token expires (exp) before it was issued (iat).');
+  const audiences = Array.isArray(aud) ? aud : [aud];
+  if (!audiences.includes(SERVICE_DOMAIN)) {
+    fail(
+      'token_wrong_audience',
+      `The token's audience (aud) is ${JSON.stringify(aud)}; it must be "${SERVICE_DOMAIN}".`,
+      { aud },
+    );
+  }
+  const now = (context.now ?? Date.now)() / 1000;
+  if (exp <= now - CLOCK_SKEW_SECONDS) {
+    fail(
+      'token_expired',
+      `The token expired at ${iso(exp)} (service time ${iso(now)}). Mint a new token just before each call.`,
+      { exp },
+    );
+  }
+  if (iat > now + CLOCK_SKEW_SECONDS) {
+    fail(
+      'token_issued_in_future',
+      `The token was issued (iat) at ${iso(iat)}, in the future (service time ${iso(now)}). Check your server's clock.`,
+      { iat },
+    );
+  }
+  if (nbf !== undefined && nbf > now + CLOCK_SKEW_SECONDS) {
+    fail(
+      'token_not_yet_valid',
+      `The token is not valid before (nbf) ${iso(nbf)} (service time ${iso(now)}). Leave nbf out, or set it to the time you mint the token.`,
+      { nbf },
+    );
+  }
+  // A partner's token that lives for days is a leaked token waiting to happen; the cap also bounds
+  // how long each jti must be remembered.
+  if (exp - iat > MAX_TOKEN_LIFETIME_SECONDS) {
+    fail(
+      'token_lifetime_too_long',
+      `The token is valid for ${Math.round(exp - iat)} s (exp − iat); at most ${MAX_TOKEN_LIFETIME_SECONDS} s are accepted. Mint a short-lived token (about 60 s) just before each call.`,
+      { lifetime: exp - iat, max: MAX_TOKEN_LIFETIME_SECONDS },
+    );
+  }
+  const claimValue = payload[ACCOUNT_CLAIM];
+  if (claimValue === null || typeof claimValue !== 'object' || Array.isArray(claimValue)) {
+    malformedClaim(ACCOUNT_CLAIM, 'an object');
+  }
+  const parsed = claimSchema.safeParse(claimValue);
+  if (!parsed.success) {
+    const reason = issueToError(parsed.error.issues[0], claimValue, `The token's claim ${ACCOUNT_CLAIM}`);
+    fail('token_malformed', reason.message, reason.data);
+  }
+  const claim = parsed.data;
+  claimCheck?.(claim);
+  // Consumed last, and with no await since the lookup, so that of two concurrent uses exactly one wins.
+  consumeJti(context.store, partner.id, jti, exp, now);
+  return { partner, claim };
 }
 function consumeJti(store, partnerID, jti, exp, now) {
-    for (const [key, until] of store.usedJtis)
-        if (until < now)
-            store.usedJtis.delete(key);
-    const key = `${partnerID}\n${jti}`;
-    if (store.usedJtis.has(key)) {
-        fail('token_replayed', `The token's jti "${jti}" was already used. Mint a new token (with a new jti) for every call.`, { jti });
-    }
-    // Remembered for as long as the token could still pass the expiry check.
-    store.usedJtis.set(key, exp + CLOCK_SKEW_SECONDS);
-    store.changed();
+  for (const [key, until] of store.usedJtis) if (until < now) store.usedJtis.delete(key);
+  const key = `${partnerID}\n${jti}`;
+  if (store.usedJtis.has(key)) {
+    fail(
+      'token_replayed',
+      `The token's jti "${jti}" was already used. Mint a new token (with a new jti) for every call.`,
+      { jti },
+    );
+  }
+  // Remembered for as long as the token could still pass the expiry check.
+  store.usedJtis.set(key, exp + CLOCK_SKEW_SECONDS);
+  store.changed();
 }
 function decodePart(part, name) {
-    let value;
-    try {
-        value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    }
-    catch {
-        fail('token_malformed', `The token's ${name} is not base64url-encoded JSON.`);
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        fail('token_malformed', `The token's ${name} is not a JSON object.`);
-    }
-    return value;
+  let value;
+  try {
+    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    fail('token_malformed', `The token's ${name} is not base64url-encoded JSON.`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail('token_malformed', `The token's ${name} is not a JSON object.`);
+  }
+  return value;
 }
 function missingClaims(payload) {
-    const missing = REQUIRED_CLAIMS.filter((claim) => payload[claim] === undefined || payload[claim] === null);
-    if (missing.length > 0) {
-        fail('token_missing_claims', `The token lacks the claim${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Mint it with video-plugin/server, or add them.`, { claims: missing });
-    }
+  const missing = REQUIRED_CLAIMS.filter((claim) => payload[claim] === undefined || payload[claim] === null);
+  if (missing.length > 0) {
+    fail(
+      'token_missing_claims',
+      `The token lacks the claim${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Mint it with video-plugin/server, or add them.`,
+      { claims: missing },
+    );
+  }
 }
 function malformedClaim(claim, expected) {
-    fail('token_malformed', `The token's claim ${claim} must be ${expected}.`, { claim });
+  fail('token_malformed', `The token's claim ${claim} must be ${expected}.`, { claim });
 }
 function iso(seconds) {
-    const date = new Date(seconds * 1000);
-    return Number.isNaN(date.getTime()) ? `${seconds} s` : date.toISOString();
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} s` : date.toISOString();
 }
 function fail(code, message, data) {
-    throw new InvalidTokenError(code, message, data);
+  throw new InvalidTokenError(code, message, data);
 }
 //# sourceMappingURL=tokens.js.map

@@ -8,42 +8,42 @@ import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord,
 export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
 /** A topic as the API returns it. `title`, `description` and `images` fill in while PROCESSING. */
 export interface TopicView {
-    id: string;
-    requestId: string;
-    sourceURL: string;
-    status: Status;
-    error?: StatusError;
-    title?: string;
-    description?: string;
-    images: string[];
+  id: string;
+  requestId: string;
+  sourceURL: string;
+  status: Status;
+  error?: StatusError;
+  title?: string;
+  description?: string;
+  images: string[];
 }
 /** A video generation as the API returns it. */
 export interface GenerationView {
-    requestId: string;
-    videoId: string;
-    topicId: string;
-    status: Status;
-    error?: StatusError;
+  requestId: string;
+  videoId: string;
+  topicId: string;
+  status: Status;
+  error?: StatusError;
 }
 /** A video as the API returns it. */
 export interface VideoView {
-    id: string;
-    name: string;
-    topicId?: string;
-    aspectRatio: '16:9' | '4:5';
-    duration: 5 | 15 | 30;
-    language: string;
-    createdAt: string;
-    updatedAt: string;
-    isCompleted: boolean;
-    thumbnailURL?: string;
-    renders: {
-        format: string;
-        status: Status;
-        error?: StatusError;
-        url?: string;
-        renderedAt?: string;
-    }[];
+  id: string;
+  name: string;
+  topicId?: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  createdAt: string;
+  updatedAt: string;
+  isCompleted: boolean;
+  thumbnailURL?: string;
+  renders: {
+    format: string;
+    status: Status;
+    error?: StatusError;
+    url?: string;
+    renderedAt?: string;
+  }[];
 }
 /** The account without its owner field and internal flag. */
 export declare function accountView({ partnerID: _partnerID, signIn: _signIn, ...account }: AccountRecord): AccountView;

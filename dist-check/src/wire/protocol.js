@@ -30,67 +30,64 @@ const record = z.custom((value) => typeof value === 'object' && value !== null &
  */
 const kind = (_) => string;
 const serializedError = z.object({
-    code: string,
-    message: string,
-    data: z.optional(record),
+  code: string,
+  message: string,
+  data: z.optional(record),
 });
 /** iframe → parent window. */
 export const helloSchema = z.object({
-    [HANDSHAKE_KEY]: kind('hello'),
-    v: number,
-    channel: string,
+  [HANDSHAKE_KEY]: kind('hello'),
+  v: number,
+  channel: string,
 });
 /** parent window → iframe, with the port as the only transferable. */
 export const connectSchema = z.object({
-    [HANDSHAKE_KEY]: kind('connect'),
-    v: number,
-    channel: string,
-    /** The SDK's own version, for the service's logs and compatibility decisions. */
-    sdk: string,
-    /** The host's configuration, replayed on every reconnect. */
-    config: anything,
+  [HANDSHAKE_KEY]: kind('connect'),
+  v: number,
+  channel: string,
+  /** The SDK's own version, for the service's logs and compatibility decisions. */
+  sdk: string,
+  /** The host's configuration, replayed on every reconnect. */
+  config: anything,
 });
 const id = number;
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
-    call: z.object({ t: kind('call'), id, method: string, params: anything }),
-    sub: z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
-    unsub: z.object({ t: kind('unsub'), sid: id }),
+  call: z.object({ t: kind('call'), id, method: string, params: anything }),
+  sub: z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
+  unsub: z.object({ t: kind('unsub'), sid: id }),
 };
 /** Messages the service sends on the port. */
 export const serviceMessageSchemas = {
-    ready: z.object({ t: kind('ready'), info: z.optional(record) }),
-    refused: z.object({ t: kind('refused'), error: serializedError }),
-    ok: z.object({ t: kind('ok'), id, value: anything }),
-    err: z.object({ t: kind('err'), id, error: serializedError }),
-    evt: z.object({ t: kind('evt'), name: string, payload: anything }),
-    upd: z.object({ t: kind('upd'), sid: id, value: anything }),
-    bye: z.object({ t: kind('bye') }),
+  ready: z.object({ t: kind('ready'), info: z.optional(record) }),
+  refused: z.object({ t: kind('refused'), error: serializedError }),
+  ok: z.object({ t: kind('ok'), id, value: anything }),
+  err: z.object({ t: kind('err'), id, error: serializedError }),
+  evt: z.object({ t: kind('evt'), name: string, payload: anything }),
+  upd: z.object({ t: kind('upd'), sid: id, value: anything }),
+  bye: z.object({ t: kind('bye') }),
 };
 /**
  * Validates a message from the other side: cheap checks first (an object with a known `t`),
  * then the schema of that kind. Returns `undefined` for anything that is not a valid message.
  */
 export function parseMessage(schemas, data) {
-    if (typeof data !== 'object' || data === null)
-        return undefined;
-    const kind = data.t;
-    if (typeof kind !== 'string' || !Object.hasOwn(schemas, kind))
-        return undefined;
-    const result = schemas[kind].safeParse(data);
-    return result.success ? result.data : undefined;
+  if (typeof data !== 'object' || data === null) return undefined;
+  const kind = data.t;
+  if (typeof kind !== 'string' || !Object.hasOwn(schemas, kind)) return undefined;
+  const result = schemas[kind].safeParse(data);
+  return result.success ? result.data : undefined;
 }
 /** Reads `channel` and `v` from an iframe URL hash (`#channel=…&v=…`). */
 export function readFrameHash(hash) {
-    const params = new URLSearchParams(hash.replace(/^#/, ''));
-    const channel = params.get('channel');
-    const version = Number(params.get('v'));
-    if (!channel || !Number.isInteger(version))
-        return undefined;
-    return { channel, version };
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const channel = params.get('channel');
+  const version = Number(params.get('v'));
+  if (!channel || !Number.isInteger(version)) return undefined;
+  return { channel, version };
 }
 /** Writes the hash that {@link readFrameHash} reads. */
 export function frameHash(channel) {
-    return `#channel=${encodeURIComponent(channel)}&v=${PROTOCOL_VERSION}`;
+  return `#channel=${encodeURIComponent(channel)}&v=${PROTOCOL_VERSION}`;
 }
 //# sourceMappingURL=protocol.js.map

@@ -20,28 +20,27 @@ const url = { kind: 'url' };
 const fn = { kind: 'function' };
 const CONFIRMATION_KEYS = ['shouldShow', 'title', 'body', 'confirmButton', 'cancelButton'];
 const ACCOUNT_FIELDS = [
-    ['firstName', 256],
-    ['lastName', 256],
-    ['emailAddress', 256],
-    ['companyName', 256],
-    ['phone', 64],
-    ['city', 256],
-    ['state', 256],
+  ['firstName', 256],
+  ['lastName', 256],
+  ['emailAddress', 256],
+  ['companyName', 256],
+  ['phone', 64],
+  ['city', 256],
+  ['state', 256],
 ];
 function isHttpURL(value) {
-    try {
-        return /^https?:$/.test(new URL(value).protocol) && value.length <= 2048;
-    }
-    catch {
-        return false;
-    }
+  try {
+    return /^https?:$/.test(new URL(value).protocol) && value.length <= 2048;
+  } catch {
+    return false;
+  }
 }
 /** `{a: {b: value}}` for the path `a.b`. */
 function nest(path, value) {
-    return path
-        .split('.')
-        .reverse()
-        .reduce((inner, key) => ({ [key]: inner }), value);
+  return path
+    .split('.')
+    .reverse()
+    .reduce((inner, key) => ({ [key]: inner }), value);
 }
 const generation = () => ({ topicId: 'topic-1', aspectRatio: '16:9', duration: 5 });
 /**
@@ -49,547 +48,550 @@ const generation = () => ({ topicId: 'topic-1', aspectRatio: '16:9', duration: 5
  * table serves both (`target` is either).
  */
 const METHOD_ROWS = [
-    { field: 'createAccountToken', spec: tokenSpec, required: true, call: (t, v) => t.createAccount(v) },
-    { field: 'loginAccountToken', spec: tokenSpec, required: true, call: (t, v) => t.loginAccount(v) },
-    {
-        field: 'newAccountInfo',
-        spec: { kind: 'object', keys: ACCOUNT_FIELDS.map(([name]) => name) },
-        required: true,
-        base: () => ({ lastName: 'Lovelace' }),
-        call: (t, v) => t.updateAccountInfo(v),
+  { field: 'createAccountToken', spec: tokenSpec, required: true, call: (t, v) => t.createAccount(v) },
+  { field: 'loginAccountToken', spec: tokenSpec, required: true, call: (t, v) => t.loginAccount(v) },
+  {
+    field: 'newAccountInfo',
+    spec: { kind: 'object', keys: ACCOUNT_FIELDS.map(([name]) => name) },
+    required: true,
+    base: () => ({ lastName: 'Lovelace' }),
+    call: (t, v) => t.updateAccountInfo(v),
+  },
+  ...ACCOUNT_FIELDS.map(([name, max]) => ({
+    field: `newAccountInfo.${name}`,
+    spec: { kind: 'string', min: 0, max },
+    call: (t, v) => t.updateAccountInfo({ [name]: v }),
+  })),
+  { field: 'videoID', spec: id, required: true, call: (t, v) => t.getVideoData(v) },
+  { field: 'sourceURL', spec: url, required: true, call: (t, v) => t.startTopicSearch(v) },
+  {
+    field: 'videoGenerationParams',
+    spec: { kind: 'object', keys: Object.keys(generation()) },
+    required: true,
+    base: generation,
+    call: (t, v) => t.startVideoGeneration(v),
+  },
+  ...[
+    ['topicId', id, true],
+    ['aspectRatio', { kind: 'enum', values: ASPECT_RATIOS }, true],
+    ['duration', { kind: 'numberLiteral', values: DURATIONS }, true],
+    ['videoInstructions', { kind: 'string', min: 0, max: 2000 }, false],
+    ['language', { kind: 'enum', values: LANGUAGES }, false],
+  ].map(([name, spec, required]) => ({
+    field: `videoGenerationParams.${name}`,
+    spec,
+    required,
+    call: (t, v) => t.startVideoGeneration({ ...generation(), [name]: v }),
+  })),
+  {
+    field: 'topicId',
+    spec: id,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToTopicSearchStatusUpdates(v, () => {}),
+  },
+  {
+    field: 'callback',
+    spec: fn,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToTopicSearchStatusUpdates('topic-1', v),
+  },
+  {
+    field: 'generationRequestId',
+    spec: id,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToVideoGenerationStatusUpdates(v, () => {}),
+  },
+  {
+    field: 'callback',
+    spec: fn,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToVideoGenerationStatusUpdates('request-1', v),
+  },
+  { field: 'domElement', spec: { kind: 'element' }, required: true, call: (t, v) => t.mount(v) },
+  {
+    field: 'isHidden',
+    spec: { kind: 'boolean' },
+    call: (t, v) => t.mount(document.createElement('div'), v),
+  },
+  {
+    field: 'options',
+    spec: {
+      kind: 'object',
+      keys: ['sourceURL', 'sourceUrl', 'businessURL', 'topicId', 'generationRequestId', 'timeout'],
     },
-    ...ACCOUNT_FIELDS.map(([name, max]) => ({
-        field: `newAccountInfo.${name}`,
-        spec: { kind: 'string', min: 0, max },
-        call: (t, v) => t.updateAccountInfo({ [name]: v }),
-    })),
-    { field: 'videoID', spec: id, required: true, call: (t, v) => t.getVideoData(v) },
-    { field: 'sourceURL', spec: url, required: true, call: (t, v) => t.startTopicSearch(v) },
+    nullable: true,
+    base: () => ({}),
+    call: (t, v) => t.openPlugin(v),
+  },
+  ...[
+    ['sourceURL', url],
+    ['sourceUrl', url],
+    ['businessURL', url],
+    ['topicId', id],
+    ['generationRequestId', id],
+    ['timeout', timeout],
+  ].map(([name, spec]) => ({
+    field: `options.${name}`,
+    spec,
+    call: (t, v) => t.openPlugin({ [name]: v }),
+  })),
+  { field: 'videoID', spec: id, required: true, call: (t, v) => t.openEditorForVideo(v) },
+  {
+    field: 'options',
+    spec: { kind: 'object', keys: ['timeout'] },
+    nullable: true,
+    base: () => ({}),
+    call: (t, v) => t.openEditorForVideo('video-1', v),
+  },
+  {
+    field: 'options.timeout',
+    spec: timeout,
+    call: (t, v) => t.openEditorForVideo('video-1', { timeout: v }),
+  },
+  ...['on', 'off'].flatMap((method) => [
     {
-        field: 'videoGenerationParams',
-        spec: { kind: 'object', keys: Object.keys(generation()) },
-        required: true,
-        base: generation,
-        call: (t, v) => t.startVideoGeneration(v),
+      field: 'eventName',
+      spec: { kind: 'enum', values: EVENT_NAMES },
+      required: true,
+      sync: true,
+      call: (t, v) => t[method](v, () => {}),
     },
-    ...[
-        ['topicId', id, true],
-        ['aspectRatio', { kind: 'enum', values: ASPECT_RATIOS }, true],
-        ['duration', { kind: 'numberLiteral', values: DURATIONS }, true],
-        ['videoInstructions', { kind: 'string', min: 0, max: 2000 }, false],
-        ['language', { kind: 'enum', values: LANGUAGES }, false],
-    ].map(([name, spec, required]) => ({
-        field: `videoGenerationParams.${name}`,
-        spec,
-        required,
-        call: (t, v) => t.startVideoGeneration({ ...generation(), [name]: v }),
-    })),
-    {
-        field: 'topicId',
-        spec: id,
-        required: true,
-        sync: true,
-        call: (t, v) => t.subscribeToTopicSearchStatusUpdates(v, () => { }),
-    },
-    {
-        field: 'callback',
-        spec: fn,
-        required: true,
-        sync: true,
-        call: (t, v) => t.subscribeToTopicSearchStatusUpdates('topic-1', v),
-    },
-    {
-        field: 'generationRequestId',
-        spec: id,
-        required: true,
-        sync: true,
-        call: (t, v) => t.subscribeToVideoGenerationStatusUpdates(v, () => { }),
-    },
-    {
-        field: 'callback',
-        spec: fn,
-        required: true,
-        sync: true,
-        call: (t, v) => t.subscribeToVideoGenerationStatusUpdates('request-1', v),
-    },
-    { field: 'domElement', spec: { kind: 'element' }, required: true, call: (t, v) => t.mount(v) },
-    {
-        field: 'isHidden',
-        spec: { kind: 'boolean' },
-        call: (t, v) => t.mount(document.createElement('div'), v),
-    },
-    {
-        field: 'options',
-        spec: {
-            kind: 'object',
-            keys: ['sourceURL', 'sourceUrl', 'businessURL', 'topicId', 'generationRequestId', 'timeout'],
-        },
-        nullable: true,
-        base: () => ({}),
-        call: (t, v) => t.openPlugin(v),
-    },
-    ...[
-        ['sourceURL', url],
-        ['sourceUrl', url],
-        ['businessURL', url],
-        ['topicId', id],
-        ['generationRequestId', id],
-        ['timeout', timeout],
-    ].map(([name, spec]) => ({
-        field: `options.${name}`,
-        spec,
-        call: (t, v) => t.openPlugin({ [name]: v }),
-    })),
-    { field: 'videoID', spec: id, required: true, call: (t, v) => t.openEditorForVideo(v) },
-    {
-        field: 'options',
-        spec: { kind: 'object', keys: ['timeout'] },
-        nullable: true,
-        base: () => ({}),
-        call: (t, v) => t.openEditorForVideo('video-1', v),
-    },
-    {
-        field: 'options.timeout',
-        spec: timeout,
-        call: (t, v) => t.openEditorForVideo('video-1', { timeout: v }),
-    },
-    ...['on', 'off'].flatMap((method) => [
-        {
-            field: 'eventName',
-            spec: { kind: 'enum', values: EVENT_NAMES },
-            required: true,
-            sync: true,
-            call: (t, v) => t[method](v, () => { }),
-        },
-        { field: 'callback', spec: fn, required: true, sync: true, call: (t, v) => t[method]('pluginOpened', v) },
-    ]),
+    { field: 'callback', spec: fn, required: true, sync: true, call: (t, v) => t[method]('pluginOpened', v) },
+  ]),
 ];
 /** Inputs that are wrong together, though each field alone is fine. */
 const CONFLICTS = [
-    { field: 'options.sourceURL', options: { sourceURL: BUSINESS_URL, businessURL: 'https://other.example/' } },
-    { field: 'options.sourceURL', options: { sourceURL: BUSINESS_URL, sourceUrl: 'https://other.example/' } },
-    { field: 'options', options: { sourceURL: BUSINESS_URL, topicId: 'topic-1' } },
-    { field: 'options', options: { topicId: 'topic-1', generationRequestId: 'request-1' } },
-    { field: 'options', options: { businessURL: BUSINESS_URL, generationRequestId: 'request-1' } },
+  { field: 'options.sourceURL', options: { sourceURL: BUSINESS_URL, businessURL: 'https://other.example/' } },
+  { field: 'options.sourceURL', options: { sourceURL: BUSINESS_URL, sourceUrl: 'https://other.example/' } },
+  { field: 'options', options: { sourceURL: BUSINESS_URL, topicId: 'topic-1' } },
+  { field: 'options', options: { topicId: 'topic-1', generationRequestId: 'request-1' } },
+  { field: 'options', options: { businessURL: BUSINESS_URL, generationRequestId: 'request-1' } },
 ];
 /** Every constructor argument and option, down to the confirmation modal's labels. */
 function constructorRows(serviceURL) {
-    const create = (options) => new Plugin('test-partner', { serviceURL, ...options });
-    const option = (path, spec, extra = {}) => ({
-        field: `options.${path}`,
-        spec,
-        sync: true,
-        call: (_t, v) => create(nest(path, v)),
-        ...extra,
-    });
-    const confirmation = 'editor.labels.completeVideoConfirmation';
-    return [
-        {
-            field: 'partnerID',
-            spec: id,
-            required: true,
-            sync: true,
-            call: (_t, v) => new Plugin(v, { serviceURL }),
-        },
-        {
-            field: 'options',
-            spec: {
-                kind: 'object',
-                keys: [
-                    'environment',
-                    'domElement',
-                    'authMode',
-                    'editor',
-                    'callbacks',
-                    'isDebug',
-                    'serviceURL',
-                    'connectTimeout',
-                    'callTimeout',
-                ],
-            },
-            nullable: true,
-            sync: true,
-            base: () => ({ serviceURL }),
-            call: (_t, v) => new Plugin('test-partner', v),
-        },
-        option('environment', { kind: 'enum', values: ['prod', 'demo'] }),
-        option('domElement', { kind: 'element' }),
-        option('authMode', { kind: 'enum', values: ['jwt', 'uncontrolled'] }),
-        option('editor', { kind: 'object', keys: ['labels'] }, { base: () => ({}), call: (_t, v) => create({ editor: v }) }),
-        option('editor.labels', { kind: 'object', keys: ['completeVideoConfirmation'] }, { base: () => ({}), call: (_t, v) => create({ editor: { labels: v } }) }),
-        option(confirmation, { kind: 'object', keys: CONFIRMATION_KEYS }, { base: () => ({ shouldShow: true }), call: (_t, v) => create(nest(confirmation, v)) }),
-        option(`${confirmation}.shouldShow`, { kind: 'boolean' }),
-        option(`${confirmation}.title`, { kind: 'string', min: 1, max: 2048 }),
-        option(`${confirmation}.body`, { kind: 'string', min: 1, max: 4096 }),
-        option(`${confirmation}.confirmButton`, { kind: 'string', min: 1, max: 2048 }),
-        option(`${confirmation}.cancelButton`, { kind: 'string', min: 1, max: 2048 }),
-        option('callbacks', { kind: 'object', keys: EVENT_NAMES }, { base: () => ({ pluginOpened: () => { } }), call: (_t, v) => create({ callbacks: v }) }),
-        ...EVENT_NAMES.map((name) => option(`callbacks.${name}`, fn)),
-        option('isDebug', { kind: 'boolean' }),
-        option('serviceURL', url, { call: (_t, v) => new Plugin('test-partner', { serviceURL: v }) }),
-        option('connectTimeout', timeout),
-        option('callTimeout', timeout),
-    ];
+  const create = (options) => new Plugin('test-partner', { serviceURL, ...options });
+  const option = (path, spec, extra = {}) => ({
+    field: `options.${path}`,
+    spec,
+    sync: true,
+    call: (_t, v) => create(nest(path, v)),
+    ...extra,
+  });
+  const confirmation = 'editor.labels.completeVideoConfirmation';
+  return [
+    {
+      field: 'partnerID',
+      spec: id,
+      required: true,
+      sync: true,
+      call: (_t, v) => new Plugin(v, { serviceURL }),
+    },
+    {
+      field: 'options',
+      spec: {
+        kind: 'object',
+        keys: [
+          'environment',
+          'domElement',
+          'authMode',
+          'editor',
+          'callbacks',
+          'isDebug',
+          'serviceURL',
+          'connectTimeout',
+          'callTimeout',
+        ],
+      },
+      nullable: true,
+      sync: true,
+      base: () => ({ serviceURL }),
+      call: (_t, v) => new Plugin('test-partner', v),
+    },
+    option('environment', { kind: 'enum', values: ['prod', 'demo'] }),
+    option('domElement', { kind: 'element' }),
+    option('authMode', { kind: 'enum', values: ['jwt', 'uncontrolled'] }),
+    option(
+      'editor',
+      { kind: 'object', keys: ['labels'] },
+      { base: () => ({}), call: (_t, v) => create({ editor: v }) },
+    ),
+    option(
+      'editor.labels',
+      { kind: 'object', keys: ['completeVideoConfirmation'] },
+      { base: () => ({}), call: (_t, v) => create({ editor: { labels: v } }) },
+    ),
+    option(
+      confirmation,
+      { kind: 'object', keys: CONFIRMATION_KEYS },
+      { base: () => ({ shouldShow: true }), call: (_t, v) => create(nest(confirmation, v)) },
+    ),
+    option(`${confirmation}.shouldShow`, { kind: 'boolean' }),
+    option(`${confirmation}.title`, { kind: 'string', min: 1, max: 2048 }),
+    option(`${confirmation}.body`, { kind: 'string', min: 1, max: 4096 }),
+    option(`${confirmation}.confirmButton`, { kind: 'string', min: 1, max: 2048 }),
+    option(`${confirmation}.cancelButton`, { kind: 'string', min: 1, max: 2048 }),
+    option(
+      'callbacks',
+      { kind: 'object', keys: EVENT_NAMES },
+      { base: () => ({ pluginOpened: () => {} }), call: (_t, v) => create({ callbacks: v }) },
+    ),
+    ...EVENT_NAMES.map((name) => option(`callbacks.${name}`, fn)),
+    option('isDebug', { kind: 'boolean' }),
+    option('serviceURL', url, { call: (_t, v) => new Plugin('test-partner', { serviceURL: v }) }),
+    option('connectTimeout', timeout),
+    option('callTimeout', timeout),
+  ];
 }
 /** The wrong values of `row`, each with the seed that reproduces it. */
 function cases(row, index) {
-    const seed = SEED + index;
-    return wrongValues(row.spec, new Random(seed), { required: row.required, nullable: row.nullable }).map((wrong) => ({
-        wrong,
-        label: `${row.field} = ${wrong.label} (seed ${seed})`,
-    }));
+  const seed = SEED + index;
+  return wrongValues(row.spec, new Random(seed), { required: row.required, nullable: row.nullable }).map((wrong) => ({
+    wrong,
+    label: `${row.field} = ${wrong.label} (seed ${seed})`,
+  }));
 }
 /** The value to pass: an unknown key goes next to valid fields, so that it is the only fault. */
 function valueOf(row, wrong) {
-    return wrong.unknownKey !== undefined && row.base
-        ? { ...row.base(), ...wrong.value }
-        : wrong.value;
+  return wrong.unknownKey !== undefined && row.base ? { ...row.base(), ...wrong.value } : wrong.value;
 }
 /** What `run` threw (sync) or rejected with (async); fails when it did the other, or nothing. */
 async function failure(run, sync, label) {
-    let result;
-    try {
-        result = run();
-    }
-    catch (error) {
-        if (sync)
-            return error;
-        throw new Error(`${label}: threw synchronously, but this method must return a rejected promise`, {
-            cause: error,
-        });
-    }
-    if (sync)
-        throw new Error(`${label}: returned instead of throwing`);
-    expect(result, label).to.be.instanceOf(Promise);
-    try {
-        await result;
-    }
-    catch (error) {
-        return error;
-    }
-    throw new Error(`${label}: resolved instead of rejecting`);
+  let result;
+  try {
+    result = run();
+  } catch (error) {
+    if (sync) return error;
+    throw new Error(`${label}: threw synchronously, but this method must return a rejected promise`, {
+      cause: error,
+    });
+  }
+  if (sync) throw new Error(`${label}: returned instead of throwing`);
+  expect(result, label).to.be.instanceOf(Promise);
+  try {
+    await result;
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`${label}: resolved instead of rejecting`);
 }
 const WHAT_TO_DO = /\bmust\b|\bis required\b|remove it|\bpass (only|at most)\b/i;
 /** The documented error: its class and code, the field in `data.field` and in a short message. */
 function expectInvalid(error, field, label, unknownKey) {
-    expect(error, label).to.be.instanceOf(InvalidParameterError);
-    const { code, data, message } = error;
-    expect(code, label).to.equal('invalid_parameter');
-    expect(data?.field, label).to.equal(field);
-    expect(message, label).to.contain(field);
-    expect(message, label).to.match(WHAT_TO_DO);
-    // A 1 MB value is described, never echoed.
-    expect(message.length, label).to.be.below(400);
-    if (unknownKey !== undefined)
-        expect(message, label).to.contain(JSON.stringify(unknownKey));
+  expect(error, label).to.be.instanceOf(InvalidParameterError);
+  const { code, data, message } = error;
+  expect(code, label).to.equal('invalid_parameter');
+  expect(data?.field, label).to.equal(field);
+  expect(message, label).to.contain(field);
+  expect(message, label).to.match(WHAT_TO_DO);
+  // A 1 MB value is described, never echoed.
+  expect(message.length, label).to.be.below(400);
+  if (unknownKey !== undefined) expect(message, label).to.contain(JSON.stringify(unknownKey));
 }
 /** Counts what the page posts on any MessagePort: calls, subscriptions, unsubscriptions. */
 function spyPorts() {
-    const original = MessagePort.prototype.postMessage;
-    const posted = [];
-    MessagePort.prototype.postMessage = function (...args) {
-        posted.push(args[0]);
-        return original.apply(this, args);
-    };
-    return {
-        get count() {
-            return posted.length;
-        },
-        /** The messages posted since `from`, for failure messages. */
-        since: (from) => JSON.stringify(posted.slice(from)).slice(0, 300),
-        restore: () => {
-            MessagePort.prototype.postMessage = original;
-        },
-    };
+  const original = MessagePort.prototype.postMessage;
+  const posted = [];
+  MessagePort.prototype.postMessage = function (...args) {
+    posted.push(args[0]);
+    return original.apply(this, args);
+  };
+  return {
+    get count() {
+      return posted.length;
+    },
+    /** The messages posted since `from`, for failure messages. */
+    since: (from) => JSON.stringify(posted.slice(from)).slice(0, 300),
+    restore: () => {
+      MessagePort.prototype.postMessage = original;
+    },
+  };
 }
 let ports;
 const elements = [];
 afterEach(async () => {
-    ports?.restore();
-    ports = undefined;
-    const plugins = elements.map((el) => el.plugin).filter((plugin) => plugin !== undefined);
-    for (const el of elements.splice(0))
-        el.remove();
-    await Promise.all(plugins.map((plugin) => plugin.cleanup()));
-    await cleanupPlugins();
+  ports?.restore();
+  ports = undefined;
+  const plugins = elements.map((el) => el.plugin).filter((plugin) => plugin !== undefined);
+  for (const el of elements.splice(0)) el.remove();
+  await Promise.all(plugins.map((plugin) => plugin.cleanup()));
+  await cleanupPlugins();
 });
 /**
  * Runs every generated case of `rows` (and the conflicts) against `target`, connected and signed
  * in, and checks that nothing was posted; a real call before and after proves the spy counts.
  */
 async function refusesEverything(target) {
-    ports = spyPorts();
-    const sentinel = async (label) => {
-        const before = ports.count;
-        expect(await target.getVideos()).to.deep.equal([]);
-        expect(ports.count, `${label}: the sentinel call is counted`).to.equal(before + 1);
-    };
-    await sentinel('before');
-    let checked = 0;
-    for (const [index, row] of METHOD_ROWS.entries()) {
-        for (const { wrong, label } of cases(row, index)) {
-            const before = ports.count;
-            const error = await failure(() => row.call(target, valueOf(row, wrong)), row.sync, label);
-            expectInvalid(error, row.field, label, wrong.unknownKey);
-            expect(ports.count, `${label}: sent ${ports.since(before)}`).to.equal(before);
-            checked++;
-        }
+  ports = spyPorts();
+  const sentinel = async (label) => {
+    const before = ports.count;
+    expect(await target.getVideos()).to.deep.equal([]);
+    expect(ports.count, `${label}: the sentinel call is counted`).to.equal(before + 1);
+  };
+  await sentinel('before');
+  let checked = 0;
+  for (const [index, row] of METHOD_ROWS.entries()) {
+    for (const { wrong, label } of cases(row, index)) {
+      const before = ports.count;
+      const error = await failure(() => row.call(target, valueOf(row, wrong)), row.sync, label);
+      expectInvalid(error, row.field, label, wrong.unknownKey);
+      expect(ports.count, `${label}: sent ${ports.since(before)}`).to.equal(before);
+      checked++;
     }
-    for (const { field, options } of CONFLICTS) {
-        const label = `openPlugin(${JSON.stringify(options)})`;
-        const before = ports.count;
-        expectInvalid(await failure(() => target.openPlugin(options), false, label), field, label);
-        expect(ports.count, label).to.equal(before);
-        checked++;
-    }
-    await sentinel('after');
-    return checked;
+  }
+  for (const { field, options } of CONFLICTS) {
+    const label = `openPlugin(${JSON.stringify(options)})`;
+    const before = ports.count;
+    expectInvalid(await failure(() => target.openPlugin(options), false, label), field, label);
+    expect(ports.count, label).to.equal(before);
+    checked++;
+  }
+  await sentinel('after');
+  return checked;
 }
 /** A `<video-plugin>` for the test partner on the test service; connected unless told otherwise. */
-async function element(configure = () => { }, connect = true) {
-    const { serviceURL } = await testConfig();
-    const el = document.createElement('video-plugin');
-    el.setAttribute('partner-id', 'test-partner');
-    el.setAttribute('service-url', serviceURL);
-    configure(el);
-    elements.push(el);
-    if (connect)
-        document.body.append(el);
-    return el;
+async function element(configure = () => {}, connect = true) {
+  const { serviceURL } = await testConfig();
+  const el = document.createElement('video-plugin');
+  el.setAttribute('partner-id', 'test-partner');
+  el.setAttribute('service-url', serviceURL);
+  configure(el);
+  elements.push(el);
+  if (connect) document.body.append(el);
+  return el;
 }
 /** Resolves with the `detail` of the element's next `error` event. */
 function nextError(el) {
-    return new Promise((resolve) => el.addEventListener('error', (event) => resolve(event.detail), { once: true }));
+  return new Promise((resolve) => el.addEventListener('error', (event) => resolve(event.detail), { once: true }));
 }
 describe('bad input: Plugin', () => {
-    it('the constructor throws InvalidParameterError naming each bad option, and creates no iframe, listener, timer or port', async () => {
-        const { serviceURL } = await testConfig();
-        const created = [];
-        const iframes = { count: 0 };
-        const createElement = document.createElement;
-        document.createElement = function (tag, options) {
-            if (tag.toLowerCase() === 'iframe')
-                iframes.count++;
-            return createElement.call(this, tag, options);
-        };
-        const resources = countResources();
-        try {
-            for (const [index, row] of constructorRows(serviceURL).entries()) {
-                for (const { wrong, label } of cases(row, 1000 + index)) {
-                    const error = await failure(() => created.push(row.call(undefined, valueOf(row, wrong))), true, label);
-                    expectInvalid(error, row.field, label, wrong.unknownKey);
-                    expect(iframes.count, label).to.equal(0);
-                    expect(resources.live(), label).to.deep.equal({ listeners: 0, timers: 0, ports: 0 });
-                }
-            }
-            // The sentinel: a valid construction is seen by both counters.
-            const plugin = new Plugin('test-partner', { serviceURL });
-            expect(iframes.count).to.equal(1);
-            expect(resources.live().listeners).to.be.greaterThan(0);
-            await plugin.cleanup();
-            expect(resources.live()).to.deep.equal({ listeners: 0, timers: 0, ports: 0 });
+  it('the constructor throws InvalidParameterError naming each bad option, and creates no iframe, listener, timer or port', async () => {
+    const { serviceURL } = await testConfig();
+    const created = [];
+    const iframes = { count: 0 };
+    const createElement = document.createElement;
+    document.createElement = function (tag, options) {
+      if (tag.toLowerCase() === 'iframe') iframes.count++;
+      return createElement.call(this, tag, options);
+    };
+    const resources = countResources();
+    try {
+      for (const [index, row] of constructorRows(serviceURL).entries()) {
+        for (const { wrong, label } of cases(row, 1000 + index)) {
+          const error = await failure(() => created.push(row.call(undefined, valueOf(row, wrong))), true, label);
+          expectInvalid(error, row.field, label, wrong.unknownKey);
+          expect(iframes.count, label).to.equal(0);
+          expect(resources.live(), label).to.deep.equal({ listeners: 0, timers: 0, ports: 0 });
         }
-        finally {
-            resources.restore();
-            document.createElement = createElement;
-            await Promise.all(created.map((plugin) => plugin.cleanup()));
-        }
-    });
-    it('every method refuses every generated bad argument with InvalidParameterError naming it, and sends nothing', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const checked = await refusesEverything(plugin);
-        expect(plugin.isOpen).to.equal(false);
-        expect(checked).to.be.greaterThan(400);
-    }).timeout(20000);
-    // The page checks only that a token is a string of 1 to 8192 characters (the table above); the
-    // service judges everything else (README "Tokens are judged by the service only").
-    it('tokens that cannot work are sent once and refused by the service with InvalidTokenError and its code', async () => {
-        const plugin = await createPlugin();
-        const accountID = await signUp(plugin);
-        const random = new Random(SEED);
-        const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-_';
-        const b64 = (value) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-        const header = b64({ alg: 'HS256', typ: 'JWT' });
-        const tokens = [
-            [random.string(1 + random.int(200), letters), 'token_malformed'],
-            [`${random.string(10, letters)}.${random.string(10, letters)}`, 'token_malformed'],
-            [`${header}.${random.string(20, 'abcdefgh')}.sig`, 'token_malformed'],
-            [`${header}.${b64([1, 2])}.sig`, 'token_malformed'],
-            [`${header}.${b64('text')}.sig`, 'token_malformed'],
-            [await token('create', { partnerID: 'other-partner' }), 'token_unknown_issuer'],
-            [await token('login', { partnerID: 'other-partner', accountID: 'acct_1' }), 'token_unknown_issuer'],
-        ];
-        ports = spyPorts();
-        for (const [value, code] of tokens) {
-            for (const method of ['createAccount', 'loginAccount']) {
-                const label = `${method}(${value.slice(0, 40)}) (seed ${SEED})`;
-                const before = ports.count;
-                const error = await failure(() => plugin[method](value), false, label);
-                expect(error, label).to.be.instanceOf(InvalidTokenError);
-                expect(error.code, label).to.equal(code);
-                if (code === 'token_unknown_issuer') {
-                    expect(error.message, label)
-                        .to.contain('other-partner')
-                        .and.contain('test-partner');
-                }
-                expect(ports.count, label).to.equal(before + 1);
-            }
-        }
-        // The sentinel: a valid token is sent.
-        const login = await token('login', { accountID });
+      }
+      // The sentinel: a valid construction is seen by both counters.
+      const plugin = new Plugin('test-partner', { serviceURL });
+      expect(iframes.count).to.equal(1);
+      expect(resources.live().listeners).to.be.greaterThan(0);
+      await plugin.cleanup();
+      expect(resources.live()).to.deep.equal({ listeners: 0, timers: 0, ports: 0 });
+    } finally {
+      resources.restore();
+      document.createElement = createElement;
+      await Promise.all(created.map((plugin) => plugin.cleanup()));
+    }
+  });
+  it('every method refuses every generated bad argument with InvalidParameterError naming it, and sends nothing', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const checked = await refusesEverything(plugin);
+    expect(plugin.isOpen).to.equal(false);
+    expect(checked).to.be.greaterThan(400);
+  }).timeout(20000);
+  // The page checks only that a token is a string of 1 to 8192 characters (the table above); the
+  // service judges everything else (README "Tokens are judged by the service only").
+  it('tokens that cannot work are sent once and refused by the service with InvalidTokenError and its code', async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin);
+    const random = new Random(SEED);
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-_';
+    const b64 = (value) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const header = b64({ alg: 'HS256', typ: 'JWT' });
+    const tokens = [
+      [random.string(1 + random.int(200), letters), 'token_malformed'],
+      [`${random.string(10, letters)}.${random.string(10, letters)}`, 'token_malformed'],
+      [`${header}.${random.string(20, 'abcdefgh')}.sig`, 'token_malformed'],
+      [`${header}.${b64([1, 2])}.sig`, 'token_malformed'],
+      [`${header}.${b64('text')}.sig`, 'token_malformed'],
+      [await token('create', { partnerID: 'other-partner' }), 'token_unknown_issuer'],
+      [await token('login', { partnerID: 'other-partner', accountID: 'acct_1' }), 'token_unknown_issuer'],
+    ];
+    ports = spyPorts();
+    for (const [value, code] of tokens) {
+      for (const method of ['createAccount', 'loginAccount']) {
+        const label = `${method}(${value.slice(0, 40)}) (seed ${SEED})`;
         const before = ports.count;
-        expect((await plugin.loginAccount(login)).id).to.equal(accountID);
-        expect(ports.count).to.equal(before + 1);
-    });
+        const error = await failure(() => plugin[method](value), false, label);
+        expect(error, label).to.be.instanceOf(InvalidTokenError);
+        expect(error.code, label).to.equal(code);
+        if (code === 'token_unknown_issuer') {
+          expect(error.message, label).to.contain('other-partner').and.contain('test-partner');
+        }
+        expect(ports.count, label).to.equal(before + 1);
+      }
+    }
+    // The sentinel: a valid token is sent.
+    const login = await token('login', { accountID });
+    const before = ports.count;
+    expect((await plugin.loginAccount(login)).id).to.equal(accountID);
+    expect(ports.count).to.equal(before + 1);
+  });
 });
 describe('bad input: <video-plugin>', () => {
-    it('every forwarded method refuses every generated bad argument the same way, and sends nothing', async () => {
-        const el = await element();
-        await el.createAccount(await token('create'));
-        expect(await refusesEverything(el)).to.be.greaterThan(400);
-    }).timeout(20000);
-    it('synchronous methods validate at once before the element is connected, the same way', async () => {
-        const el = await element(() => { }, false);
-        const rows = METHOD_ROWS.filter((row) => row.sync);
-        for (const [index, row] of rows.entries()) {
-            for (const { wrong, label } of cases(row, 2000 + index)) {
-                expectInvalid(await failure(() => row.call(el, valueOf(row, wrong)), true, label), row.field, label);
-            }
-        }
-        expect(el.plugin).to.equal(undefined);
-    });
-    /**
-     * Each attribute, and which strings it accepts (to leave out generated values that an attribute,
-     * always a string, turns valid). An empty attribute means "not set", which only partner-id refuses.
-     */
-    const ATTRIBUTES = [
-        { attribute: 'partner-id', spec: id, valid: (v) => v.length >= 1 && v.length <= 256 },
-        {
-            attribute: 'environment',
-            spec: { kind: 'enum', values: ['prod', 'demo'] },
-            valid: (v) => /^(|prod|demo)$/.test(v),
-        },
-        {
-            attribute: 'auth-mode',
-            spec: { kind: 'enum', values: ['jwt', 'uncontrolled'] },
-            valid: (v) => /^(|jwt|uncontrolled)$/.test(v),
-        },
-        { attribute: 'service-url', spec: url, valid: (v) => v === '' || isHttpURL(v) },
-        ...['connect-timeout', 'call-timeout'].map((attribute) => ({
-            attribute,
-            spec: timeout,
-            valid: (v) => v === '' || (Number(v) > 0 && Number(v) <= 600_000),
-        })),
+  it('every forwarded method refuses every generated bad argument the same way, and sends nothing', async () => {
+    const el = await element();
+    await el.createAccount(await token('create'));
+    expect(await refusesEverything(el)).to.be.greaterThan(400);
+  }).timeout(20000);
+  it('synchronous methods validate at once before the element is connected, the same way', async () => {
+    const el = await element(() => {}, false);
+    const rows = METHOD_ROWS.filter((row) => row.sync);
+    for (const [index, row] of rows.entries()) {
+      for (const { wrong, label } of cases(row, 2000 + index)) {
+        expectInvalid(await failure(() => row.call(el, valueOf(row, wrong)), true, label), row.field, label);
+      }
+    }
+    expect(el.plugin).to.equal(undefined);
+  });
+  /**
+   * Each attribute, and which strings it accepts (to leave out generated values that an attribute,
+   * always a string, turns valid). An empty attribute means "not set", which only partner-id refuses.
+   */
+  const ATTRIBUTES = [
+    { attribute: 'partner-id', spec: id, valid: (v) => v.length >= 1 && v.length <= 256 },
+    {
+      attribute: 'environment',
+      spec: { kind: 'enum', values: ['prod', 'demo'] },
+      valid: (v) => /^(|prod|demo)$/.test(v),
+    },
+    {
+      attribute: 'auth-mode',
+      spec: { kind: 'enum', values: ['jwt', 'uncontrolled'] },
+      valid: (v) => /^(|jwt|uncontrolled)$/.test(v),
+    },
+    { attribute: 'service-url', spec: url, valid: (v) => v === '' || isHttpURL(v) },
+    ...['connect-timeout', 'call-timeout'].map((attribute) => ({
+      attribute,
+      spec: timeout,
+      valid: (v) => v === '' || (Number(v) > 0 && Number(v) <= 600_000),
+    })),
+  ];
+  it('bad attribute values dispatch an error event naming the attribute, never throw, and build nothing', async () => {
+    ports = spyPorts();
+    // The sentinel: valid attributes (an empty one means "not set") build a Plugin and its iframe.
+    const valid = await element((el) => el.setAttribute('connect-timeout', ''));
+    const errors = [];
+    valid.addEventListener('error', (event) => errors.push(event.detail));
+    await valid.getVideos();
+    expect(errors).to.deep.equal([]);
+    expect(valid.shadowRoot.querySelector('iframe')).to.not.equal(null);
+    expect(ports.count).to.equal(1);
+    const before = ports.count;
+    let checked = 0;
+    for (const [index, { attribute, spec, valid: isValid }] of ATTRIBUTES.entries()) {
+      const seed = SEED + 3000 + index;
+      const values = new Set(
+        wrongValues(spec, new Random(seed))
+          .filter(({ value }) => typeof value !== 'symbol')
+          .map(({ value }) => String(value))
+          .filter((value) => !isValid(value)),
+      );
+      for (const value of values) {
+        const label = `${attribute}="${value.slice(0, 40)}" (seed ${seed})`;
+        const el = await element(() => {}, false);
+        const failed = nextError(el);
+        expect(() => el.setAttribute(attribute, value), label).to.not.throw();
+        document.body.append(el);
+        const error = await failed;
+        expect(error, label).to.be.instanceOf(InvalidParameterError);
+        expect(error.data?.field, label).to.equal(attribute);
+        expect(error.message, label).to.contain(`the ${attribute} attribute`).and.match(WHAT_TO_DO);
+        expect(error.message.length, label).to.be.below(400);
+        expect(el.plugin, label).to.equal(undefined);
+        expect(el.shadowRoot.querySelector('iframe'), label).to.equal(null);
+        el.remove();
+        checked++;
+      }
+    }
+    expect(ports.count).to.equal(before);
+    expect(checked).to.be.greaterThan(40);
+  });
+  it('bad property values dispatch an error event naming the property, never throw, and build nothing', async () => {
+    const properties = [
+      { property: 'partnerID', field: 'partner-id', spec: id },
+      { property: 'environment', field: 'environment', spec: { kind: 'enum', values: ['prod', 'demo'] } },
+      { property: 'authMode', field: 'auth-mode', spec: { kind: 'enum', values: ['jwt', 'uncontrolled'] } },
+      { property: 'serviceURL', field: 'service-url', spec: url },
+      { property: 'debug', field: 'debug', spec: { kind: 'boolean' } },
+      { property: 'connectTimeout', field: 'connect-timeout', spec: timeout },
+      { property: 'callTimeout', field: 'call-timeout', spec: timeout },
+      { property: 'editor', field: 'editor', spec: { kind: 'object', keys: ['labels'] }, base: () => ({}) },
     ];
-    it('bad attribute values dispatch an error event naming the attribute, never throw, and build nothing', async () => {
-        ports = spyPorts();
-        // The sentinel: valid attributes (an empty one means "not set") build a Plugin and its iframe.
-        const valid = await element((el) => el.setAttribute('connect-timeout', ''));
-        const errors = [];
-        valid.addEventListener('error', (event) => errors.push(event.detail));
-        await valid.getVideos();
-        expect(errors).to.deep.equal([]);
-        expect(valid.shadowRoot.querySelector('iframe')).to.not.equal(null);
-        expect(ports.count).to.equal(1);
-        const before = ports.count;
-        let checked = 0;
-        for (const [index, { attribute, spec, valid: isValid }] of ATTRIBUTES.entries()) {
-            const seed = SEED + 3000 + index;
-            const values = new Set(wrongValues(spec, new Random(seed))
-                .filter(({ value }) => typeof value !== 'symbol')
-                .map(({ value }) => String(value))
-                .filter((value) => !isValid(value)));
-            for (const value of values) {
-                const label = `${attribute}="${value.slice(0, 40)}" (seed ${seed})`;
-                const el = await element(() => { }, false);
-                const failed = nextError(el);
-                expect(() => el.setAttribute(attribute, value), label).to.not.throw();
-                document.body.append(el);
-                const error = await failed;
-                expect(error, label).to.be.instanceOf(InvalidParameterError);
-                expect(error.data?.field, label).to.equal(attribute);
-                expect(error.message, label).to.contain(`the ${attribute} attribute`).and.match(WHAT_TO_DO);
-                expect(error.message.length, label).to.be.below(400);
-                expect(el.plugin, label).to.equal(undefined);
-                expect(el.shadowRoot.querySelector('iframe'), label).to.equal(null);
-                el.remove();
-                checked++;
-            }
-        }
-        expect(ports.count).to.equal(before);
-        expect(checked).to.be.greaterThan(40);
-    });
-    it('bad property values dispatch an error event naming the property, never throw, and build nothing', async () => {
-        const properties = [
-            { property: 'partnerID', field: 'partner-id', spec: id },
-            { property: 'environment', field: 'environment', spec: { kind: 'enum', values: ['prod', 'demo'] } },
-            { property: 'authMode', field: 'auth-mode', spec: { kind: 'enum', values: ['jwt', 'uncontrolled'] } },
-            { property: 'serviceURL', field: 'service-url', spec: url },
-            { property: 'debug', field: 'debug', spec: { kind: 'boolean' } },
-            { property: 'connectTimeout', field: 'connect-timeout', spec: timeout },
-            { property: 'callTimeout', field: 'call-timeout', spec: timeout },
-            { property: 'editor', field: 'editor', spec: { kind: 'object', keys: ['labels'] }, base: () => ({}) },
-        ];
-        ports = spyPorts();
-        let checked = 0;
-        for (const [index, { property, field, spec, base }] of properties.entries()) {
-            const row = { field, spec, nullable: true, call: () => { }, ...(base ? { base } : {}) };
-            for (const { wrong, label } of cases(row, 4000 + index)) {
-                // An empty string, like null, means "not set".
-                if (wrong.value === '')
-                    continue;
-                const el = await element(() => { }, false);
-                const failed = nextError(el);
-                expect(() => Object.assign(el, { [property]: valueOf(row, wrong) }), label).to.not.throw();
-                document.body.append(el);
-                const error = await failed;
-                expect(error, label).to.be.instanceOf(InvalidParameterError);
-                expect(error.data?.field, label).to.equal(field);
-                expect(error.message, label).to.contain(field).and.match(WHAT_TO_DO);
-                expect(error.message.length, label).to.be.below(400);
-                if (wrong.unknownKey !== undefined)
-                    expect(error.message, label).to.contain(JSON.stringify(wrong.unknownKey));
-                expect(el.plugin, label).to.equal(undefined);
-                el.remove();
-                checked++;
-            }
-        }
-        expect(ports.count).to.equal(0);
-        expect(checked).to.be.greaterThan(100);
-        // The sentinel: a valid element's call is counted.
-        await (await element()).getVideos();
-        expect(ports.count).to.equal(1);
-    });
-    it('bad callbacks dispatch an error event naming the key, and keep the session without sending anything', async () => {
-        const el = await element();
-        const accountID = await el.createAccount(await token('create'));
-        const plugin = el.plugin;
-        ports = spyPorts();
-        const rows = [
-            {
-                field: 'callbacks',
-                spec: { kind: 'object', keys: EVENT_NAMES },
-                nullable: true,
-                base: () => ({}),
-                call: () => { },
-            },
-            ...EVENT_NAMES.map((name) => ({ field: `callbacks.${name}`, spec: fn, call: () => { } })),
-        ];
-        for (const [index, row] of rows.entries()) {
-            for (const { wrong, label } of cases(row, 5000 + index)) {
-                const name = row.field.split('.')[1];
-                const failed = nextError(el);
-                el.callbacks = (name ? { [name]: wrong.value } : valueOf(row, wrong));
-                const error = await failed;
-                expectInvalid(error, row.field, label, wrong.unknownKey);
-            }
-        }
-        el.callbacks = undefined;
-        expect(el.plugin).to.equal(plugin);
-        expect(ports.count).to.equal(0);
-        expect((await el.getAccountInfo()).id).to.equal(accountID);
-        expect(ports.count).to.equal(1);
-    });
+    ports = spyPorts();
+    let checked = 0;
+    for (const [index, { property, field, spec, base }] of properties.entries()) {
+      const row = { field, spec, nullable: true, call: () => {}, ...(base ? { base } : {}) };
+      for (const { wrong, label } of cases(row, 4000 + index)) {
+        // An empty string, like null, means "not set".
+        if (wrong.value === '') continue;
+        const el = await element(() => {}, false);
+        const failed = nextError(el);
+        expect(() => Object.assign(el, { [property]: valueOf(row, wrong) }), label).to.not.throw();
+        document.body.append(el);
+        const error = await failed;
+        expect(error, label).to.be.instanceOf(InvalidParameterError);
+        expect(error.data?.field, label).to.equal(field);
+        expect(error.message, label).to.contain(field).and.match(WHAT_TO_DO);
+        expect(error.message.length, label).to.be.below(400);
+        if (wrong.unknownKey !== undefined) expect(error.message, label).to.contain(JSON.stringify(wrong.unknownKey));
+        expect(el.plugin, label).to.equal(undefined);
+        el.remove();
+        checked++;
+      }
+    }
+    expect(ports.count).to.equal(0);
+    expect(checked).to.be.greaterThan(100);
+    // The sentinel: a valid element's call is counted.
+    await (await element()).getVideos();
+    expect(ports.count).to.equal(1);
+  });
+  it('bad callbacks dispatch an error event naming the key, and keep the session without sending anything', async () => {
+    const el = await element();
+    const accountID = await el.createAccount(await token('create'));
+    const plugin = el.plugin;
+    ports = spyPorts();
+    const rows = [
+      {
+        field: 'callbacks',
+        spec: { kind: 'object', keys: EVENT_NAMES },
+        nullable: true,
+        base: () => ({}),
+        call: () => {},
+      },
+      ...EVENT_NAMES.map((name) => ({ field: `callbacks.${name}`, spec: fn, call: () => {} })),
+    ];
+    for (const [index, row] of rows.entries()) {
+      for (const { wrong, label } of cases(row, 5000 + index)) {
+        const name = row.field.split('.')[1];
+        const failed = nextError(el);
+        el.callbacks = name ? { [name]: wrong.value } : valueOf(row, wrong);
+        const error = await failed;
+        expectInvalid(error, row.field, label, wrong.unknownKey);
+      }
+    }
+    el.callbacks = undefined;
+    expect(el.plugin).to.equal(plugin);
+    expect(ports.count).to.equal(0);
+    expect((await el.getAccountInfo()).id).to.equal(accountID);
+    expect(ports.count).to.equal(1);
+  });
 });
 //# sourceMappingURL=bad-input.test.js.map

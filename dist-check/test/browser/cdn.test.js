@@ -14,408 +14,415 @@ const PARTNER = 'test-partner';
 const frames = [];
 /** Loads `body` as a whole HTML page (same origin as the test page) and waits for its scripts. */
 async function page(body, head = '') {
-    const iframe = document.createElement('iframe');
-    iframe.style.cssText = 'width:800px;height:700px;border:0';
-    const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
-    // This classic script runs first: it records the console before any of the page's scripts run.
-    iframe.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CMS page</title>
+  const iframe = document.createElement('iframe');
+  iframe.style.cssText = 'width:800px;height:700px;border:0';
+  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+  // This classic script runs first: it records the console before any of the page's scripts run.
+  iframe.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CMS page</title>
 <script>
   window.warnings = []; window.errors = []; window.logs = [];
   console.warn = (...args) => window.warnings.push(args.join(' '));
   console.error = (...args) => window.errors.push(String(args[0]));
   console.log = (...args) => window.logs.push(args.join(' '));
 </script>${head}</head><body>${body}</body></html>`;
-    frames.push(iframe);
-    document.body.append(iframe);
-    // The load event waits for every script, deferred and async ones included.
-    await loaded;
-    return iframe.contentWindow;
+  frames.push(iframe);
+  document.body.append(iframe);
+  // The load event waits for every script, deferred and async ones included.
+  await loaded;
+  return iframe.contentWindow;
 }
 afterEach(async () => {
-    for (const iframe of frames.splice(0)) {
-        const elements = iframe.contentDocument?.querySelectorAll('video-plugin') ?? [];
-        await Promise.all([...elements].map((el) => el.cleanup?.()));
-        iframe.remove();
-    }
+  for (const iframe of frames.splice(0)) {
+    const elements = iframe.contentDocument?.querySelectorAll('video-plugin') ?? [];
+    await Promise.all([...elements].map((el) => el.cleanup?.()));
+    iframe.remove();
+  }
 });
 /** Resolves with the next `name` event on `target`. */
 function next(target, name) {
-    return new Promise((resolve) => target.addEventListener(name, (event) => resolve(event), { once: true }));
+  return new Promise((resolve) => target.addEventListener(name, (event) => resolve(event), { once: true }));
 }
 /** A `data-video-plugin` host for the test service, with `attributes` on top. */
 async function markup(attributes = {}, content = '') {
-    const { serviceURL } = await testConfig();
-    // Uncontrolled: the studio opens without an account (in JWT mode openPlugin needs a login).
-    const all = {
-        'data-partner-id': PARTNER,
-        'data-service-url': serviceURL,
-        'data-auth-mode': 'uncontrolled',
-        ...attributes,
-    };
-    const text = Object.entries(all)
-        .map(([name, value]) => `${name}="${value}"`)
-        .join(' ');
-    return `<div data-video-plugin ${text}>${content}</div>`;
+  const { serviceURL } = await testConfig();
+  // Uncontrolled: the studio opens without an account (in JWT mode openPlugin needs a login).
+  const all = {
+    'data-partner-id': PARTNER,
+    'data-service-url': serviceURL,
+    'data-auth-mode': 'uncontrolled',
+    ...attributes,
+  };
+  const text = Object.entries(all)
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(' ');
+  return `<div data-video-plugin ${text}>${content}</div>`;
 }
 /** A page with the classic script loaded; `host` is created from `html` by the test afterwards. */
 async function scriptPage() {
-    return page('', `<script src="${CLASSIC}"></script>`);
+  return page('', `<script src="${CLASSIC}"></script>`);
 }
 /** Parses `html` in `win`'s document and appends the result to its body; returns its first element. */
 function insert(win, html, into = win.document.body) {
-    const template = win.document.createElement('template');
-    template.innerHTML = html;
-    const first = template.content.firstElementChild;
-    into.append(template.content);
-    return first;
+  const template = win.document.createElement('template');
+  template.innerHTML = html;
+  const first = template.content.firstElementChild;
+  into.append(template.content);
+  return first;
 }
 /** Resolves once every mutation observer callback queued by now has run. */
 const afterMutations = () => new Promise((resolve) => setTimeout(resolve));
 describe('CDN scripts: where and how they are loaded', () => {
-    const placements = [
-        ['a plain <script src> in <head>, before the markup', (body) => [body, `<script src="${CLASSIC}"></script>`]],
-        ['<script src defer> in <head>', (body) => [body, `<script src="${CLASSIC}" defer></script>`]],
-        ['<script src async> in <head>', (body) => [body, `<script src="${CLASSIC}" async></script>`]],
-        ['a plain <script src> at the end of <body>', (body) => [`${body}<script src="${CLASSIC}"></script>`, '']],
-        ['the ES module, <script type="module" src>', (body) => [body, `<script type="module" src="${MODULE}"></script>`]],
-    ];
-    for (const [name, place] of placements) {
-        it(`${name}: defines <video-plugin>, sets window.VideoPlugin, upgrades what is already in the page`, async () => {
-            const { serviceURL } = await testConfig();
-            const body = `
+  const placements = [
+    ['a plain <script src> in <head>, before the markup', (body) => [body, `<script src="${CLASSIC}"></script>`]],
+    ['<script src defer> in <head>', (body) => [body, `<script src="${CLASSIC}" defer></script>`]],
+    ['<script src async> in <head>', (body) => [body, `<script src="${CLASSIC}" async></script>`]],
+    ['a plain <script src> at the end of <body>', (body) => [`${body}<script src="${CLASSIC}"></script>`, '']],
+    ['the ES module, <script type="module" src>', (body) => [body, `<script type="module" src="${MODULE}"></script>`]],
+  ];
+  for (const [name, place] of placements) {
+    it(`${name}: defines <video-plugin>, sets window.VideoPlugin, upgrades what is already in the page`, async () => {
+      const { serviceURL } = await testConfig();
+      const body = `
         <video-plugin partner-id="${PARTNER}" service-url="${serviceURL}" style="height:400px"></video-plugin>
         ${await markup({ 'data-open-on': 'none', 'data-height': '300px' }, '<p>Studio loading…</p>')}`;
-            const win = await page(...place(body));
-            expect(win.VideoPlugin?.version).to.equal(VERSION);
-            expect(win.customElements.get('video-plugin')).to.equal(win.VideoPlugin.VideoPluginElement);
-            // The element in the markup works: a real call through the service.
-            const el = win.document.querySelector('body > video-plugin');
-            const accountID = await el.createAccount(await token('create', { partnerID: PARTNER }));
-            expect((await el.getAccountInfo()).id).to.equal(accountID);
-            // So does the data-video-plugin host: it holds a <video-plugin> with its content inside.
-            const host = win.document.querySelector('[data-video-plugin]');
-            const inner = host.querySelector(':scope > video-plugin');
-            expect(inner.textContent).to.equal('Studio loading…');
-            expect(await inner.getVideos()).to.deep.equal([]);
-            expect(inner.getBoundingClientRect().height).to.equal(300);
-            expect(win.warnings).to.deep.equal([]);
-            expect(win.errors).to.deep.equal([]);
-        });
+      const win = await page(...place(body));
+      expect(win.VideoPlugin?.version).to.equal(VERSION);
+      expect(win.customElements.get('video-plugin')).to.equal(win.VideoPlugin.VideoPluginElement);
+      // The element in the markup works: a real call through the service.
+      const el = win.document.querySelector('body > video-plugin');
+      const accountID = await el.createAccount(await token('create', { partnerID: PARTNER }));
+      expect((await el.getAccountInfo()).id).to.equal(accountID);
+      // So does the data-video-plugin host: it holds a <video-plugin> with its content inside.
+      const host = win.document.querySelector('[data-video-plugin]');
+      const inner = host.querySelector(':scope > video-plugin');
+      expect(inner.textContent).to.equal('Studio loading…');
+      expect(await inner.getVideos()).to.deep.equal([]);
+      expect(inner.getBoundingClientRect().height).to.equal(300);
+      expect(win.warnings).to.deep.equal([]);
+      expect(win.errors).to.deep.equal([]);
+    });
+  }
+  it('the classic script is a classic script: no import or export, no top-level name but window.VideoPlugin', async () => {
+    const code = await (await fetch(CLASSIC)).text();
+    expect(code).to.not.match(/\bimport\s*[{*"'\w]|\bimport\(|\bexport\s*[{*\w]/);
+    // Run as a classic script it declares nothing in the page's global scope but window.VideoPlugin.
+    const win = await page('');
+    const before = new Set(Object.keys(win));
+    const script = win.document.createElement('script');
+    script.src = CLASSIC;
+    await new Promise((resolve) => {
+      script.onload = resolve;
+      win.document.head.append(script);
+    });
+    // Lit's and zod's own globals aside (version lists, metadata, config, which every copy shares).
+    const added = Object.keys(win).filter((key) => !before.has(key) && !/^(lit|reactiveElement|__zod)/.test(key));
+    expect(added).to.deep.equal(['VideoPlugin']);
+  });
+  it('the ES module is self-contained and exports the API', async () => {
+    const code = await (await fetch(MODULE)).text();
+    expect(code).to.not.match(/\bimport\s*[{*"'\w]|\bimport\(/);
+    const module = await import(/* @vite-ignore */ MODULE);
+    expect(module.Plugin.version).to.equal(VERSION);
+    expect(module.VideoPluginElement).to.equal(customElements.get('video-plugin'));
+  });
+  it('sets window.VideoPlugin: the Plugin class, the error classes, the constants and the version', async () => {
+    const { serviceURL } = await testConfig();
+    const win = await scriptPage();
+    const api = win.VideoPlugin;
+    expect(api.version).to.equal(VERSION);
+    expect(api.Plugin.version).to.equal(VERSION);
+    expect(api.VideoPluginElement).to.equal(win.customElements.get('video-plugin'));
+    expect(api.EVENT_NAMES).to.include('pluginOpened');
+    expect(new api.NotFoundError('video_not_found', 'x')).to.be.instanceOf(api.VideoPluginError);
+    const plugin = new api.Plugin(PARTNER, { serviceURL });
+    try {
+      expect(await plugin.getVideos()).to.deep.equal([]);
+      const error = await plugin.getAccountInfo().catch((e) => e);
+      expect(error).to.be.instanceOf(api.NotAuthenticatedError);
+      // The minifier renames classes: names must survive it, partners log and compare them.
+      expect(error.name).to.equal('NotAuthenticatedError');
+      expect(new api.TimeoutError('timeout', 'x').name).to.equal('TimeoutError');
+    } finally {
+      await plugin.cleanup();
     }
-    it('the classic script is a classic script: no import or export, no top-level name but window.VideoPlugin', async () => {
-        const code = await (await fetch(CLASSIC)).text();
-        expect(code).to.not.match(/\bimport\s*[{*"'\w]|\bimport\(|\bexport\s*[{*\w]/);
-        // Run as a classic script it declares nothing in the page's global scope but window.VideoPlugin.
-        const win = await page('');
-        const before = new Set(Object.keys(win));
-        const script = win.document.createElement('script');
-        script.src = CLASSIC;
-        await new Promise((resolve) => {
-            script.onload = resolve;
-            win.document.head.append(script);
-        });
-        // Lit's and zod's own globals aside (version lists, metadata, config, which every copy shares).
-        const added = Object.keys(win).filter((key) => !before.has(key) && !/^(lit|reactiveElement|__zod)/.test(key));
-        expect(added).to.deep.equal(['VideoPlugin']);
+  });
+  for (const [name, scripts] of [
+    ['the classic script twice', [`<script src="${CLASSIC}"></script>`, `<script src="${CLASSIC}" async></script>`]],
+    [
+      'the classic script and the ES module',
+      [`<script src="${CLASSIC}"></script>`, `<script type="module" src="${MODULE}"></script>`],
+    ],
+    [
+      'the ES module and the classic script',
+      [`<script type="module" src="${MODULE}"></script>`, `<script src="${CLASSIC}" defer></script>`],
+    ],
+  ]) {
+    it(`${name} on one page: harmless and silent, one registration, one studio per host`, async () => {
+      const win = await page(await markup({ 'data-open-on': 'click' }), scripts.join(''));
+      const api = win.VideoPlugin;
+      expect(win.customElements.get('video-plugin')).to.equal(api.VideoPluginElement);
+      const host = win.document.querySelector('[data-video-plugin]');
+      expect(host.querySelectorAll('video-plugin')).to.have.length(1);
+      expect(host.querySelectorAll('button')).to.have.length(1);
+      expect(await host.firstElementChild.getVideos()).to.deep.equal([]);
+      expect(win.warnings).to.deep.equal([]);
     });
-    it('the ES module is self-contained and exports the API', async () => {
-        const code = await (await fetch(MODULE)).text();
-        expect(code).to.not.match(/\bimport\s*[{*"'\w]|\bimport\(/);
-        const module = (await import(/* @vite-ignore */ MODULE));
-        expect(module.Plugin.version).to.equal(VERSION);
-        expect(module.VideoPluginElement).to.equal(customElements.get('video-plugin'));
-    });
-    it('sets window.VideoPlugin: the Plugin class, the error classes, the constants and the version', async () => {
-        const { serviceURL } = await testConfig();
-        const win = await scriptPage();
-        const api = win.VideoPlugin;
-        expect(api.version).to.equal(VERSION);
-        expect(api.Plugin.version).to.equal(VERSION);
-        expect(api.VideoPluginElement).to.equal(win.customElements.get('video-plugin'));
-        expect(api.EVENT_NAMES).to.include('pluginOpened');
-        expect(new api.NotFoundError('video_not_found', 'x')).to.be.instanceOf(api.VideoPluginError);
-        const plugin = new api.Plugin(PARTNER, { serviceURL });
-        try {
-            expect(await plugin.getVideos()).to.deep.equal([]);
-            const error = await plugin.getAccountInfo().catch((e) => e);
-            expect(error).to.be.instanceOf(api.NotAuthenticatedError);
-            // The minifier renames classes: names must survive it, partners log and compare them.
-            expect(error.name).to.equal('NotAuthenticatedError');
-            expect(new api.TimeoutError('timeout', 'x').name).to.equal('TimeoutError');
-        }
-        finally {
-            await plugin.cleanup();
-        }
-    });
-    for (const [name, scripts] of [
-        ['the classic script twice', [`<script src="${CLASSIC}"></script>`, `<script src="${CLASSIC}" async></script>`]],
-        [
-            'the classic script and the ES module',
-            [`<script src="${CLASSIC}"></script>`, `<script type="module" src="${MODULE}"></script>`],
-        ],
-        [
-            'the ES module and the classic script',
-            [`<script type="module" src="${MODULE}"></script>`, `<script src="${CLASSIC}" defer></script>`],
-        ],
-    ]) {
-        it(`${name} on one page: harmless and silent, one registration, one studio per host`, async () => {
-            const win = await page(await markup({ 'data-open-on': 'click' }), scripts.join(''));
-            const api = win.VideoPlugin;
-            expect(win.customElements.get('video-plugin')).to.equal(api.VideoPluginElement);
-            const host = win.document.querySelector('[data-video-plugin]');
-            expect(host.querySelectorAll('video-plugin')).to.have.length(1);
-            expect(host.querySelectorAll('button')).to.have.length(1);
-            expect(await host.firstElementChild.getVideos()).to.deep.equal([]);
-            expect(win.warnings).to.deep.equal([]);
-        });
-    }
-    it('after another copy of video-plugin (a bundle), warns once and leaves the first registration in place', async () => {
-        const win = await page(`
+  }
+  it('after another copy of video-plugin (a bundle), warns once and leaves the first registration in place', async () => {
+    const win = await page(`
       <script type="module">
         import { VideoPluginElement } from '/dist/element/index.js';
         window.firstCopy = VideoPluginElement;
       </script>
       <script type="module" src="${MODULE}"></script>`);
-        const first = win.firstCopy;
-        expect(first).to.be.a('function');
-        expect(win.customElements.get('video-plugin')).to.equal(first);
-        expect(win.VideoPlugin.VideoPluginElement).to.not.equal(first);
-        // (The unbundled copy runs Lit's development build here, which adds warnings of its own.)
-        const ours = win.warnings.filter((warning) => warning.startsWith('[video-plugin]'));
-        expect(ours).to.have.length(1);
-        expect(ours[0]).to.contain('already registered by another copy of video-plugin');
-    });
+    const first = win.firstCopy;
+    expect(first).to.be.a('function');
+    expect(win.customElements.get('video-plugin')).to.equal(first);
+    expect(win.VideoPlugin.VideoPluginElement).to.not.equal(first);
+    // (The unbundled copy runs Lit's development build here, which adds warnings of its own.)
+    const ours = win.warnings.filter((warning) => warning.startsWith('[video-plugin]'));
+    expect(ours).to.have.length(1);
+    expect(ours[0]).to.contain('already registered by another copy of video-plugin');
+  });
 });
 describe('CDN scripts: the data-video-plugin markup', () => {
-    it('forwards every data- attribute to the <video-plugin> it creates, and later changes too', async () => {
-        const { serviceURL } = await testConfig();
-        const win = await scriptPage();
-        const host = insert(win, await markup({
-            'data-environment': 'demo',
-            'data-auth-mode': 'uncontrolled',
-            'data-debug': '',
-            'data-connect-timeout': '9000',
-            'data-call-timeout': '8000',
-            'data-open-on': 'none',
-        }));
-        await afterMutations();
-        const el = host.querySelector('video-plugin');
-        const forwarded = [
-            'partner-id',
-            'environment',
-            'auth-mode',
-            'service-url',
-            'debug',
-            'connect-timeout',
-            'call-timeout',
-        ];
-        expect(forwarded.map((name) => el.getAttribute(name))).to.deep.equal([
-            PARTNER,
-            'demo',
-            'uncontrolled',
-            serviceURL,
-            '',
-            '9000',
-            '8000',
-        ]);
-        // The attributes of <video-plugin> and the data- forms are the same list.
-        const attributes = [...win.VideoPlugin.VideoPluginElement.observedAttributes].sort();
-        expect(attributes).to.deep.equal([...forwarded].sort());
-        await el.updateComplete;
-        expect(el.plugin.authMode).to.equal('uncontrolled');
-        const rebuilt = el.plugin;
-        host.setAttribute('data-call-timeout', '7000');
-        await afterMutations();
-        await el.updateComplete;
-        expect(el.getAttribute('call-timeout')).to.equal('7000');
-        // A change of configuration: the element built a new Plugin with it.
-        expect(el.plugin).to.not.equal(rebuilt);
-        host.removeAttribute('data-debug');
-        await afterMutations();
-        expect(el.hasAttribute('debug')).to.equal(false);
-    });
-    it('data-open-on="load" (the default) opens the AI page at once', async () => {
-        const win = await scriptPage();
-        const template = win.document.createElement('template');
-        template.innerHTML = await markup({ 'data-auth-mode': 'uncontrolled' });
-        const host = template.content.firstElementChild;
-        const opened = next(host, 'pluginOpened');
-        win.document.body.append(host);
-        await opened;
-        const iframe = host.querySelector('video-plugin').shadowRoot.querySelector('iframe');
-        expect(iframe.getBoundingClientRect().height).to.equal(600);
-    });
-    it('data-open-on="click" shows a launcher button that opens the AI page, labelled by data-launcher-text', async () => {
-        const win = await scriptPage();
-        const host = insert(win, await markup({ 'data-open-on': 'click', 'data-launcher-text': 'Make a video' }));
-        await afterMutations();
-        const button = host.querySelector('video-plugin > button');
-        expect(button.textContent).to.equal('Make a video');
-        expect(button.type).to.equal('button');
-        const opened = next(host, 'pluginOpened');
-        button.click();
-        await opened;
-    });
-    it('data-open-on="click" uses the author\'s own button when the markup has one', async () => {
-        const win = await scriptPage();
-        const host = insert(win, await markup({ 'data-open-on': 'click' }, '<p><button class="mine">Start</button></p>'));
-        await afterMutations();
-        expect(host.querySelectorAll('button')).to.have.length(1);
-        const opened = next(host, 'pluginOpened');
-        host.querySelector('button.mine').click();
-        await opened;
-    });
-    it('data-open-on="none" opens nothing: the page\'s code calls openPlugin on the element inside', async () => {
-        const win = await scriptPage();
-        const host = insert(win, await markup({ 'data-open-on': 'none', 'data-auth-mode': 'jwt' }));
-        await afterMutations();
-        const el = host.querySelector('video-plugin');
-        expect(host.querySelector('button')).to.equal(null);
-        await el.createAccount(await token('create', { partnerID: PARTNER }));
-        const opened = next(host, 'pluginOpened');
-        await el.openPlugin();
-        await opened;
-    });
-    it('markup added later is upgraded; removed, its studio ends; the observer then stops watching it', async () => {
-        const win = await scriptPage();
-        const section = insert(win, '<section></section>');
-        const host = insert(win, await markup({ 'data-open-on': 'none' }), section);
-        await afterMutations();
-        const el = host.querySelector('video-plugin');
-        await el.getVideos();
-        const plugin = el.plugin;
-        section.remove();
-        await afterMutations();
-        expect(plugin.isDestroyed).to.equal(true);
-        // Detached, the host is no longer watched: its attribute changes do nothing.
-        host.setAttribute('data-call-timeout', '5000');
-        await afterMutations();
-        expect(el.getAttribute('call-timeout')).to.equal(null);
-        // Inserted again, it is watched again and its studio starts a new session.
-        win.document.body.append(host);
-        await afterMutations();
-        expect(host.querySelectorAll('video-plugin')).to.have.length(1);
-        expect(await el.getVideos()).to.deep.equal([]);
-        host.setAttribute('data-call-timeout', '6000');
-        await afterMutations();
-        expect(el.getAttribute('call-timeout')).to.equal('6000');
-    });
-    it('removing data-video-plugin puts the host back as it was', async () => {
-        const win = await scriptPage();
-        const host = insert(win, await markup({ 'data-open-on': 'click' }, '<em>Hello</em>'));
-        await afterMutations();
-        expect(host.querySelector('video-plugin')).to.not.equal(null);
-        host.removeAttribute('data-video-plugin');
-        await afterMutations();
-        expect(host.innerHTML).to.equal('<em>Hello</em>');
-    });
-    it('works inside a <p> or wrapped by the CMS (a figure, nested divs)', async () => {
-        const win = await scriptPage();
-        for (const [before, after] of [
-            ['<p>', '</p>'],
-            ['<figure class="wp-block-html"><div class="entry-content">', '</div></figure>'],
-        ]) {
-            // Parsed as the browser parses a post body: a <div> inside <p> closes the paragraph.
-            const wrapper = insert(win, `<article>${before}${await markup({ 'data-open-on': 'click' })}${after}</article>`);
-            await afterMutations();
-            const host = wrapper.querySelector('[data-video-plugin]');
-            const opened = next(host, 'pluginOpened');
-            host.querySelector('button').click();
-            await opened;
-        }
-    });
-    it('any element can be the host: a <span> inside a paragraph works too', async () => {
-        const { serviceURL } = await testConfig();
-        const win = await scriptPage();
-        const p = insert(win, `<p>Make one: <span data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click"></span></p>`);
-        await afterMutations();
-        const opened = next(p, 'pluginOpened');
-        p.querySelector('button').click();
-        await opened;
-    });
+  it('forwards every data- attribute to the <video-plugin> it creates, and later changes too', async () => {
+    const { serviceURL } = await testConfig();
+    const win = await scriptPage();
+    const host = insert(
+      win,
+      await markup({
+        'data-environment': 'demo',
+        'data-auth-mode': 'uncontrolled',
+        'data-debug': '',
+        'data-connect-timeout': '9000',
+        'data-call-timeout': '8000',
+        'data-open-on': 'none',
+      }),
+    );
+    await afterMutations();
+    const el = host.querySelector('video-plugin');
+    const forwarded = [
+      'partner-id',
+      'environment',
+      'auth-mode',
+      'service-url',
+      'debug',
+      'connect-timeout',
+      'call-timeout',
+    ];
+    expect(forwarded.map((name) => el.getAttribute(name))).to.deep.equal([
+      PARTNER,
+      'demo',
+      'uncontrolled',
+      serviceURL,
+      '',
+      '9000',
+      '8000',
+    ]);
+    // The attributes of <video-plugin> and the data- forms are the same list.
+    const attributes = [...win.VideoPlugin.VideoPluginElement.observedAttributes].sort();
+    expect(attributes).to.deep.equal([...forwarded].sort());
+    await el.updateComplete;
+    expect(el.plugin.authMode).to.equal('uncontrolled');
+    const rebuilt = el.plugin;
+    host.setAttribute('data-call-timeout', '7000');
+    await afterMutations();
+    await el.updateComplete;
+    expect(el.getAttribute('call-timeout')).to.equal('7000');
+    // A change of configuration: the element built a new Plugin with it.
+    expect(el.plugin).to.not.equal(rebuilt);
+    host.removeAttribute('data-debug');
+    await afterMutations();
+    expect(el.hasAttribute('debug')).to.equal(false);
+  });
+  it('data-open-on="load" (the default) opens the AI page at once', async () => {
+    const win = await scriptPage();
+    const template = win.document.createElement('template');
+    template.innerHTML = await markup({ 'data-auth-mode': 'uncontrolled' });
+    const host = template.content.firstElementChild;
+    const opened = next(host, 'pluginOpened');
+    win.document.body.append(host);
+    await opened;
+    const iframe = host.querySelector('video-plugin').shadowRoot.querySelector('iframe');
+    expect(iframe.getBoundingClientRect().height).to.equal(600);
+  });
+  it('data-open-on="click" shows a launcher button that opens the AI page, labelled by data-launcher-text', async () => {
+    const win = await scriptPage();
+    const host = insert(win, await markup({ 'data-open-on': 'click', 'data-launcher-text': 'Make a video' }));
+    await afterMutations();
+    const button = host.querySelector('video-plugin > button');
+    expect(button.textContent).to.equal('Make a video');
+    expect(button.type).to.equal('button');
+    const opened = next(host, 'pluginOpened');
+    button.click();
+    await opened;
+  });
+  it('data-open-on="click" uses the author\'s own button when the markup has one', async () => {
+    const win = await scriptPage();
+    const host = insert(win, await markup({ 'data-open-on': 'click' }, '<p><button class="mine">Start</button></p>'));
+    await afterMutations();
+    expect(host.querySelectorAll('button')).to.have.length(1);
+    const opened = next(host, 'pluginOpened');
+    host.querySelector('button.mine').click();
+    await opened;
+  });
+  it('data-open-on="none" opens nothing: the page\'s code calls openPlugin on the element inside', async () => {
+    const win = await scriptPage();
+    const host = insert(win, await markup({ 'data-open-on': 'none', 'data-auth-mode': 'jwt' }));
+    await afterMutations();
+    const el = host.querySelector('video-plugin');
+    expect(host.querySelector('button')).to.equal(null);
+    await el.createAccount(await token('create', { partnerID: PARTNER }));
+    const opened = next(host, 'pluginOpened');
+    await el.openPlugin();
+    await opened;
+  });
+  it('markup added later is upgraded; removed, its studio ends; the observer then stops watching it', async () => {
+    const win = await scriptPage();
+    const section = insert(win, '<section></section>');
+    const host = insert(win, await markup({ 'data-open-on': 'none' }), section);
+    await afterMutations();
+    const el = host.querySelector('video-plugin');
+    await el.getVideos();
+    const plugin = el.plugin;
+    section.remove();
+    await afterMutations();
+    expect(plugin.isDestroyed).to.equal(true);
+    // Detached, the host is no longer watched: its attribute changes do nothing.
+    host.setAttribute('data-call-timeout', '5000');
+    await afterMutations();
+    expect(el.getAttribute('call-timeout')).to.equal(null);
+    // Inserted again, it is watched again and its studio starts a new session.
+    win.document.body.append(host);
+    await afterMutations();
+    expect(host.querySelectorAll('video-plugin')).to.have.length(1);
+    expect(await el.getVideos()).to.deep.equal([]);
+    host.setAttribute('data-call-timeout', '6000');
+    await afterMutations();
+    expect(el.getAttribute('call-timeout')).to.equal('6000');
+  });
+  it('removing data-video-plugin puts the host back as it was', async () => {
+    const win = await scriptPage();
+    const host = insert(win, await markup({ 'data-open-on': 'click' }, '<em>Hello</em>'));
+    await afterMutations();
+    expect(host.querySelector('video-plugin')).to.not.equal(null);
+    host.removeAttribute('data-video-plugin');
+    await afterMutations();
+    expect(host.innerHTML).to.equal('<em>Hello</em>');
+  });
+  it('works inside a <p> or wrapped by the CMS (a figure, nested divs)', async () => {
+    const win = await scriptPage();
+    for (const [before, after] of [
+      ['<p>', '</p>'],
+      ['<figure class="wp-block-html"><div class="entry-content">', '</div></figure>'],
+    ]) {
+      // Parsed as the browser parses a post body: a <div> inside <p> closes the paragraph.
+      const wrapper = insert(win, `<article>${before}${await markup({ 'data-open-on': 'click' })}${after}</article>`);
+      await afterMutations();
+      const host = wrapper.querySelector('[data-video-plugin]');
+      const opened = next(host, 'pluginOpened');
+      host.querySelector('button').click();
+      await opened;
+    }
+  });
+  it('any element can be the host: a <span> inside a paragraph works too', async () => {
+    const { serviceURL } = await testConfig();
+    const win = await scriptPage();
+    const p = insert(
+      win,
+      `<p>Make one: <span data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click"></span></p>`,
+    );
+    await afterMutations();
+    const opened = next(p, 'pluginOpened');
+    p.querySelector('button').click();
+    await opened;
+  });
 });
 describe('CDN scripts: the data-video-plugin markup, bad input', () => {
-    /** The error event of a host inserted into a page, and the page. */
-    async function errorOf(html) {
-        const win = await scriptPage();
-        const template = win.document.createElement('template');
-        template.innerHTML = html;
-        const host = template.content.firstElementChild;
-        const failed = next(host, 'error');
-        win.document.body.append(host);
-        return { error: (await failed).detail, win, host };
-    }
-    it('a missing data-partner-id: an error event naming it, no studio; setting it later builds one', async () => {
-        const { error, win, host } = await errorOf('<div data-video-plugin data-open-on="none"></div>');
-        expect(error).to.be.instanceOf(win.VideoPlugin.InvalidParameterError);
-        expect(error.code).to.equal('invalid_parameter');
-        expect(error.data?.field).to.equal('data-partner-id');
-        expect(error.message).to.contain('data-partner-id').and.contain('partner ID');
-        expect(host.querySelector('video-plugin')).to.equal(null);
-        // Nobody called preventDefault(): the console has it too, for an author with no listener.
-        expect(win.errors.some((line) => line.includes('data-partner-id'))).to.equal(true);
-        const { serviceURL } = await testConfig();
-        host.setAttribute('data-service-url', serviceURL);
-        host.setAttribute('data-partner-id', PARTNER);
-        await afterMutations();
-        expect(await host.querySelector('video-plugin').getVideos()).to.deep.equal([]);
+  /** The error event of a host inserted into a page, and the page. */
+  async function errorOf(html) {
+    const win = await scriptPage();
+    const template = win.document.createElement('template');
+    template.innerHTML = html;
+    const host = template.content.firstElementChild;
+    const failed = next(host, 'error');
+    win.document.body.append(host);
+    return { error: (await failed).detail, win, host };
+  }
+  it('a missing data-partner-id: an error event naming it, no studio; setting it later builds one', async () => {
+    const { error, win, host } = await errorOf('<div data-video-plugin data-open-on="none"></div>');
+    expect(error).to.be.instanceOf(win.VideoPlugin.InvalidParameterError);
+    expect(error.code).to.equal('invalid_parameter');
+    expect(error.data?.field).to.equal('data-partner-id');
+    expect(error.message).to.contain('data-partner-id').and.contain('partner ID');
+    expect(host.querySelector('video-plugin')).to.equal(null);
+    // Nobody called preventDefault(): the console has it too, for an author with no listener.
+    expect(win.errors.some((line) => line.includes('data-partner-id'))).to.equal(true);
+    const { serviceURL } = await testConfig();
+    host.setAttribute('data-service-url', serviceURL);
+    host.setAttribute('data-partner-id', PARTNER);
+    await afterMutations();
+    expect(await host.querySelector('video-plugin').getVideos()).to.deep.equal([]);
+  });
+  for (const [attribute, value, words] of [
+    ['data-auth-mode', 'open', ['jwt', 'uncontrolled']],
+    ['data-environment', 'staging', ['prod', 'demo']],
+    ['data-service-url', 'not a url', ['URL']],
+    ['data-connect-timeout', 'soon', ['number']],
+    ['data-open-on', 'hover', ['load', 'click', 'none']],
+    ['data-height', 'tall', ['CSS height']],
+  ]) {
+    it(`an invalid ${attribute}: an error event naming ${attribute}, the same error as the element's`, async () => {
+      const { error, win } = await errorOf(await markup({ 'data-open-on': 'none', [attribute]: value }));
+      expect(error).to.be.instanceOf(win.VideoPlugin.InvalidParameterError);
+      expect(error.data?.field).to.equal(attribute);
+      expect(error.message).to.contain(attribute);
+      for (const word of words) expect(error.message).to.contain(word);
+      expect(error.message).to.not.match(/(^|[^-])\b(auth-mode|environment|service-url|connect-timeout) attribute/);
     });
-    for (const [attribute, value, words] of [
-        ['data-auth-mode', 'open', ['jwt', 'uncontrolled']],
-        ['data-environment', 'staging', ['prod', 'demo']],
-        ['data-service-url', 'not a url', ['URL']],
-        ['data-connect-timeout', 'soon', ['number']],
-        ['data-open-on', 'hover', ['load', 'click', 'none']],
-        ['data-height', 'tall', ['CSS height']],
-    ]) {
-        it(`an invalid ${attribute}: an error event naming ${attribute}, the same error as the element's`, async () => {
-            const { error, win } = await errorOf(await markup({ 'data-open-on': 'none', [attribute]: value }));
-            expect(error).to.be.instanceOf(win.VideoPlugin.InvalidParameterError);
-            expect(error.data?.field).to.equal(attribute);
-            expect(error.message).to.contain(attribute);
-            for (const word of words)
-                expect(error.message).to.contain(word);
-            expect(error.message).to.not.match(/(^|[^-])\b(auth-mode|environment|service-url|connect-timeout) attribute/);
-        });
-    }
-    it('an error event that a listener cancels stays off the console', async () => {
-        const win = await scriptPage();
-        const template = win.document.createElement('template');
-        template.innerHTML = await markup({ 'data-auth-mode': 'open' });
-        const host = template.content.firstElementChild;
-        host.addEventListener('error', (event) => event.preventDefault());
-        const failed = next(host, 'error');
-        win.document.body.append(host);
-        await failed;
-        expect(win.errors).to.deep.equal([]);
-    });
-    it('unknown data- attributes are ignored, with a warning only when data-debug is set', async () => {
-        const win = await scriptPage();
-        insert(win, await markup({ 'data-open-on': 'none', 'data-partnerid': 'typo', 'data-align': 'wide' }));
-        await afterMutations();
-        expect(win.warnings).to.deep.equal([]);
-        insert(win, await markup({ 'data-open-on': 'none', 'data-debug': '', 'data-partnerid': 'typo' }));
-        await afterMutations();
-        const ours = win.warnings.filter((warning) => warning.startsWith('[video-plugin]'));
-        expect(ours).to.have.length(1);
-        expect(ours[0]).to.contain('data-partnerid').and.contain('ignored').and.contain('data-partner-id');
-    });
-    it('a page without the markup gets no element, no iframe and no request', async () => {
-        const win = await page('<main><p>Nothing to embed here.</p><div data-other="1"></div></main>', `<script src="${CLASSIC}"></script>`);
-        win.document.body.append(win.document.createElement('div'));
-        await afterMutations();
-        expect(win.document.querySelectorAll('video-plugin, iframe')).to.have.length(0);
-        const requests = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
-        expect(requests).to.deep.equal([CLASSIC]);
-    });
+  }
+  it('an error event that a listener cancels stays off the console', async () => {
+    const win = await scriptPage();
+    const template = win.document.createElement('template');
+    template.innerHTML = await markup({ 'data-auth-mode': 'open' });
+    const host = template.content.firstElementChild;
+    host.addEventListener('error', (event) => event.preventDefault());
+    const failed = next(host, 'error');
+    win.document.body.append(host);
+    await failed;
+    expect(win.errors).to.deep.equal([]);
+  });
+  it('unknown data- attributes are ignored, with a warning only when data-debug is set', async () => {
+    const win = await scriptPage();
+    insert(win, await markup({ 'data-open-on': 'none', 'data-partnerid': 'typo', 'data-align': 'wide' }));
+    await afterMutations();
+    expect(win.warnings).to.deep.equal([]);
+    insert(win, await markup({ 'data-open-on': 'none', 'data-debug': '', 'data-partnerid': 'typo' }));
+    await afterMutations();
+    const ours = win.warnings.filter((warning) => warning.startsWith('[video-plugin]'));
+    expect(ours).to.have.length(1);
+    expect(ours[0]).to.contain('data-partnerid').and.contain('ignored').and.contain('data-partner-id');
+  });
+  it('a page without the markup gets no element, no iframe and no request', async () => {
+    const win = await page(
+      '<main><p>Nothing to embed here.</p><div data-other="1"></div></main>',
+      `<script src="${CLASSIC}"></script>`,
+    );
+    win.document.body.append(win.document.createElement('div'));
+    await afterMutations();
+    expect(win.document.querySelectorAll('video-plugin, iframe')).to.have.length(0);
+    const requests = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    expect(requests).to.deep.equal([CLASSIC]);
+  });
 });
 /** The HTML code blocks of README.md that follow a `<!-- snippet: name -->` marker. */
 async function readmeSnippets() {
-    const readme = await (await fetch('/README.md')).text();
-    return [...readme.matchAll(/<!-- snippet: ([\w-]+) -->\s*```html\n([\s\S]*?)```/g)].map(([, name, html]) => ({
-        name: name,
-        html: html,
-    }));
+  const readme = await (await fetch('/README.md')).text();
+  return [...readme.matchAll(/<!-- snippet: ([\w-]+) -->\s*```html\n([\s\S]*?)```/g)].map(([, name, html]) => ({
+    name: name,
+    html: html,
+  }));
 }
 /**
  * What a partner changes in a snippet, and what the tests change to run it offline: the CDN's
@@ -423,89 +430,96 @@ async function readmeSnippets() {
  * become the test partner on the test service. Anything else stays as written.
  */
 async function offline(html) {
-    const { serviceURL } = await testConfig();
-    const out = html
-        .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${VERSION}/dist/cdn/`, '/dist/cdn/')
-        .replaceAll('http://localhost:8000/vendor/', '/dist/cdn/')
-        .replaceAll('http://127.0.0.1:8001', serviceURL)
-        .replaceAll(/\bdata-partner-id="(YOUR-PARTNER-ID|demo-partner)"/g, `data-partner-id="${PARTNER}" data-service-url="${serviceURL}"`)
-        .replaceAll(/(\s)partner-id="YOUR-PARTNER-ID"/g, `$1partner-id="${PARTNER}" service-url="${serviceURL}"`)
-        .replaceAll(/'YOUR-PARTNER-ID', \{/g, `'${PARTNER}', { serviceURL: '${serviceURL}',`)
-        .replaceAll('demo-partner', PARTNER);
-    expect(out, 'a snippet names a partner or an address the tests cannot map').to.not.match(/YOUR-PARTNER-ID|cdn\.jsdelivr\.net|unpkg\.com|localhost:8000/);
-    return out;
+  const { serviceURL } = await testConfig();
+  const out = html
+    .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${VERSION}/dist/cdn/`, '/dist/cdn/')
+    .replaceAll('http://localhost:8000/vendor/', '/dist/cdn/')
+    .replaceAll('http://127.0.0.1:8001', serviceURL)
+    .replaceAll(
+      /\bdata-partner-id="(YOUR-PARTNER-ID|demo-partner)"/g,
+      `data-partner-id="${PARTNER}" data-service-url="${serviceURL}"`,
+    )
+    .replaceAll(/(\s)partner-id="YOUR-PARTNER-ID"/g, `$1partner-id="${PARTNER}" service-url="${serviceURL}"`)
+    .replaceAll(/'YOUR-PARTNER-ID', \{/g, `'${PARTNER}', { serviceURL: '${serviceURL}',`)
+    .replaceAll('demo-partner', PARTNER);
+  expect(out, 'a snippet names a partner or an address the tests cannot map').to.not.match(
+    /YOUR-PARTNER-ID|cdn\.jsdelivr\.net|unpkg\.com|localhost:8000/,
+  );
+  return out;
 }
 /** sha384 of a built file, as an `integrity` value. */
 async function integrity(path) {
-    const digest = await crypto.subtle.digest('SHA-384', await (await fetch(path)).arrayBuffer());
-    return `sha384-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
+  const digest = await crypto.subtle.digest('SHA-384', await (await fetch(path)).arrayBuffer());
+  return `sha384-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`;
 }
 /** Opens the studio of a page made from a snippet: a click on its button, then `pluginOpened`. */
 async function drive(win) {
-    const button = win.document.querySelector('button');
-    expect(button, 'the snippet shows a button').to.not.equal(null);
-    const uiOpened = win.document.querySelector('video-plugin') ? next(win.document, 'pluginOpened') : undefined;
-    // A snippet without the element (the Plugin class) logs on pluginOpened itself.
-    const logged = uiOpened ? undefined : next(win, 'studio-log');
-    button.click();
-    await (uiOpened ?? logged);
+  const button = win.document.querySelector('button');
+  expect(button, 'the snippet shows a button').to.not.equal(null);
+  const uiOpened = win.document.querySelector('video-plugin') ? next(win.document, 'pluginOpened') : undefined;
+  // A snippet without the element (the Plugin class) logs on pluginOpened itself.
+  const logged = uiOpened ? undefined : next(win, 'studio-log');
+  button.click();
+  await (uiOpened ?? logged);
 }
 describe('CDN scripts: the README snippets, as written', () => {
-    it('the README has the snippets, pinned to this version, with the integrity of the built files', async () => {
-        const snippets = await readmeSnippets();
-        expect(snippets.map((s) => s.name)).to.include.members(['cdn-markup', 'cdn-element', 'cdn-module', 'try-offline']);
-        const expected = { [CLASSIC]: await integrity(CLASSIC) };
-        for (const { name, html } of snippets) {
-            for (const [, url, hash] of html.matchAll(/src="([^"]+)"\s+integrity="([^"]+)"/g)) {
-                const local = (await offline(`src="${url}"`)).slice(5, -1);
-                expect(hash, `${name}: the integrity of ${url}; run \`npm run sri\` and update the README`).to.equal(expected[local] ?? (await integrity(local)));
-            }
-        }
-    });
-    for (const name of ['cdn-markup', 'cdn-element', 'cdn-module', 'try-offline']) {
-        it(`the "${name}" snippet works pasted into a page`, async () => {
-            const snippet = (await readmeSnippets()).find((s) => s.name === name);
-            const win = await page(await offline(snippet.html));
-            if (name === 'cdn-module') {
-                // The module snippet has no element: it logs, and the page tells the test.
-                const pageWindow = win;
-                const original = pageWindow.console.log;
-                pageWindow.console.log = (...args) => {
-                    original(...args);
-                    win.dispatchEvent(new pageWindow.Event('studio-log'));
-                };
-            }
-            await win.customElements.whenDefined('video-plugin');
-            await drive(win);
-            expect(win.errors).to.deep.equal([]);
-        });
+  it('the README has the snippets, pinned to this version, with the integrity of the built files', async () => {
+    const snippets = await readmeSnippets();
+    expect(snippets.map((s) => s.name)).to.include.members(['cdn-markup', 'cdn-element', 'cdn-module', 'try-offline']);
+    const expected = { [CLASSIC]: await integrity(CLASSIC) };
+    for (const { name, html } of snippets) {
+      for (const [, url, hash] of html.matchAll(/src="([^"]+)"\s+integrity="([^"]+)"/g)) {
+        const local = (await offline(`src="${url}"`)).slice(5, -1);
+        expect(hash, `${name}: the integrity of ${url}; run \`npm run sri\` and update the README`).to.equal(
+          expected[local] ?? (await integrity(local)),
+        );
+      }
     }
+  });
+  for (const name of ['cdn-markup', 'cdn-element', 'cdn-module', 'try-offline']) {
+    it(`the "${name}" snippet works pasted into a page`, async () => {
+      const snippet = (await readmeSnippets()).find((s) => s.name === name);
+      const win = await page(await offline(snippet.html));
+      if (name === 'cdn-module') {
+        // The module snippet has no element: it logs, and the page tells the test.
+        const pageWindow = win;
+        const original = pageWindow.console.log;
+        pageWindow.console.log = (...args) => {
+          original(...args);
+          win.dispatchEvent(new pageWindow.Event('studio-log'));
+        };
+      }
+      await win.customElements.whenDefined('video-plugin');
+      await drive(win);
+      expect(win.errors).to.deep.equal([]);
+    });
+  }
 });
 describe('CDN scripts: through DOMPurify (default configuration)', () => {
-    it('keeps the data-video-plugin markup, which then works; drops <video-plugin> and <script>', async () => {
-        const snippets = await readmeSnippets();
-        const markupSnippet = snippets.find((s) => s.name === 'cdn-markup').html;
-        const elementSnippet = snippets.find((s) => s.name === 'cdn-element').html;
-        // The site-wide script is the site's; the post body is what goes through the sanitizer.
-        const [scriptTag, ...rest] = (await offline(markupSnippet)).trim().split('\n\n');
-        const body = rest.join('\n\n');
-        const clean = DOMPurify.sanitize(body);
-        expect(clean).to.contain('data-video-plugin').and.contain(`data-partner-id="${PARTNER}"`);
-        expect(clean).to.contain('data-open-on="click"').and.contain('data-auth-mode="uncontrolled"');
-        const win = await page(clean, scriptTag);
-        await drive(win);
-        // The raw element snippet loses its script and its custom element; only the button is left.
-        const raw = DOMPurify.sanitize(await offline(elementSnippet));
-        expect(raw).to.not.contain('<script').and.not.contain('<video-plugin');
-        expect(raw).to.contain('<button');
-    });
-    it("keeps the markup of the docs' CMS guide: inside <p>, in a figure, with a launcher button of its own", async () => {
-        const { serviceURL } = await testConfig();
-        const dirty = `<figure class="wp-block-html"><p><div data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click" onclick="alert(1)"><button type="button">Start</button></div></p></figure>`;
-        const clean = DOMPurify.sanitize(dirty);
-        expect(clean).to.not.contain('onclick');
-        const win = await page(clean, `<script src="${CLASSIC}" defer></script>`);
-        await drive(win);
-    });
+  it('keeps the data-video-plugin markup, which then works; drops <video-plugin> and <script>', async () => {
+    const snippets = await readmeSnippets();
+    const markupSnippet = snippets.find((s) => s.name === 'cdn-markup').html;
+    const elementSnippet = snippets.find((s) => s.name === 'cdn-element').html;
+    // The site-wide script is the site's; the post body is what goes through the sanitizer.
+    const [scriptTag, ...rest] = (await offline(markupSnippet)).trim().split('\n\n');
+    const body = rest.join('\n\n');
+    const clean = DOMPurify.sanitize(body);
+    expect(clean).to.contain('data-video-plugin').and.contain(`data-partner-id="${PARTNER}"`);
+    expect(clean).to.contain('data-open-on="click"').and.contain('data-auth-mode="uncontrolled"');
+    const win = await page(clean, scriptTag);
+    await drive(win);
+    // The raw element snippet loses its script and its custom element; only the button is left.
+    const raw = DOMPurify.sanitize(await offline(elementSnippet));
+    expect(raw).to.not.contain('<script').and.not.contain('<video-plugin');
+    expect(raw).to.contain('<button');
+  });
+  it("keeps the markup of the docs' CMS guide: inside <p>, in a figure, with a launcher button of its own", async () => {
+    const { serviceURL } = await testConfig();
+    const dirty = `<figure class="wp-block-html"><p><div data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click" onclick="alert(1)"><button type="button">Start</button></div></p></figure>`;
+    const clean = DOMPurify.sanitize(dirty);
+    expect(clean).to.not.contain('onclick');
+    const win = await page(clean, `<script src="${CLASSIC}" defer></script>`);
+    await drive(win);
+  });
 });
 //# sourceMappingURL=cdn.test.js.map

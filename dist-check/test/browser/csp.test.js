@@ -10,87 +10,82 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { testConfig } from '../support/plugin.js';
 const frames = [];
 afterEach(() => {
-    for (const iframe of frames.splice(0))
-        iframe.remove();
+  for (const iframe of frames.splice(0)) iframe.remove();
 });
 /** The next message of the CSP page (or its failure, as an error). */
 function fromPage(type) {
-    return new Promise((resolve, reject) => {
-        const listener = (event) => {
-            const data = event.data;
-            if (event.origin !== location.origin || !data?.cspPage || (data.type !== type && data.type !== 'failed'))
-                return;
-            window.removeEventListener('message', listener);
-            if (data.type === 'failed')
-                reject(new Error(`the CSP page failed: ${data.error}`));
-            else
-                resolve(data);
-        };
-        window.addEventListener('message', listener);
-    });
+  return new Promise((resolve, reject) => {
+    const listener = (event) => {
+      const data = event.data;
+      if (event.origin !== location.origin || !data?.cspPage || (data.type !== type && data.type !== 'failed')) return;
+      window.removeEventListener('message', listener);
+      if (data.type === 'failed') reject(new Error(`the CSP page failed: ${data.error}`));
+      else resolve(data);
+    };
+    window.addEventListener('message', listener);
+  });
 }
 const frameIssues = (channel) => executeServerCommand('csp-frame-issues', { channel });
 for (const variant of ['esm', 'cdn']) {
-    it(`the ${variant === 'esm' ? 'ESM build' : 'CDN bundle'} works under a strict CSP with Trusted Types, with no violation on the page or in the service frames`, async () => {
-        const { serviceURL } = await testConfig();
-        const id = crypto.randomUUID();
-        const src = `/__csp/page.html?variant=${variant}&frame=${encodeURIComponent(serviceURL)}&id=${id}`;
-        // The policy is a real response header, as strict as promised.
-        const policy = (await fetch(src)).headers.get('content-security-policy');
-        expect(policy).to.contain("script-src 'self';").and.contain(`frame-src ${serviceURL};`);
-        expect(policy).to.contain("require-trusted-types-for 'script'").and.contain("trusted-types 'none'");
-        expect(policy).to.not.match(/unsafe-(inline|eval)|\*/);
-        const iframe = document.createElement('iframe');
-        iframe.src = src;
-        frames.push(iframe);
-        const opened = fromPage('opened');
-        document.body.append(iframe);
-        const { channels, results, violations } = await opened;
-        expect(results).to.deep.equal({ lastName: 'Lovelace', search: 'COMPLETE', pluginOpen: true, elementOpen: true });
-        expect(violations).to.deep.equal([]);
-        // The service's own pages (their CSP is the service's) recorded no CSP issue either...
-        expect(channels).to.have.length(2);
-        for (const channel of channels)
-            expect(await frameIssues(channel), channel).to.deep.equal([]);
-        // ...and the collector does see one when there is one.
-        await executeServerCommand('csp-frame-provoke', { channel: channels[0] });
-        expect(await frameIssues(channels[0])).to.deep.equal(['connect-src http://localhost:9/csp-sentinel']);
-        const done = fromPage('done');
-        iframe.contentWindow.postMessage('finish', location.origin);
-        const { clean, sentinel, sink } = await done;
-        expect(clean, 'no violation through cleanup').to.deep.equal([]);
-        // The page's listener hears the two sentinel violations, and Trusted Types really blocks the sink.
-        expect(sentinel).to.deep.equal([
-            `connect-src ${serviceURL}/csp-sentinel`,
-            'require-trusted-types-for trusted-types-sink',
-        ]);
-        expect(sink).to.equal('TypeError');
-        // The report endpoint got exactly those two reports: nothing else was ever reported.
-        const reports = (await (await fetch(`/__csp/reports?id=${id}&count=2`)).json());
-        expect(reports.map((report) => report['violated-directive']).sort()).to.deep.equal([
-            'connect-src',
-            'require-trusted-types-for',
-        ]);
-    }).timeout(20000);
-}
-it('the classic CDN script with data-video-plugin markup alone (no script of the page) works under the same policy', async () => {
+  it(`the ${variant === 'esm' ? 'ESM build' : 'CDN bundle'} works under a strict CSP with Trusted Types, with no violation on the page or in the service frames`, async () => {
     const { serviceURL } = await testConfig();
     const id = crypto.randomUUID();
+    const src = `/__csp/page.html?variant=${variant}&frame=${encodeURIComponent(serviceURL)}&id=${id}`;
+    // The policy is a real response header, as strict as promised.
+    const policy = (await fetch(src)).headers.get('content-security-policy');
+    expect(policy).to.contain("script-src 'self';").and.contain(`frame-src ${serviceURL};`);
+    expect(policy).to.contain("require-trusted-types-for 'script'").and.contain("trusted-types 'none'");
+    expect(policy).to.not.match(/unsafe-(inline|eval)|\*/);
     const iframe = document.createElement('iframe');
-    iframe.src = `/__csp/markup.html?frame=${encodeURIComponent(serviceURL)}&id=${id}`;
-    iframe.style.cssText = 'width:800px;height:700px';
+    iframe.src = src;
     frames.push(iframe);
-    const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+    const opened = fromPage('opened');
     document.body.append(iframe);
-    await loaded;
-    const win = iframe.contentWindow;
-    const host = win.document.querySelector('[data-video-plugin]');
-    const opened = new Promise((resolve) => host.addEventListener('pluginOpened', resolve, { once: true }));
-    host.querySelector('button').click();
-    await opened;
-    const frame = host.querySelector('video-plugin').shadowRoot.querySelector('iframe');
-    expect(frame.src.startsWith(serviceURL)).to.equal(true);
-    expect(win.cspViolations).to.deep.equal([]);
-    expect(await (await fetch(`/__csp/reports?id=${id}&count=0`)).json()).to.deep.equal([]);
+    const { channels, results, violations } = await opened;
+    expect(results).to.deep.equal({ lastName: 'Lovelace', search: 'COMPLETE', pluginOpen: true, elementOpen: true });
+    expect(violations).to.deep.equal([]);
+    // The service's own pages (their CSP is the service's) recorded no CSP issue either...
+    expect(channels).to.have.length(2);
+    for (const channel of channels) expect(await frameIssues(channel), channel).to.deep.equal([]);
+    // ...and the collector does see one when there is one.
+    await executeServerCommand('csp-frame-provoke', { channel: channels[0] });
+    expect(await frameIssues(channels[0])).to.deep.equal(['connect-src http://localhost:9/csp-sentinel']);
+    const done = fromPage('done');
+    iframe.contentWindow.postMessage('finish', location.origin);
+    const { clean, sentinel, sink } = await done;
+    expect(clean, 'no violation through cleanup').to.deep.equal([]);
+    // The page's listener hears the two sentinel violations, and Trusted Types really blocks the sink.
+    expect(sentinel).to.deep.equal([
+      `connect-src ${serviceURL}/csp-sentinel`,
+      'require-trusted-types-for trusted-types-sink',
+    ]);
+    expect(sink).to.equal('TypeError');
+    // The report endpoint got exactly those two reports: nothing else was ever reported.
+    const reports = await (await fetch(`/__csp/reports?id=${id}&count=2`)).json();
+    expect(reports.map((report) => report['violated-directive']).sort()).to.deep.equal([
+      'connect-src',
+      'require-trusted-types-for',
+    ]);
+  }).timeout(20000);
+}
+it('the classic CDN script with data-video-plugin markup alone (no script of the page) works under the same policy', async () => {
+  const { serviceURL } = await testConfig();
+  const id = crypto.randomUUID();
+  const iframe = document.createElement('iframe');
+  iframe.src = `/__csp/markup.html?frame=${encodeURIComponent(serviceURL)}&id=${id}`;
+  iframe.style.cssText = 'width:800px;height:700px';
+  frames.push(iframe);
+  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+  document.body.append(iframe);
+  await loaded;
+  const win = iframe.contentWindow;
+  const host = win.document.querySelector('[data-video-plugin]');
+  const opened = new Promise((resolve) => host.addEventListener('pluginOpened', resolve, { once: true }));
+  host.querySelector('button').click();
+  await opened;
+  const frame = host.querySelector('video-plugin').shadowRoot.querySelector('iframe');
+  expect(frame.src.startsWith(serviceURL)).to.equal(true);
+  expect(win.cspViolations).to.deep.equal([]);
+  expect(await (await fetch(`/__csp/reports?id=${id}&count=0`)).json()).to.deep.equal([]);
 });
 //# sourceMappingURL=csp.test.js.map

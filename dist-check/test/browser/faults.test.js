@@ -6,13 +6,23 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { ConnectionError, ServiceError, TimeoutError } from '../../src/errors.js';
-import { BUSINESS_URL, channelOf, cleanupPlugins, createPlugin, getLoginTokenFor, nextEvent, rejection, signUp, statusLog, token, } from '../support/plugin.js';
+import {
+  BUSINESS_URL,
+  channelOf,
+  cleanupPlugins,
+  createPlugin,
+  getLoginTokenFor,
+  nextEvent,
+  rejection,
+  signUp,
+  statusLog,
+  token,
+} from '../support/plugin.js';
 let config;
 const faults = () => (config ??= fetch('/__faults/config').then((r) => r.json()));
 async function fault(path, body) {
-    const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
-    if (!response.ok)
-        throw new Error(`/__faults/${path}: ${response.status}`);
+  const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
+  if (!response.ok) throw new Error(`/__faults/${path}: ${response.status}`);
 }
 const setMode = (mode) => fault('mode', mode);
 /** Makes the Plugin's iframe reload itself, or go to `url`, from inside (its own script). */
@@ -24,261 +34,259 @@ let topicId;
 const generation = () => ({ topicId, aspectRatio: '16:9', duration: 5 });
 /** A Plugin through the proxy, logged in to the shared account. */
 async function subject(options = {}) {
-    const plugin = await createPlugin({
-        serviceURL: (await faults()).proxyURL,
-        connectTimeout: 3000,
-        callTimeout: 5000,
-        // The iframe faults reload the frame: where storage is blocked, this logs the account back in.
-        getLoginToken: getLoginTokenFor(),
-        ...options,
-    });
-    await plugin.loginAccount(await token('login', { accountID }));
-    return plugin;
+  const plugin = await createPlugin({
+    serviceURL: (await faults()).proxyURL,
+    connectTimeout: 3000,
+    callTimeout: 5000,
+    // The iframe faults reload the frame: where storage is blocked, this logs the account back in.
+    getLoginToken: getLoginTokenFor(),
+    ...options,
+  });
+  await plugin.loginAccount(await token('login', { accountID }));
+  return plugin;
 }
 /** Another page's Plugin on a direct connection to the service: it sees what happens meanwhile. */
 async function observer() {
-    const plugin = await createPlugin({ serviceURL: (await faults()).directURL });
-    await plugin.loginAccount(await token('login', { accountID }));
-    return plugin;
+  const plugin = await createPlugin({ serviceURL: (await faults()).directURL });
+  await plugin.loginAccount(await token('login', { accountID }));
+  return plugin;
 }
 /** Errors and rejections that reach the page: there must be none. */
 const pageErrors = [];
 const onPageError = (event) => pageErrors.push(event instanceof PromiseRejectionEvent ? event.reason : event.message);
 describe('faults', function () {
-    this.timeout(15000);
-    before(async function () {
-        this.timeout(20000);
-        window.addEventListener('error', onPageError);
-        window.addEventListener('unhandledrejection', onPageError);
-        const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL });
-        accountID = await signUp(plugin);
-        ({ topicId } = await plugin.startTopicSearch(BUSINESS_URL));
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        await cleanupPlugins();
+  this.timeout(15000);
+  before(async function () {
+    this.timeout(20000);
+    window.addEventListener('error', onPageError);
+    window.addEventListener('unhandledrejection', onPageError);
+    const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL });
+    accountID = await signUp(plugin);
+    ({ topicId } = await plugin.startTopicSearch(BUSINESS_URL));
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    await cleanupPlugins();
+  });
+  after(() => {
+    window.removeEventListener('error', onPageError);
+    window.removeEventListener('unhandledrejection', onPageError);
+  });
+  afterEach(async () => {
+    await setMode({ mode: 'ok' });
+    await fault('start');
+    await cleanupPlugins();
+    expect(pageErrors.splice(0)).to.deep.equal([]);
+  });
+  describe('the service', () => {
+    it('unreachable: calls reject with a ConnectionError naming the URL and the page origin, opens time out, cleanup resolves', async () => {
+      const { closedURL, proxyURL } = await faults();
+      const createToken = await token('create');
+      const plugin = await createPlugin({ serviceURL: closedURL, connectTimeout: 300 });
+      const statuses = [];
+      plugin.subscribeToVideoGenerationStatusUpdates('gen_unreachable', (payload) => statuses.push(payload));
+      const openFailed = nextEvent(plugin, 'pluginOpenFailed');
+      const [read, write, open] = await Promise.all([
+        rejection(plugin.getVideos()),
+        rejection(plugin.createAccount(createToken)),
+        rejection(plugin.openPlugin({ timeout: 100 })),
+      ]);
+      for (const error of [read, write]) {
+        expect(error).to.be.instanceOf(ConnectionError);
+        expect(error.code).to.equal('connection_failed');
+        expect(error.data).to.deep.include({ pageOrigin: location.origin, retryable: true });
+        expect(error.message).to.contain(closedURL).and.contain(location.origin).and.contain('300 ms');
+      }
+      expect(open).to.be.instanceOf(TimeoutError);
+      expect(open.message).to.contain('openPlugin').and.contain('100 ms').and.contain('not connected');
+      expect(await openFailed).to.equal(open);
+      expect(plugin.isOpen).to.equal(false);
+      expect(statuses).to.deep.equal([]);
+      await plugin.cleanup();
+      expect(plugin.iframe.isConnected).to.equal(false);
+      // The page goes on: another Plugin on a reachable service works.
+      const other = await createPlugin({ serviceURL: proxyURL });
+      expect(await other.getVideos()).to.deep.equal([]);
     });
-    after(() => {
-        window.removeEventListener('error', onPageError);
-        window.removeEventListener('unhandledrejection', onPageError);
+    it('down when the Plugin starts: the ConnectionError is retryable, and the retry loads the page again and connects', async () => {
+      await setMode({ mode: 'down' });
+      const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL, connectTimeout: 500 });
+      const error = await rejection(plugin.getVideos());
+      expect(error).to.be.instanceOf(ConnectionError);
+      expect(error.data).to.deep.include({ retryable: true });
+      await setMode({ mode: 'ok' });
+      expect(await plugin.getVideos()).to.deep.equal([]);
+      expect((await plugin.loginAccount(await token('login', { accountID }))).id).to.equal(accountID);
     });
-    afterEach(async () => {
+    it('slow: a call and an open exceed their limits with a TimeoutError, late answers change nothing, and it works again once fast', async () => {
+      const plugin = await subject({ callTimeout: 400 });
+      let opened = 0;
+      plugin.on('pluginOpened', () => opened++);
+      await setMode({ mode: 'slow', delayMs: 1500 });
+      const read = await rejection(plugin.getVideos());
+      expect(read).to.be.instanceOf(TimeoutError);
+      expect(read.code).to.equal('timeout');
+      expect(read.data).to.deep.equal({ method: 'getVideos', timeout: 400 });
+      const openFailed = nextEvent(plugin, 'pluginOpenFailed');
+      const open = await rejection(plugin.openPlugin({ topicId, timeout: 300 }));
+      expect(open).to.be.instanceOf(TimeoutError);
+      expect(open.message).to.contain('openPlugin').and.contain('300 ms');
+      expect(await openFailed).to.equal(open);
+      expect(plugin.isOpen).to.equal(false);
+      // Sent after the timed-out open and answered after it: its answer is the sentinel.
+      await plugin.openPlugin({ topicId, timeout: 5000 });
+      expect(opened).to.equal(1);
+      await setMode({ mode: 'ok' });
+      expect(await plugin.getVideos()).to.be.an('array');
+    });
+    it('slow to answer a re-read: a status never goes back or repeats', async () => {
+      const plugin = await subject();
+      // The subscription's first read of the generation comes back after the socket said PROCESSING.
+      await setMode({ mode: 'slow', delayMs: 1200, path: '/api/generations/' });
+      const { requestId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal(['PROCESSING', 'COMPLETE']);
+    });
+    const outages = [
+      { mode: 'down', what: 'the network to the service drops', Class: ConnectionError, code: 'connection_failed' },
+      { mode: '500', what: 'the service answers 500', Class: ServiceError, code: 'internal_error' },
+    ];
+    for (const { mode, what, Class, code } of outages) {
+      it(`${what}: calls reject with ${Class.name} ${code}; once back, the status socket replays every status missed, once`, async () => {
+        const plugin = await subject();
+        const topicLog = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+        await topicLog.until('COMPLETE'); // the page's status socket is open
+        await setMode({ mode });
+        for (const call of [() => plugin.getVideos(), () => plugin.startVideoGeneration(generation())]) {
+          const error = await rejection(call());
+          expect(error).to.be.instanceOf(Class);
+          expect(error.code).to.equal(code);
+          if (mode === '500') expect(error.message).to.contain('500');
+          else expect(error.data).to.deep.include({ retryable: true });
+        }
+        // Meanwhile a whole generation runs, started and followed by another page.
+        const other = await observer();
+        const started = await other.startVideoGeneration(generation());
+        const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(started.requestId, cb));
+        await statusLog((cb) => other.subscribeToVideoGenerationStatusUpdates(started.requestId, cb)).until('COMPLETE');
+        expect(log.statuses).to.deep.equal([]);
         await setMode({ mode: 'ok' });
-        await fault('start');
-        await cleanupPlugins();
-        expect(pageErrors.splice(0)).to.deep.equal([]);
+        await log.until('COMPLETE');
+        // The page re-reads what it watches after the replay; a call sent now is answered after that.
+        expect((await plugin.getVideos()).map((video) => video.id)).to.include(started.videoId);
+        expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING', 'COMPLETE']);
+        expect(topicLog.statuses).to.deep.equal(['COMPLETE']);
+      });
+    }
+    it('the status socket alone is cut mid-generation: it reconnects with its cursor, no status is lost or repeated', async () => {
+      const plugin = await subject();
+      const { requestId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('PROCESSING');
+      const before = [...log.statuses];
+      await fault('cut');
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
     });
-    describe('the service', () => {
-        it('unreachable: calls reject with a ConnectionError naming the URL and the page origin, opens time out, cleanup resolves', async () => {
-            const { closedURL, proxyURL } = await faults();
-            const createToken = await token('create');
-            const plugin = await createPlugin({ serviceURL: closedURL, connectTimeout: 300 });
-            const statuses = [];
-            plugin.subscribeToVideoGenerationStatusUpdates('gen_unreachable', (payload) => statuses.push(payload));
-            const openFailed = nextEvent(plugin, 'pluginOpenFailed');
-            const [read, write, open] = await Promise.all([
-                rejection(plugin.getVideos()),
-                rejection(plugin.createAccount(createToken)),
-                rejection(plugin.openPlugin({ timeout: 100 })),
-            ]);
-            for (const error of [read, write]) {
-                expect(error).to.be.instanceOf(ConnectionError);
-                expect(error.code).to.equal('connection_failed');
-                expect(error.data).to.deep.include({ pageOrigin: location.origin, retryable: true });
-                expect(error.message).to.contain(closedURL).and.contain(location.origin).and.contain('300 ms');
-            }
-            expect(open).to.be.instanceOf(TimeoutError);
-            expect(open.message).to.contain('openPlugin').and.contain('100 ms').and.contain('not connected');
-            expect(await openFailed).to.equal(open);
-            expect(plugin.isOpen).to.equal(false);
-            expect(statuses).to.deep.equal([]);
-            await plugin.cleanup();
-            expect(plugin.iframe.isConnected).to.equal(false);
-            // The page goes on: another Plugin on a reachable service works.
-            const other = await createPlugin({ serviceURL: proxyURL });
-            expect(await other.getVideos()).to.deep.equal([]);
-        });
-        it('down when the Plugin starts: the ConnectionError is retryable, and the retry loads the page again and connects', async () => {
-            await setMode({ mode: 'down' });
-            const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL, connectTimeout: 500 });
-            const error = await rejection(plugin.getVideos());
-            expect(error).to.be.instanceOf(ConnectionError);
-            expect(error.data).to.deep.include({ retryable: true });
-            await setMode({ mode: 'ok' });
-            expect(await plugin.getVideos()).to.deep.equal([]);
-            expect((await plugin.loginAccount(await token('login', { accountID }))).id).to.equal(accountID);
-        });
-        it('slow: a call and an open exceed their limits with a TimeoutError, late answers change nothing, and it works again once fast', async () => {
-            const plugin = await subject({ callTimeout: 400 });
-            let opened = 0;
-            plugin.on('pluginOpened', () => opened++);
-            await setMode({ mode: 'slow', delayMs: 1500 });
-            const read = await rejection(plugin.getVideos());
-            expect(read).to.be.instanceOf(TimeoutError);
-            expect(read.code).to.equal('timeout');
-            expect(read.data).to.deep.equal({ method: 'getVideos', timeout: 400 });
-            const openFailed = nextEvent(plugin, 'pluginOpenFailed');
-            const open = await rejection(plugin.openPlugin({ topicId, timeout: 300 }));
-            expect(open).to.be.instanceOf(TimeoutError);
-            expect(open.message).to.contain('openPlugin').and.contain('300 ms');
-            expect(await openFailed).to.equal(open);
-            expect(plugin.isOpen).to.equal(false);
-            // Sent after the timed-out open and answered after it: its answer is the sentinel.
-            await plugin.openPlugin({ topicId, timeout: 5000 });
-            expect(opened).to.equal(1);
-            await setMode({ mode: 'ok' });
-            expect(await plugin.getVideos()).to.be.an('array');
-        });
-        it('slow to answer a re-read: a status never goes back or repeats', async () => {
-            const plugin = await subject();
-            // The subscription's first read of the generation comes back after the socket said PROCESSING.
-            await setMode({ mode: 'slow', delayMs: 1200, path: '/api/generations/' });
-            const { requestId } = await plugin.startVideoGeneration(generation());
-            const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-            await log.until('COMPLETE');
-            expect(log.statuses).to.deep.equal(['PROCESSING', 'COMPLETE']);
-        });
-        const outages = [
-            { mode: 'down', what: 'the network to the service drops', Class: ConnectionError, code: 'connection_failed' },
-            { mode: '500', what: 'the service answers 500', Class: ServiceError, code: 'internal_error' },
-        ];
-        for (const { mode, what, Class, code } of outages) {
-            it(`${what}: calls reject with ${Class.name} ${code}; once back, the status socket replays every status missed, once`, async () => {
-                const plugin = await subject();
-                const topicLog = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-                await topicLog.until('COMPLETE'); // the page's status socket is open
-                await setMode({ mode });
-                for (const call of [() => plugin.getVideos(), () => plugin.startVideoGeneration(generation())]) {
-                    const error = await rejection(call());
-                    expect(error).to.be.instanceOf(Class);
-                    expect(error.code).to.equal(code);
-                    if (mode === '500')
-                        expect(error.message).to.contain('500');
-                    else
-                        expect(error.data).to.deep.include({ retryable: true });
-                }
-                // Meanwhile a whole generation runs, started and followed by another page.
-                const other = await observer();
-                const started = await other.startVideoGeneration(generation());
-                const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(started.requestId, cb));
-                await statusLog((cb) => other.subscribeToVideoGenerationStatusUpdates(started.requestId, cb)).until('COMPLETE');
-                expect(log.statuses).to.deep.equal([]);
-                await setMode({ mode: 'ok' });
-                await log.until('COMPLETE');
-                // The page re-reads what it watches after the replay; a call sent now is answered after that.
-                expect((await plugin.getVideos()).map((video) => video.id)).to.include(started.videoId);
-                expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING', 'COMPLETE']);
-                expect(topicLog.statuses).to.deep.equal(['COMPLETE']);
-            });
-        }
-        it('the status socket alone is cut mid-generation: it reconnects with its cursor, no status is lost or repeated', async () => {
-            const plugin = await subject();
-            const { requestId } = await plugin.startVideoGeneration(generation());
-            const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-            await log.until('PROCESSING');
-            const before = [...log.statuses];
-            await fault('cut');
-            await log.until('COMPLETE');
-            expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-        });
-        it('restarted mid-generation with --data: calls meanwhile reject with a ConnectionError, statuses go on with none lost or repeated', async () => {
-            const plugin = await subject();
-            const { requestId, videoId } = await plugin.startVideoGeneration(generation());
-            const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-            await log.until('PROCESSING');
-            const before = [...log.statuses];
-            await fault('stop');
-            const error = await rejection(plugin.getVideos());
-            expect(error).to.be.instanceOf(ConnectionError);
-            expect(error.data).to.deep.include({ retryable: true });
-            expect(error.message).to.contain('could not be reached');
-            // The page cannot reconnect until the generation is over: its cursor, from the last run, is
-            // unknown to the new one, so only a re-read can bring COMPLETE.
-            await setMode({ mode: '500' });
-            await fault('start');
-            const other = await observer();
-            await statusLog((cb) => other.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
-            expect(log.statuses).to.deep.equal(before);
-            await setMode({ mode: 'ok' });
-            await log.until('COMPLETE');
-            expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-            expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-            expect((await plugin.getVideoData(videoId))?.thumbnailURL).to.be.a('string');
-        });
+    it('restarted mid-generation with --data: calls meanwhile reject with a ConnectionError, statuses go on with none lost or repeated', async () => {
+      const plugin = await subject();
+      const { requestId, videoId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('PROCESSING');
+      const before = [...log.statuses];
+      await fault('stop');
+      const error = await rejection(plugin.getVideos());
+      expect(error).to.be.instanceOf(ConnectionError);
+      expect(error.data).to.deep.include({ retryable: true });
+      expect(error.message).to.contain('could not be reached');
+      // The page cannot reconnect until the generation is over: its cursor, from the last run, is
+      // unknown to the new one, so only a re-read can bring COMPLETE.
+      await setMode({ mode: '500' });
+      await fault('start');
+      const other = await observer();
+      await statusLog((cb) => other.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+      expect(log.statuses).to.deep.equal(before);
+      await setMode({ mode: 'ok' });
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
+      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+      expect((await plugin.getVideoData(videoId))?.thumbnailURL).to.be.a('string');
     });
-    describe('the iframe', () => {
-        it('reloaded: a write in flight rejects with a retryable ConnectionError, a read is sent again, subscriptions go on', async () => {
-            const plugin = await subject({ callTimeout: 8000 });
-            const { requestId, videoId } = await plugin.startVideoGeneration(generation());
-            const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-            await log.until('PROCESSING');
-            const before = [...log.statuses];
-            // Slow answers keep both calls in flight while the frame reloads.
-            await setMode({ mode: 'slow', delayMs: 1000 });
-            const write = rejection(plugin.updateAccountInfo({ city: 'Reloaded' }));
-            const read = plugin.getVideos();
-            const loaded = nextLoad(plugin.iframe);
-            await frameGoes(plugin, 'reload');
-            await loaded;
-            await setMode({ mode: 'ok' });
-            const error = await write;
-            expect(error).to.be.instanceOf(ConnectionError);
-            expect(error.data).to.deep.include({ retryable: true });
-            expect(error.message).to.contain('unloading');
-            expect((await read).map((video) => video.id)).to.include(videoId);
-            await log.until('COMPLETE');
-            expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-            expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-        });
-        const navigations = [
-            {
-                where: 'to another page of the service, from inside',
-                go: async (plugin) => frameGoes(plugin, 'navigate', `${(await faults()).proxyURL}/`),
-            },
-            {
-                where: 'to another origin, by the page',
-                go: (plugin) => void (plugin.iframe.src = `${location.origin}/test/fixtures/silent.html`),
-            },
-        ];
-        for (const { where, go } of navigations) {
-            it(`navigated away ${where}: calls reject with a retryable ConnectionError, the retry brings the service back, subscriptions go on`, async () => {
-                const plugin = await subject({ connectTimeout: 800 });
-                const src = plugin.iframe.src;
-                const { requestId, videoId } = await plugin.startVideoGeneration(generation());
-                const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-                await log.until('PROCESSING');
-                const before = [...log.statuses];
-                const loaded = nextLoad(plugin.iframe);
-                await go(plugin);
-                await loaded;
-                const error = await rejection(plugin.getVideos());
-                expect(error).to.be.instanceOf(ConnectionError);
-                expect(error.code).to.equal('connection_failed');
-                expect(error.data).to.deep.include({ retryable: true });
-                expect((await plugin.getVideos()).map((video) => video.id)).to.include(videoId);
-                expect(plugin.iframe.src).to.equal(src);
-                await log.until('COMPLETE');
-                expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-            });
-        }
-        it('removed from the DOM by the page: calls reject with a ConnectionError that says so, mount puts it back, subscriptions go on', async () => {
-            const container = document.createElement('div');
-            document.body.append(container);
-            const plugin = await subject({ domElement: container, connectTimeout: 800 });
-            const { requestId } = await plugin.startVideoGeneration(generation());
-            const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-            await log.until('PROCESSING');
-            const before = [...log.statuses];
-            plugin.iframe.remove();
-            const error = await rejection(plugin.getVideos());
-            expect(error).to.be.instanceOf(ConnectionError);
-            expect(error.data).to.deep.include({ retryable: true });
-            expect(error.message).to.contain('removed').and.contain('mount(element)');
-            await plugin.mount(container);
-            expect(plugin.iframe.parentElement).to.equal(container);
-            expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-            await log.until('COMPLETE');
-            expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-            container.remove();
-        });
+  });
+  describe('the iframe', () => {
+    it('reloaded: a write in flight rejects with a retryable ConnectionError, a read is sent again, subscriptions go on', async () => {
+      const plugin = await subject({ callTimeout: 8000 });
+      const { requestId, videoId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('PROCESSING');
+      const before = [...log.statuses];
+      // Slow answers keep both calls in flight while the frame reloads.
+      await setMode({ mode: 'slow', delayMs: 1000 });
+      const write = rejection(plugin.updateAccountInfo({ city: 'Reloaded' }));
+      const read = plugin.getVideos();
+      const loaded = nextLoad(plugin.iframe);
+      await frameGoes(plugin, 'reload');
+      await loaded;
+      await setMode({ mode: 'ok' });
+      const error = await write;
+      expect(error).to.be.instanceOf(ConnectionError);
+      expect(error.data).to.deep.include({ retryable: true });
+      expect(error.message).to.contain('unloading');
+      expect((await read).map((video) => video.id)).to.include(videoId);
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
+      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
     });
+    const navigations = [
+      {
+        where: 'to another page of the service, from inside',
+        go: async (plugin) => frameGoes(plugin, 'navigate', `${(await faults()).proxyURL}/`),
+      },
+      {
+        where: 'to another origin, by the page',
+        go: (plugin) => void (plugin.iframe.src = `${location.origin}/test/fixtures/silent.html`),
+      },
+    ];
+    for (const { where, go } of navigations) {
+      it(`navigated away ${where}: calls reject with a retryable ConnectionError, the retry brings the service back, subscriptions go on`, async () => {
+        const plugin = await subject({ connectTimeout: 800 });
+        const src = plugin.iframe.src;
+        const { requestId, videoId } = await plugin.startVideoGeneration(generation());
+        const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+        await log.until('PROCESSING');
+        const before = [...log.statuses];
+        const loaded = nextLoad(plugin.iframe);
+        await go(plugin);
+        await loaded;
+        const error = await rejection(plugin.getVideos());
+        expect(error).to.be.instanceOf(ConnectionError);
+        expect(error.code).to.equal('connection_failed');
+        expect(error.data).to.deep.include({ retryable: true });
+        expect((await plugin.getVideos()).map((video) => video.id)).to.include(videoId);
+        expect(plugin.iframe.src).to.equal(src);
+        await log.until('COMPLETE');
+        expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
+      });
+    }
+    it('removed from the DOM by the page: calls reject with a ConnectionError that says so, mount puts it back, subscriptions go on', async () => {
+      const container = document.createElement('div');
+      document.body.append(container);
+      const plugin = await subject({ domElement: container, connectTimeout: 800 });
+      const { requestId } = await plugin.startVideoGeneration(generation());
+      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+      await log.until('PROCESSING');
+      const before = [...log.statuses];
+      plugin.iframe.remove();
+      const error = await rejection(plugin.getVideos());
+      expect(error).to.be.instanceOf(ConnectionError);
+      expect(error.data).to.deep.include({ retryable: true });
+      expect(error.message).to.contain('removed').and.contain('mount(element)');
+      await plugin.mount(container);
+      expect(plugin.iframe.parentElement).to.equal(container);
+      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
+      container.remove();
+    });
+  });
 });
 //# sourceMappingURL=faults.test.js.map

@@ -2,146 +2,155 @@
 // cross-origin iframe like a person (real input events through the browser).
 import { expect } from '@open-wc/testing';
 import { AccountMethodsDisabledError, NotAuthenticatedError } from '../../src/errors.js';
-import { BUSINESS_URL, cleanupPlugins, createPlugin, inFrame, nextEvent, rejection, signUp, statusLog, token, } from '../support/plugin.js';
+import {
+  BUSINESS_URL,
+  cleanupPlugins,
+  createPlugin,
+  inFrame,
+  nextEvent,
+  rejection,
+  signUp,
+  statusLog,
+  token,
+} from '../support/plugin.js';
 afterEach(cleanupPlugins);
 const labels = {
-    shouldShow: true,
-    title: 'Publish this clip?',
-    body: 'You confirm you hold the rights to every image and sound in it.',
-    confirmButton: 'Yes, publish',
-    cancelButton: 'Not yet',
+  shouldShow: true,
+  title: 'Publish this clip?',
+  body: 'You confirm you hold the rights to every image and sound in it.',
+  confirmButton: 'Yes, publish',
+  cancelButton: 'Not yet',
 };
 /** Opens the AI flow with a source URL (under any of its names) and waits for the prompt step. */
 async function searchThroughTheUI(plugin, options) {
-    const opened = nextEvent(plugin, 'pluginOpened');
-    await plugin.openPlugin(options);
-    await opened;
-    const frame = inFrame(plugin);
-    expect(await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]')).to.equal('Sunny Bakery');
+  const opened = nextEvent(plugin, 'pluginOpened');
+  await plugin.openPlugin(options);
+  await opened;
+  const frame = inFrame(plugin);
+  expect(await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]')).to.equal('Sunny Bakery');
 }
 describe('journeys', () => {
-    it('create → login → topic search → generation → preview → editor → complete with the modal → rendered → listed → cleanup', async () => {
-        const plugin = await createPlugin({ editor: { labels: { completeVideoConfirmation: labels } } });
-        const accountID = await signUp(plugin);
-        await plugin.logoutAccount();
-        await plugin.loginAccount(await token('login', { accountID }));
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const topicLog = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await topicLog.until('COMPLETE');
-        expect(topicLog.statuses.at(-1)).to.equal('COMPLETE');
-        // Each invalid parameter is refused before any request is sent.
-        for (const bad of [
-            { topicId, aspectRatio: '9:16', duration: 5 },
-            { topicId, aspectRatio: '16:9', duration: 7 },
-            { topicId, aspectRatio: '16:9', duration: 5, language: 'nl' },
-            { aspectRatio: '16:9', duration: 5 },
-        ]) {
-            expect((await rejection(plugin.startVideoGeneration(bad))).code).to.equal('invalid_parameter');
-        }
-        expect(await plugin.getVideos()).to.deep.equal([]);
-        const created = nextEvent(plugin, 'videoCreated');
-        const started = await plugin.startVideoGeneration({
-            topicId,
-            aspectRatio: '16:9',
-            duration: 15,
-            language: 'en-GB',
-        });
-        expect(started.topicId).to.equal(topicId);
-        expect((await created).id).to.equal(started.videoId);
-        const generationLog = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(started.requestId, cb));
-        await generationLog.until('COMPLETE');
-        await plugin.openPlugin({ generationRequestId: started.requestId });
-        const frame = inFrame(plugin);
-        const editorOpened = nextEvent(plugin, 'editorOpened');
-        await frame.click('[data-action="open-editor"]');
-        expect((await editorOpened).id).to.equal(started.videoId);
-        const saved = nextEvent(plugin, 'videoSaved');
-        await frame.fill('#video-name', 'Bakery spring ad');
-        await frame.click('[data-action="save"]');
-        expect((await saved).name).to.equal('Bakery spring ad');
-        await frame.click('[data-action="complete"]');
-        expect(await frame.text('#confirm-title')).to.equal(labels.title);
-        expect(await frame.text('[role="dialog"] p')).to.equal(labels.body);
-        expect(await frame.text('[data-confirm]')).to.equal(labels.confirmButton);
-        expect(await frame.text('[data-cancel]')).to.equal(labels.cancelButton);
-        const completed = nextEvent(plugin, 'videoCompleted');
-        const rendered = nextEvent(plugin, 'videoRendered');
-        await frame.click('[data-confirm]');
-        const completedVideo = await completed;
-        expect(completedVideo.isCompleted).to.equal(true);
-        const renderedVideo = await rendered;
-        expect(renderedVideo.renders).to.have.length.greaterThan(0);
-        expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
-        const videos = await plugin.getVideos();
-        expect(videos.map((video) => [video.id, video.name, video.isCompleted])).to.deep.equal([
-            [started.videoId, 'Bakery spring ad', true],
-        ]);
-        const exited = nextEvent(plugin, 'editorExited');
-        await frame.click('[data-action="exit"]');
-        await exited;
-        expect(plugin.isOpen).to.equal(false);
-        const iframe = plugin.iframe;
-        await plugin.cleanup();
-        expect(iframe.isConnected).to.equal(false);
-    }).timeout(30000);
-    it('the modal is not shown when shouldShow is false (the default): complete goes straight on', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '4:5', duration: 5 });
-        await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
-        await plugin.openEditorForVideo(videoId);
-        const completed = nextEvent(plugin, 'videoCompleted');
-        await inFrame(plugin).click('[data-action="complete"]');
-        expect((await completed).id).to.equal(videoId);
-    }).timeout(20000);
-    for (const name of ['sourceURL', 'sourceUrl', 'businessURL']) {
-        it(`openPlugin({ ${name} }) fills in the URL, searches at once and moves to the prompt with the topic`, async () => {
-            const plugin = await createPlugin();
-            await signUp(plugin);
-            await searchThroughTheUI(plugin, { [name]: BUSINESS_URL });
-            const frame = inFrame(plugin);
-            const created = nextEvent(plugin, 'videoCreated');
-            await frame.click('[data-view="prompt"] button[type="submit"]');
-            const video = await created;
-            expect(video.topicId).to.be.a('string');
-            expect(await frame.text('[data-view="preview"] h2[data-generation-status="COMPLETE"]')).to.equal('Your video');
-            expect((await plugin.getVideos()).map((v) => v.id)).to.deep.equal([video.id]);
-        }).timeout(20000);
+  it('create → login → topic search → generation → preview → editor → complete with the modal → rendered → listed → cleanup', async () => {
+    const plugin = await createPlugin({ editor: { labels: { completeVideoConfirmation: labels } } });
+    const accountID = await signUp(plugin);
+    await plugin.logoutAccount();
+    await plugin.loginAccount(await token('login', { accountID }));
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const topicLog = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await topicLog.until('COMPLETE');
+    expect(topicLog.statuses.at(-1)).to.equal('COMPLETE');
+    // Each invalid parameter is refused before any request is sent.
+    for (const bad of [
+      { topicId, aspectRatio: '9:16', duration: 5 },
+      { topicId, aspectRatio: '16:9', duration: 7 },
+      { topicId, aspectRatio: '16:9', duration: 5, language: 'nl' },
+      { aspectRatio: '16:9', duration: 5 },
+    ]) {
+      expect((await rejection(plugin.startVideoGeneration(bad))).code).to.equal('invalid_parameter');
     }
-    it('the UI close control hides the iframe and keeps the session', async () => {
-        const plugin = await createPlugin();
-        const accountID = await signUp(plugin);
-        await plugin.openPlugin();
-        await inFrame(plugin).click('button[aria-label="Close"]');
-        // Nothing public announces the UI's own close: watch the iframe's style change, with a deadline.
-        await new Promise((resolve, reject) => {
-            const deadline = setTimeout(() => reject(new Error('the UI close control did not hide the iframe')), 5000);
-            const done = () => {
-                observer.disconnect();
-                clearTimeout(deadline);
-                resolve();
-            };
-            const observer = new MutationObserver(() => !plugin.isOpen && done());
-            observer.observe(plugin.iframe, { attributes: true, attributeFilter: ['style'] });
-            if (!plugin.isOpen)
-                done();
-        });
-        expect(plugin.iframe.style.display).to.equal('none');
-        expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+    expect(await plugin.getVideos()).to.deep.equal([]);
+    const created = nextEvent(plugin, 'videoCreated');
+    const started = await plugin.startVideoGeneration({
+      topicId,
+      aspectRatio: '16:9',
+      duration: 15,
+      language: 'en-GB',
     });
-    it('uncontrolled mode: account methods reject, the UI signs the user in, then background actions work', async () => {
-        const plugin = await createPlugin({ authMode: 'uncontrolled' });
-        expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(AccountMethodsDisabledError);
-        expect(await rejection(plugin.startTopicSearch(BUSINESS_URL))).to.be.instanceOf(NotAuthenticatedError);
-        await plugin.openPlugin();
-        const frame = inFrame(plugin);
-        await frame.fill('#email', `user-${crypto.randomUUID()}@example.com`);
-        await frame.click('[data-view="signIn"] button[type="submit"]');
-        expect(await frame.text('[data-view="search"] h2')).to.equal('Start from a website');
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    expect(started.topicId).to.equal(topicId);
+    expect((await created).id).to.equal(started.videoId);
+    const generationLog = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(started.requestId, cb));
+    await generationLog.until('COMPLETE');
+    await plugin.openPlugin({ generationRequestId: started.requestId });
+    const frame = inFrame(plugin);
+    const editorOpened = nextEvent(plugin, 'editorOpened');
+    await frame.click('[data-action="open-editor"]');
+    expect((await editorOpened).id).to.equal(started.videoId);
+    const saved = nextEvent(plugin, 'videoSaved');
+    await frame.fill('#video-name', 'Bakery spring ad');
+    await frame.click('[data-action="save"]');
+    expect((await saved).name).to.equal('Bakery spring ad');
+    await frame.click('[data-action="complete"]');
+    expect(await frame.text('#confirm-title')).to.equal(labels.title);
+    expect(await frame.text('[role="dialog"] p')).to.equal(labels.body);
+    expect(await frame.text('[data-confirm]')).to.equal(labels.confirmButton);
+    expect(await frame.text('[data-cancel]')).to.equal(labels.cancelButton);
+    const completed = nextEvent(plugin, 'videoCompleted');
+    const rendered = nextEvent(plugin, 'videoRendered');
+    await frame.click('[data-confirm]');
+    const completedVideo = await completed;
+    expect(completedVideo.isCompleted).to.equal(true);
+    const renderedVideo = await rendered;
+    expect(renderedVideo.renders).to.have.length.greaterThan(0);
+    expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
+    const videos = await plugin.getVideos();
+    expect(videos.map((video) => [video.id, video.name, video.isCompleted])).to.deep.equal([
+      [started.videoId, 'Bakery spring ad', true],
+    ]);
+    const exited = nextEvent(plugin, 'editorExited');
+    await frame.click('[data-action="exit"]');
+    await exited;
+    expect(plugin.isOpen).to.equal(false);
+    const iframe = plugin.iframe;
+    await plugin.cleanup();
+    expect(iframe.isConnected).to.equal(false);
+  }).timeout(30000);
+  it('the modal is not shown when shouldShow is false (the default): complete goes straight on', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '4:5', duration: 5 });
+    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+    await plugin.openEditorForVideo(videoId);
+    const completed = nextEvent(plugin, 'videoCompleted');
+    await inFrame(plugin).click('[data-action="complete"]');
+    expect((await completed).id).to.equal(videoId);
+  }).timeout(20000);
+  for (const name of ['sourceURL', 'sourceUrl', 'businessURL']) {
+    it(`openPlugin({ ${name} }) fills in the URL, searches at once and moves to the prompt with the topic`, async () => {
+      const plugin = await createPlugin();
+      await signUp(plugin);
+      await searchThroughTheUI(plugin, { [name]: BUSINESS_URL });
+      const frame = inFrame(plugin);
+      const created = nextEvent(plugin, 'videoCreated');
+      await frame.click('[data-view="prompt"] button[type="submit"]');
+      const video = await created;
+      expect(video.topicId).to.be.a('string');
+      expect(await frame.text('[data-view="preview"] h2[data-generation-status="COMPLETE"]')).to.equal('Your video');
+      expect((await plugin.getVideos()).map((v) => v.id)).to.deep.equal([video.id]);
     }).timeout(20000);
+  }
+  it('the UI close control hides the iframe and keeps the session', async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin);
+    await plugin.openPlugin();
+    await inFrame(plugin).click('button[aria-label="Close"]');
+    // Nothing public announces the UI's own close: watch the iframe's style change, with a deadline.
+    await new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error('the UI close control did not hide the iframe')), 5000);
+      const done = () => {
+        observer.disconnect();
+        clearTimeout(deadline);
+        resolve();
+      };
+      const observer = new MutationObserver(() => !plugin.isOpen && done());
+      observer.observe(plugin.iframe, { attributes: true, attributeFilter: ['style'] });
+      if (!plugin.isOpen) done();
+    });
+    expect(plugin.iframe.style.display).to.equal('none');
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+  });
+  it('uncontrolled mode: account methods reject, the UI signs the user in, then background actions work', async () => {
+    const plugin = await createPlugin({ authMode: 'uncontrolled' });
+    expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(await rejection(plugin.startTopicSearch(BUSINESS_URL))).to.be.instanceOf(NotAuthenticatedError);
+    await plugin.openPlugin();
+    const frame = inFrame(plugin);
+    await frame.fill('#email', `user-${crypto.randomUUID()}@example.com`);
+    await frame.click('[data-view="signIn"] button[type="submit"]');
+    expect(await frame.text('[data-view="search"] h2')).to.equal('Start from a website');
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+  }).timeout(20000);
 });
 //# sourceMappingURL=journey.test.js.map

@@ -2,546 +2,567 @@
 // (§3.1) and error table (§7), and the rules DESIGN §3 adds.
 // Validation of every argument and option (the partner's bad input) is in bad-input.test.ts.
 import { expect } from '@open-wc/testing';
-import { AccountAlreadyExistsError, AccountMethodsDisabledError, DestroyedError, InvalidStateError, InvalidTokenError, NotAuthenticatedError, NotFoundError, OriginNotAllowedError, TimeoutError, } from '../../src/errors.js';
+import {
+  AccountAlreadyExistsError,
+  AccountMethodsDisabledError,
+  DestroyedError,
+  InvalidStateError,
+  InvalidTokenError,
+  NotAuthenticatedError,
+  NotFoundError,
+  OriginNotAllowedError,
+  TimeoutError,
+} from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
-import { BUSINESS_URL, cleanupPlugins, createPlugin, getLoginTokenFor, nextEvent, rejection, signUp, statusLog, testConfig, thrown, token, } from '../support/plugin.js';
+import {
+  BUSINESS_URL,
+  cleanupPlugins,
+  createPlugin,
+  getLoginTokenFor,
+  nextEvent,
+  rejection,
+  signUp,
+  statusLog,
+  testConfig,
+  thrown,
+  token,
+} from '../support/plugin.js';
 afterEach(cleanupPlugins);
 describe('Plugin: construction', () => {
-    it('creates its iframe hidden at once, with a title, in an appended div when no domElement is given', async () => {
-        const plugin = await createPlugin();
-        const iframe = plugin.iframe;
-        expect(iframe.isConnected).to.equal(true);
-        expect(iframe.title).to.equal('Video creation');
-        expect(iframe.style.display).to.equal('none');
-        expect(iframe.parentElement.parentElement).to.equal(document.body);
-        expect(new URL(iframe.src).origin).to.equal((await testConfig()).serviceURL);
-    });
-    it('places the iframe in domElement when given', async () => {
-        const host = document.createElement('div');
-        document.body.append(host);
-        const plugin = await createPlugin({ domElement: host });
-        expect(plugin.iframe.parentElement).to.equal(host);
-        host.remove();
-    });
-    it('selects the service by environment, serviceURL overriding it', () => {
-        const prod = new Plugin('p', { connectTimeout: 50 });
-        const demo = new Plugin('p', { environment: 'demo', connectTimeout: 50 });
-        expect(prod.serviceURL).to.equal('https://app.video-plugin.example/');
-        expect(demo.serviceURL).to.equal('https://demo.video-plugin.example/');
-        void prod.cleanup();
-        void demo.cleanup();
-    });
-    it('exposes its version', () => {
-        expect(Plugin.version).to.match(/^\d+\.\d+\.\d+/);
-    });
+  it('creates its iframe hidden at once, with a title, in an appended div when no domElement is given', async () => {
+    const plugin = await createPlugin();
+    const iframe = plugin.iframe;
+    expect(iframe.isConnected).to.equal(true);
+    expect(iframe.title).to.equal('Video creation');
+    expect(iframe.style.display).to.equal('none');
+    expect(iframe.parentElement.parentElement).to.equal(document.body);
+    expect(new URL(iframe.src).origin).to.equal((await testConfig()).serviceURL);
+  });
+  it('places the iframe in domElement when given', async () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    const plugin = await createPlugin({ domElement: host });
+    expect(plugin.iframe.parentElement).to.equal(host);
+    host.remove();
+  });
+  it('selects the service by environment, serviceURL overriding it', () => {
+    const prod = new Plugin('p', { connectTimeout: 50 });
+    const demo = new Plugin('p', { environment: 'demo', connectTimeout: 50 });
+    expect(prod.serviceURL).to.equal('https://app.video-plugin.example/');
+    expect(demo.serviceURL).to.equal('https://demo.video-plugin.example/');
+    void prod.cleanup();
+    void demo.cleanup();
+  });
+  it('exposes its version', () => {
+    expect(Plugin.version).to.match(/^\d+\.\d+\.\d+/);
+  });
 });
 describe('Plugin: state table (REFERENCE §3.1)', () => {
-    it('createAccount with a valid token logs in to the new account', async () => {
-        const plugin = await createPlugin();
-        const accountID = await signUp(plugin, { firstName: 'Ada', externalID: `ext-${crypto.randomUUID()}` });
-        expect(accountID).to.be.a('string');
-        const account = await plugin.getAccountInfo();
-        expect(account.id).to.equal(accountID);
-        expect(account.firstName).to.equal('Ada');
-    });
-    it('createAccount while logged in logs out first, then creates and logs in', async () => {
-        const plugin = await createPlugin();
-        const first = await signUp(plugin);
-        const second = await signUp(plugin);
-        expect(second).to.not.equal(first);
-        expect((await plugin.getAccountInfo()).id).to.equal(second);
-    });
-    it('loginAccount with a valid token logs in to the existing account, by accountID or externalID', async () => {
-        const plugin = await createPlugin();
-        const externalID = `ext-${crypto.randomUUID()}`;
-        const accountID = await signUp(plugin, { externalID, lastName: 'Lovelace' });
-        await plugin.logoutAccount();
-        const byId = await plugin.loginAccount(await token('login', { accountID }));
-        expect(byId.id).to.equal(accountID);
-        const byExternal = await plugin.loginAccount(await token('login', { externalID }));
-        expect(byExternal.id).to.equal(accountID);
-        expect(byExternal.lastName).to.equal('Lovelace');
-    });
-    it('loginAccount while logged in logs out first, then logs in', async () => {
-        const plugin = await createPlugin();
-        const first = await signUp(plugin);
-        const second = await signUp(plugin);
-        const account = await plugin.loginAccount(await token('login', { accountID: first }));
-        expect(account.id).to.equal(first);
-        expect((await plugin.getAccountInfo()).id).to.equal(first);
-        expect(first).to.not.equal(second);
-    });
-    it('logoutAccount logs out', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        await plugin.logoutAccount();
-        expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(NotAuthenticatedError);
-        expect(await plugin.getVideos()).to.deep.equal([]);
-    });
-    it('close hides the iframe, keeps it loaded and keeps the user logged in', async () => {
-        const plugin = await createPlugin();
-        const accountID = await signUp(plugin);
-        await plugin.openPlugin();
-        expect(plugin.iframe.style.display).to.equal('block');
-        const src = plugin.iframe.src;
-        await plugin.close();
-        expect(plugin.isOpen).to.equal(false);
-        expect(plugin.iframe.style.display).to.equal('none');
-        expect(plugin.iframe.isConnected).to.equal(true);
-        expect(plugin.iframe.src).to.equal(src);
-        expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-    });
-    it('cleanup closes the UI, logs out, destroys the iframe and unregisters every listener', async () => {
-        const debug = [];
-        const original = console.debug;
-        console.debug = (...args) => debug.push(args);
-        try {
-            const plugin = await createPlugin({ isDebug: true });
-            await signUp(plugin);
-            await plugin.openPlugin();
-            let heard = 0;
-            plugin.on('pluginOpened', () => heard++);
-            const iframe = plugin.iframe;
-            await plugin.cleanup();
-            expect(iframe.isConnected).to.equal(false);
-            expect(document.querySelector('[data-video-plugin]')).to.equal(null);
-            expect(plugin.isDestroyed).to.equal(true);
-            expect(debug.some((line) => JSON.stringify(line).includes('"logoutAccount"'))).to.equal(true);
-            expect(heard).to.equal(0);
-            const error = await rejection(plugin.getVideos());
-            expect(error).to.be.instanceOf(DestroyedError);
-            expect(error.message).to.contain('getVideos').and.contain('cleanup');
-        }
-        finally {
-            console.debug = original;
-        }
-    });
-    it('a second cleanup is harmless, and every call after cleanup rejects or throws clearly', async () => {
-        const plugin = await createPlugin();
-        await plugin.cleanup();
-        await plugin.cleanup();
-        const calls = [
-            ['createAccount', () => plugin.createAccount('a.b.c')],
-            ['loginAccount', () => plugin.loginAccount('a.b.c')],
-            ['logoutAccount', () => plugin.logoutAccount()],
-            ['getAccountInfo', () => plugin.getAccountInfo()],
-            ['updateAccountInfo', () => plugin.updateAccountInfo({})],
-            ['getVideos', () => plugin.getVideos()],
-            ['getVideoData', () => plugin.getVideoData('v')],
-            ['startTopicSearch', () => plugin.startTopicSearch(BUSINESS_URL)],
-            ['startVideoGeneration', () => plugin.startVideoGeneration({ topicId: 't', aspectRatio: '16:9', duration: 5 })],
-            ['mount', () => plugin.mount(document.body)],
-            ['openPlugin', () => plugin.openPlugin()],
-            ['openEditorForVideo', () => plugin.openEditorForVideo('v')],
-            ['close', () => plugin.close()],
-        ];
-        for (const [name, call] of calls) {
-            const error = await rejection(call());
-            expect(error, name).to.be.instanceOf(DestroyedError);
-            expect(error.message, name).to.contain(name);
-        }
-        expect(thrown(() => plugin.on('pluginOpened', () => { }))).to.be.instanceOf(DestroyedError);
-        expect(thrown(() => plugin.subscribeToTopicSearchStatusUpdates('t', () => { }))).to.be.instanceOf(DestroyedError);
-        expect(() => plugin.off('pluginOpened', () => { })).to.not.throw();
-    });
-    it('openPlugin un-hides an iframe that was mounted hidden', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const target = document.createElement('div');
-        document.body.append(target);
-        await plugin.mount(target, true);
-        expect(plugin.iframe.style.display).to.equal('none');
-        await plugin.openPlugin();
-        expect(plugin.iframe.style.display).to.equal('block');
-        expect(plugin.iframe.parentElement).to.equal(target);
-        target.remove();
-    });
-    it('openEditorForVideo un-hides an iframe that was mounted hidden', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const { videoId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '4:5', duration: 5 });
-        const target = document.createElement('div');
-        document.body.append(target);
-        await plugin.mount(target, true);
-        await plugin.openEditorForVideo(videoId);
-        expect(plugin.iframe.style.display).to.equal('block');
-        target.remove();
-    });
+  it('createAccount with a valid token logs in to the new account', async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin, { firstName: 'Ada', externalID: `ext-${crypto.randomUUID()}` });
+    expect(accountID).to.be.a('string');
+    const account = await plugin.getAccountInfo();
+    expect(account.id).to.equal(accountID);
+    expect(account.firstName).to.equal('Ada');
+  });
+  it('createAccount while logged in logs out first, then creates and logs in', async () => {
+    const plugin = await createPlugin();
+    const first = await signUp(plugin);
+    const second = await signUp(plugin);
+    expect(second).to.not.equal(first);
+    expect((await plugin.getAccountInfo()).id).to.equal(second);
+  });
+  it('loginAccount with a valid token logs in to the existing account, by accountID or externalID', async () => {
+    const plugin = await createPlugin();
+    const externalID = `ext-${crypto.randomUUID()}`;
+    const accountID = await signUp(plugin, { externalID, lastName: 'Lovelace' });
+    await plugin.logoutAccount();
+    const byId = await plugin.loginAccount(await token('login', { accountID }));
+    expect(byId.id).to.equal(accountID);
+    const byExternal = await plugin.loginAccount(await token('login', { externalID }));
+    expect(byExternal.id).to.equal(accountID);
+    expect(byExternal.lastName).to.equal('Lovelace');
+  });
+  it('loginAccount while logged in logs out first, then logs in', async () => {
+    const plugin = await createPlugin();
+    const first = await signUp(plugin);
+    const second = await signUp(plugin);
+    const account = await plugin.loginAccount(await token('login', { accountID: first }));
+    expect(account.id).to.equal(first);
+    expect((await plugin.getAccountInfo()).id).to.equal(first);
+    expect(first).to.not.equal(second);
+  });
+  it('logoutAccount logs out', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    await plugin.logoutAccount();
+    expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(NotAuthenticatedError);
+    expect(await plugin.getVideos()).to.deep.equal([]);
+  });
+  it('close hides the iframe, keeps it loaded and keeps the user logged in', async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin);
+    await plugin.openPlugin();
+    expect(plugin.iframe.style.display).to.equal('block');
+    const src = plugin.iframe.src;
+    await plugin.close();
+    expect(plugin.isOpen).to.equal(false);
+    expect(plugin.iframe.style.display).to.equal('none');
+    expect(plugin.iframe.isConnected).to.equal(true);
+    expect(plugin.iframe.src).to.equal(src);
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+  });
+  it('cleanup closes the UI, logs out, destroys the iframe and unregisters every listener', async () => {
+    const debug = [];
+    const original = console.debug;
+    console.debug = (...args) => debug.push(args);
+    try {
+      const plugin = await createPlugin({ isDebug: true });
+      await signUp(plugin);
+      await plugin.openPlugin();
+      let heard = 0;
+      plugin.on('pluginOpened', () => heard++);
+      const iframe = plugin.iframe;
+      await plugin.cleanup();
+      expect(iframe.isConnected).to.equal(false);
+      expect(document.querySelector('[data-video-plugin]')).to.equal(null);
+      expect(plugin.isDestroyed).to.equal(true);
+      expect(debug.some((line) => JSON.stringify(line).includes('"logoutAccount"'))).to.equal(true);
+      expect(heard).to.equal(0);
+      const error = await rejection(plugin.getVideos());
+      expect(error).to.be.instanceOf(DestroyedError);
+      expect(error.message).to.contain('getVideos').and.contain('cleanup');
+    } finally {
+      console.debug = original;
+    }
+  });
+  it('a second cleanup is harmless, and every call after cleanup rejects or throws clearly', async () => {
+    const plugin = await createPlugin();
+    await plugin.cleanup();
+    await plugin.cleanup();
+    const calls = [
+      ['createAccount', () => plugin.createAccount('a.b.c')],
+      ['loginAccount', () => plugin.loginAccount('a.b.c')],
+      ['logoutAccount', () => plugin.logoutAccount()],
+      ['getAccountInfo', () => plugin.getAccountInfo()],
+      ['updateAccountInfo', () => plugin.updateAccountInfo({})],
+      ['getVideos', () => plugin.getVideos()],
+      ['getVideoData', () => plugin.getVideoData('v')],
+      ['startTopicSearch', () => plugin.startTopicSearch(BUSINESS_URL)],
+      ['startVideoGeneration', () => plugin.startVideoGeneration({ topicId: 't', aspectRatio: '16:9', duration: 5 })],
+      ['mount', () => plugin.mount(document.body)],
+      ['openPlugin', () => plugin.openPlugin()],
+      ['openEditorForVideo', () => plugin.openEditorForVideo('v')],
+      ['close', () => plugin.close()],
+    ];
+    for (const [name, call] of calls) {
+      const error = await rejection(call());
+      expect(error, name).to.be.instanceOf(DestroyedError);
+      expect(error.message, name).to.contain(name);
+    }
+    expect(thrown(() => plugin.on('pluginOpened', () => {}))).to.be.instanceOf(DestroyedError);
+    expect(thrown(() => plugin.subscribeToTopicSearchStatusUpdates('t', () => {}))).to.be.instanceOf(DestroyedError);
+    expect(() => plugin.off('pluginOpened', () => {})).to.not.throw();
+  });
+  it('openPlugin un-hides an iframe that was mounted hidden', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const target = document.createElement('div');
+    document.body.append(target);
+    await plugin.mount(target, true);
+    expect(plugin.iframe.style.display).to.equal('none');
+    await plugin.openPlugin();
+    expect(plugin.iframe.style.display).to.equal('block');
+    expect(plugin.iframe.parentElement).to.equal(target);
+    target.remove();
+  });
+  it('openEditorForVideo un-hides an iframe that was mounted hidden', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '4:5', duration: 5 });
+    const target = document.createElement('div');
+    document.body.append(target);
+    await plugin.mount(target, true);
+    await plugin.openEditorForVideo(videoId);
+    expect(plugin.iframe.style.display).to.equal('block');
+    target.remove();
+  });
 });
 describe('Plugin: error table (REFERENCE §7)', () => {
-    it('1. openPlugin with a PENDING or FAILED topic rejects naming the status; PROCESSING opens', async () => {
-        const plugin = await createPlugin({ slow: true });
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const pending = await rejection(plugin.openPlugin({ topicId }));
-        expect(pending).to.be.instanceOf(InvalidStateError);
-        expect(pending.message).to.contain('PENDING');
-        expect(pending.data).to.deep.include({ status: 'PENDING' });
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('PROCESSING');
-        await plugin.openPlugin({ topicId });
-        expect(plugin.isOpen).to.equal(true);
-        const failedSearch = await plugin.startTopicSearch('http://127.0.0.1:9/unreachable');
-        const failed = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(failedSearch.topicId, cb));
-        await failed.until('FAILED');
-        const error = await rejection(plugin.openPlugin({ topicId: failedSearch.topicId }));
-        expect(error).to.be.instanceOf(InvalidStateError);
-        expect(error.message).to.contain('FAILED');
+  it('1. openPlugin with a PENDING or FAILED topic rejects naming the status; PROCESSING opens', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const pending = await rejection(plugin.openPlugin({ topicId }));
+    expect(pending).to.be.instanceOf(InvalidStateError);
+    expect(pending.message).to.contain('PENDING');
+    expect(pending.data).to.deep.include({ status: 'PENDING' });
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('PROCESSING');
+    await plugin.openPlugin({ topicId });
+    expect(plugin.isOpen).to.equal(true);
+    const failedSearch = await plugin.startTopicSearch('http://127.0.0.1:9/unreachable');
+    const failed = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(failedSearch.topicId, cb));
+    await failed.until('FAILED');
+    const error = await rejection(plugin.openPlugin({ topicId: failedSearch.topicId }));
+    expect(error).to.be.instanceOf(InvalidStateError);
+    expect(error.message).to.contain('FAILED');
+  });
+  it('2. openPlugin with a PENDING or FAILED generation rejects naming the status; COMPLETE opens', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const failing = await plugin.startVideoGeneration({
+      topicId,
+      aspectRatio: '16:9',
+      duration: 5,
+      videoInstructions: '[fail]',
     });
-    it('2. openPlugin with a PENDING or FAILED generation rejects naming the status; COMPLETE opens', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const failing = await plugin.startVideoGeneration({
-            topicId,
-            aspectRatio: '16:9',
-            duration: 5,
-            videoInstructions: '[fail]',
-        });
-        const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(failing.requestId, cb));
-        await log.until('FAILED');
-        expect(log.payloads.at(-1).error.code).to.be.a('string');
-        const error = await rejection(plugin.openPlugin({ generationRequestId: failing.requestId }));
-        expect(error).to.be.instanceOf(InvalidStateError);
-        expect(error.message).to.contain('FAILED');
-        const ok = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
-        await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(ok.requestId, cb)).until('COMPLETE');
-        await plugin.openPlugin({ generationRequestId: ok.requestId });
-        expect(plugin.isOpen).to.equal(true);
-    });
-    it('2b. openPlugin with a PENDING generation rejects', async () => {
-        const plugin = await createPlugin({ slow: true });
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const { requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
-        const error = await rejection(plugin.openPlugin({ generationRequestId: requestId }));
-        expect(error).to.be.instanceOf(InvalidStateError);
-        expect(error.message).to.contain('PENDING');
-    }).timeout(20000);
-    it('3. every account method rejects in uncontrolled mode', async () => {
-        const plugin = await createPlugin({ authMode: 'uncontrolled' });
-        const calls = [
-            ['createAccount', () => plugin.createAccount('a.b.c')],
-            ['loginAccount', () => plugin.loginAccount('a.b.c')],
-            ['logoutAccount', () => plugin.logoutAccount()],
-            ['getAccountInfo', () => plugin.getAccountInfo()],
-            ['updateAccountInfo', () => plugin.updateAccountInfo({ lastName: 'x' })],
-        ];
-        for (const [name, call] of calls) {
-            const error = await rejection(call());
-            expect(error, name).to.be.instanceOf(AccountMethodsDisabledError);
-            expect(error.code).to.equal('account_methods_disabled');
-            expect(error.message).to.contain(name).and.contain('uncontrolled');
-        }
-    });
-    it('4. getAccountInfo and updateAccountInfo reject when nobody is logged in', async () => {
-        const plugin = await createPlugin();
-        for (const call of [() => plugin.getAccountInfo(), () => plugin.updateAccountInfo({ lastName: 'x' })]) {
-            const error = await rejection(call());
-            expect(error).to.be.instanceOf(NotAuthenticatedError);
-            expect(error.message).to.contain('loginAccount');
-        }
-    });
-    it('5. startTopicSearch and startVideoGeneration reject before authentication in this session', async () => {
-        const plugin = await createPlugin();
-        const search = await rejection(plugin.startTopicSearch(BUSINESS_URL));
-        expect(search).to.be.instanceOf(NotAuthenticatedError);
-        expect(search.message).to.contain('startTopicSearch');
-        const generation = await rejection(plugin.startVideoGeneration({ topicId: 't1', aspectRatio: '16:9', duration: 5 }));
-        expect(generation).to.be.instanceOf(NotAuthenticatedError);
-        await signUp(plugin);
-        await plugin.logoutAccount();
-        expect(await rejection(plugin.startTopicSearch(BUSINESS_URL))).to.be.instanceOf(NotAuthenticatedError);
-    });
-    it("6. openEditorForVideo rejects for an unknown video and for another user's video", async () => {
-        const owner = await createPlugin();
-        await signUp(owner);
-        const { topicId } = await owner.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => owner.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const { videoId } = await owner.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 15 });
-        const other = await createPlugin();
-        await signUp(other);
-        const failed = nextEvent(other, 'editorOpenFailed');
-        const foreign = await rejection(other.openEditorForVideo(videoId));
-        expect(foreign).to.be.instanceOf(NotFoundError);
-        expect(foreign.code).to.equal('video_not_found');
-        expect((await failed).code).to.equal('video_not_found');
-        expect(other.isOpen).to.equal(false);
-        expect((await rejection(other.openEditorForVideo('no-such-video'))).code).to.equal('video_not_found');
-    });
-    it('7. openPlugin and openEditorForVideo reject when they exceed their timeout', async () => {
-        // Called at once, before the iframe can possibly have answered, a 1 ms limit must pass first.
-        const plugin = await createPlugin();
-        const failed = nextEvent(plugin, 'pluginOpenFailed');
-        const error = await rejection(plugin.openPlugin({ timeout: 1 }));
-        expect(error).to.be.instanceOf(TimeoutError);
-        expect(error.message).to.contain('openPlugin').and.contain('1 ms');
-        expect(await failed).to.equal(error);
-        expect(plugin.isOpen).to.equal(false);
-        const editor = await createPlugin();
-        const editorFailed = nextEvent(editor, 'editorOpenFailed');
-        expect((await rejection(editor.openEditorForVideo('v1', { timeout: 1 }))).code).to.equal('timeout');
-        expect((await editorFailed).code).to.equal('timeout');
-    });
-    it("8. getVideoData resolves to null for a missing video and for another user's video", async () => {
-        const owner = await createPlugin();
-        await signUp(owner);
-        const { topicId } = await owner.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => owner.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const { videoId } = await owner.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 30 });
-        expect((await owner.getVideoData(videoId)).id).to.equal(videoId);
-        const other = await createPlugin();
-        await signUp(other);
-        expect(await other.getVideoData(videoId)).to.equal(null);
-        expect(await other.getVideoData('no-such-video')).to.equal(null);
-    });
-    it('9. getVideos resolves to an empty array when not logged in', async () => {
-        const plugin = await createPlugin();
-        expect(await plugin.getVideos()).to.deep.equal([]);
-    });
-    it('10. a failed background action reports FAILED with error.code and error.message', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch('http://127.0.0.1:9/');
-        const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await log.until('FAILED');
-        const last = log.payloads.at(-1);
-        expect(last.error.code).to.equal('source_unreachable');
-        expect(last.error.message).to.be.a('string').and.not.equal('');
-    });
+    const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(failing.requestId, cb));
+    await log.until('FAILED');
+    expect(log.payloads.at(-1).error.code).to.be.a('string');
+    const error = await rejection(plugin.openPlugin({ generationRequestId: failing.requestId }));
+    expect(error).to.be.instanceOf(InvalidStateError);
+    expect(error.message).to.contain('FAILED');
+    const ok = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(ok.requestId, cb)).until('COMPLETE');
+    await plugin.openPlugin({ generationRequestId: ok.requestId });
+    expect(plugin.isOpen).to.equal(true);
+  });
+  it('2b. openPlugin with a PENDING generation rejects', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    const error = await rejection(plugin.openPlugin({ generationRequestId: requestId }));
+    expect(error).to.be.instanceOf(InvalidStateError);
+    expect(error.message).to.contain('PENDING');
+  }).timeout(20000);
+  it('3. every account method rejects in uncontrolled mode', async () => {
+    const plugin = await createPlugin({ authMode: 'uncontrolled' });
+    const calls = [
+      ['createAccount', () => plugin.createAccount('a.b.c')],
+      ['loginAccount', () => plugin.loginAccount('a.b.c')],
+      ['logoutAccount', () => plugin.logoutAccount()],
+      ['getAccountInfo', () => plugin.getAccountInfo()],
+      ['updateAccountInfo', () => plugin.updateAccountInfo({ lastName: 'x' })],
+    ];
+    for (const [name, call] of calls) {
+      const error = await rejection(call());
+      expect(error, name).to.be.instanceOf(AccountMethodsDisabledError);
+      expect(error.code).to.equal('account_methods_disabled');
+      expect(error.message).to.contain(name).and.contain('uncontrolled');
+    }
+  });
+  it('4. getAccountInfo and updateAccountInfo reject when nobody is logged in', async () => {
+    const plugin = await createPlugin();
+    for (const call of [() => plugin.getAccountInfo(), () => plugin.updateAccountInfo({ lastName: 'x' })]) {
+      const error = await rejection(call());
+      expect(error).to.be.instanceOf(NotAuthenticatedError);
+      expect(error.message).to.contain('loginAccount');
+    }
+  });
+  it('5. startTopicSearch and startVideoGeneration reject before authentication in this session', async () => {
+    const plugin = await createPlugin();
+    const search = await rejection(plugin.startTopicSearch(BUSINESS_URL));
+    expect(search).to.be.instanceOf(NotAuthenticatedError);
+    expect(search.message).to.contain('startTopicSearch');
+    const generation = await rejection(
+      plugin.startVideoGeneration({ topicId: 't1', aspectRatio: '16:9', duration: 5 }),
+    );
+    expect(generation).to.be.instanceOf(NotAuthenticatedError);
+    await signUp(plugin);
+    await plugin.logoutAccount();
+    expect(await rejection(plugin.startTopicSearch(BUSINESS_URL))).to.be.instanceOf(NotAuthenticatedError);
+  });
+  it("6. openEditorForVideo rejects for an unknown video and for another user's video", async () => {
+    const owner = await createPlugin();
+    await signUp(owner);
+    const { topicId } = await owner.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => owner.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId } = await owner.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 15 });
+    const other = await createPlugin();
+    await signUp(other);
+    const failed = nextEvent(other, 'editorOpenFailed');
+    const foreign = await rejection(other.openEditorForVideo(videoId));
+    expect(foreign).to.be.instanceOf(NotFoundError);
+    expect(foreign.code).to.equal('video_not_found');
+    expect((await failed).code).to.equal('video_not_found');
+    expect(other.isOpen).to.equal(false);
+    expect((await rejection(other.openEditorForVideo('no-such-video'))).code).to.equal('video_not_found');
+  });
+  it('7. openPlugin and openEditorForVideo reject when they exceed their timeout', async () => {
+    // Called at once, before the iframe can possibly have answered, a 1 ms limit must pass first.
+    const plugin = await createPlugin();
+    const failed = nextEvent(plugin, 'pluginOpenFailed');
+    const error = await rejection(plugin.openPlugin({ timeout: 1 }));
+    expect(error).to.be.instanceOf(TimeoutError);
+    expect(error.message).to.contain('openPlugin').and.contain('1 ms');
+    expect(await failed).to.equal(error);
+    expect(plugin.isOpen).to.equal(false);
+    const editor = await createPlugin();
+    const editorFailed = nextEvent(editor, 'editorOpenFailed');
+    expect((await rejection(editor.openEditorForVideo('v1', { timeout: 1 }))).code).to.equal('timeout');
+    expect((await editorFailed).code).to.equal('timeout');
+  });
+  it("8. getVideoData resolves to null for a missing video and for another user's video", async () => {
+    const owner = await createPlugin();
+    await signUp(owner);
+    const { topicId } = await owner.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => owner.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId } = await owner.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 30 });
+    expect((await owner.getVideoData(videoId)).id).to.equal(videoId);
+    const other = await createPlugin();
+    await signUp(other);
+    expect(await other.getVideoData(videoId)).to.equal(null);
+    expect(await other.getVideoData('no-such-video')).to.equal(null);
+  });
+  it('9. getVideos resolves to an empty array when not logged in', async () => {
+    const plugin = await createPlugin();
+    expect(await plugin.getVideos()).to.deep.equal([]);
+  });
+  it('10. a failed background action reports FAILED with error.code and error.message', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch('http://127.0.0.1:9/');
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await log.until('FAILED');
+    const last = log.payloads.at(-1);
+    expect(last.error.code).to.equal('source_unreachable');
+    expect(last.error.message).to.be.a('string').and.not.equal('');
+  });
 });
 describe('Plugin: accounts and tokens', () => {
-    it('updateAccountInfo changes only the given fields', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin, { firstName: 'Grace', lastName: 'Hopper', city: 'Arlington' });
-        const updated = await plugin.updateAccountInfo({ lastName: 'Murray', emailAddress: 'grace@example.com' });
-        expect(updated).to.deep.include({
-            firstName: 'Grace',
-            lastName: 'Murray',
-            city: 'Arlington',
-            emailAddress: 'grace@example.com',
-        });
+  it('updateAccountInfo changes only the given fields', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin, { firstName: 'Grace', lastName: 'Hopper', city: 'Arlington' });
+    const updated = await plugin.updateAccountInfo({ lastName: 'Murray', emailAddress: 'grace@example.com' });
+    expect(updated).to.deep.include({
+      firstName: 'Grace',
+      lastName: 'Murray',
+      city: 'Arlington',
+      emailAddress: 'grace@example.com',
     });
-    it('rejects a duplicate externalID with account_already_exists', async () => {
-        const plugin = await createPlugin();
-        const externalID = `ext-${crypto.randomUUID()}`;
-        await signUp(plugin, { externalID });
-        expect(await rejection(signUp(plugin, { externalID }))).to.be.instanceOf(AccountAlreadyExistsError);
-    });
-    it('rejects a login for an unknown account with account_not_found', async () => {
-        const plugin = await createPlugin();
-        const error = await rejection(plugin.loginAccount(await token('login', { accountID: 'acct_nobody' })));
-        expect(error).to.be.instanceOf(NotFoundError);
-        expect(error.code).to.equal('account_not_found');
-    });
-    // The service is the one judge of tokens (test/node/tokens.test.ts covers every refusal); the
-    // page only checks that a token is a string of sensible length.
-    it('the service refuses tokens that are not JWTs, or name another partner, with their codes', async () => {
-        const plugin = await createPlugin();
-        const malformed = await rejection(plugin.createAccount('not-a-token'));
-        expect(malformed).to.be.instanceOf(InvalidTokenError);
-        expect(malformed.code).to.equal('token_malformed');
-        const foreign = await rejection(plugin.createAccount(await token('create', { partnerID: 'other-partner' })));
-        expect(foreign.code).to.equal('token_unknown_issuer');
-        expect(foreign.message).to.contain('other-partner').and.contain('test-partner');
-        expect((await rejection(plugin.createAccount(42))).data?.field).to.equal('createAccountToken');
-    });
-    it('the service refuses a token signed with the wrong secret', async () => {
-        const plugin = await createPlugin();
-        const valid = await token('create');
-        const [header, payload] = valid.split('.');
-        const error = await rejection(plugin.createAccount(`${header}.${payload}.${'A'.repeat(43)}`));
-        expect(error).to.be.instanceOf(InvalidTokenError);
-        expect(error.code).to.equal('token_bad_signature');
-    });
+  });
+  it('rejects a duplicate externalID with account_already_exists', async () => {
+    const plugin = await createPlugin();
+    const externalID = `ext-${crypto.randomUUID()}`;
+    await signUp(plugin, { externalID });
+    expect(await rejection(signUp(plugin, { externalID }))).to.be.instanceOf(AccountAlreadyExistsError);
+  });
+  it('rejects a login for an unknown account with account_not_found', async () => {
+    const plugin = await createPlugin();
+    const error = await rejection(plugin.loginAccount(await token('login', { accountID: 'acct_nobody' })));
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error.code).to.equal('account_not_found');
+  });
+  // The service is the one judge of tokens (test/node/tokens.test.ts covers every refusal); the
+  // page only checks that a token is a string of sensible length.
+  it('the service refuses tokens that are not JWTs, or name another partner, with their codes', async () => {
+    const plugin = await createPlugin();
+    const malformed = await rejection(plugin.createAccount('not-a-token'));
+    expect(malformed).to.be.instanceOf(InvalidTokenError);
+    expect(malformed.code).to.equal('token_malformed');
+    const foreign = await rejection(plugin.createAccount(await token('create', { partnerID: 'other-partner' })));
+    expect(foreign.code).to.equal('token_unknown_issuer');
+    expect(foreign.message).to.contain('other-partner').and.contain('test-partner');
+    expect((await rejection(plugin.createAccount(42))).data?.field).to.equal('createAccountToken');
+  });
+  it('the service refuses a token signed with the wrong secret', async () => {
+    const plugin = await createPlugin();
+    const valid = await token('create');
+    const [header, payload] = valid.split('.');
+    const error = await rejection(plugin.createAccount(`${header}.${payload}.${'A'.repeat(43)}`));
+    expect(error).to.be.instanceOf(InvalidTokenError);
+    expect(error.code).to.equal('token_bad_signature');
+  });
 });
 describe('Plugin: background actions and status subscriptions', () => {
-    it('a topic search goes PENDING → PROCESSING → COMPLETE, each status once, in order', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId, requestId } = await plugin.startTopicSearch(BUSINESS_URL);
-        expect(topicId).to.be.a('string');
-        expect(requestId).to.be.a('string');
-        const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await log.until('COMPLETE');
-        expect(log.statuses.at(-1)).to.equal('COMPLETE');
-        expect(new Set(log.statuses).size).to.equal(log.statuses.length);
-        const order = ['PENDING', 'PROCESSING', 'COMPLETE'];
-        expect(log.statuses.map((s) => order.indexOf(s))).to.deep.equal([...log.statuses.map((s) => order.indexOf(s))].sort());
-    });
-    it('a late subscriber first receives the current status at once', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-        const late = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await late.until('COMPLETE');
-        expect(late.statuses).to.deep.equal(['COMPLETE']);
-    });
-    it('many subscribers to one id share one upstream subscription; unsubscribe is idempotent', async () => {
-        const plugin = await createPlugin({ slow: true });
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const a = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        const b = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await Promise.all([a.until('PENDING'), b.until('PENDING')]);
-        b.unsubscribe();
-        b.unsubscribe();
-        await a.until('PROCESSING');
-        expect(b.statuses).to.deep.equal(['PENDING']);
-        a.unsubscribe();
-    });
-    it('a generation with a topic that is not COMPLETE is refused by the service', async () => {
-        const plugin = await createPlugin({ slow: true });
-        await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const error = await rejection(plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 }));
-        expect(error.code).to.equal('invalid_state');
-    });
+  it('a topic search goes PENDING → PROCESSING → COMPLETE, each status once, in order', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId, requestId } = await plugin.startTopicSearch(BUSINESS_URL);
+    expect(topicId).to.be.a('string');
+    expect(requestId).to.be.a('string');
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await log.until('COMPLETE');
+    expect(log.statuses.at(-1)).to.equal('COMPLETE');
+    expect(new Set(log.statuses).size).to.equal(log.statuses.length);
+    const order = ['PENDING', 'PROCESSING', 'COMPLETE'];
+    expect(log.statuses.map((s) => order.indexOf(s))).to.deep.equal(
+      [...log.statuses.map((s) => order.indexOf(s))].sort(),
+    );
+  });
+  it('a late subscriber first receives the current status at once', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const late = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await late.until('COMPLETE');
+    expect(late.statuses).to.deep.equal(['COMPLETE']);
+  });
+  it('many subscribers to one id share one upstream subscription; unsubscribe is idempotent', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const a = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    const b = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await Promise.all([a.until('PENDING'), b.until('PENDING')]);
+    b.unsubscribe();
+    b.unsubscribe();
+    await a.until('PROCESSING');
+    expect(b.statuses).to.deep.equal(['PENDING']);
+    a.unsubscribe();
+  });
+  it('a generation with a topic that is not COMPLETE is refused by the service', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const error = await rejection(plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 }));
+    expect(error.code).to.equal('invalid_state');
+  });
 });
 describe('Plugin: UI, mount and events', () => {
-    it('openPlugin emits pluginOpened and resolves', async () => {
-        const plugin = await createPlugin();
-        await signUp(plugin);
-        const opened = nextEvent(plugin, 'pluginOpened');
-        await plugin.openPlugin();
-        await opened;
-        expect(plugin.isOpen).to.equal(true);
-    });
-    it('openPlugin in jwt mode before login rejects with not_authenticated', async () => {
-        const plugin = await createPlugin();
-        const failed = nextEvent(plugin, 'pluginOpenFailed');
-        expect(await rejection(plugin.openPlugin())).to.be.instanceOf(NotAuthenticatedError);
-        expect((await failed).code).to.equal('not_authenticated');
-        expect(plugin.isOpen).to.equal(false);
-    });
-    it('mount moves the iframe and keeps the session and subscriptions', async () => {
-        const plugin = await createPlugin({ slow: true });
-        const accountID = await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await log.until('PENDING');
-        const target = document.createElement('div');
-        document.body.append(target);
-        await plugin.mount(target);
-        expect(plugin.iframe.parentElement).to.equal(target);
-        expect(plugin.iframe.style.display).to.equal('block');
-        expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-        await log.until('PROCESSING');
-        target.remove();
-    }).timeout(15000);
-    it('mount without moveBefore reloads the frame and keeps the session and subscriptions', async () => {
-        // getLoginToken: where the browser denies the frame storage, the reload loses the session.
-        const plugin = await createPlugin({ slow: true, getLoginToken: getLoginTokenFor() });
-        const accountID = await signUp(plugin);
-        const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-        const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-        await log.until('PENDING');
-        const target = document.createElement('div');
-        Object.defineProperty(target, 'moveBefore', { value: undefined });
-        document.body.append(target);
-        const reloaded = new Promise((resolve) => plugin.iframe.addEventListener('load', resolve, { once: true }));
-        await plugin.mount(target, true);
-        await reloaded;
-        expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-        await log.until('PROCESSING');
-        expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING']);
-        target.remove();
-    }).timeout(15000);
-    it('on returns a remover; off removes by reference; the callbacks option registers', async () => {
-        const heard = [];
-        const fromOption = () => heard.push('option');
-        const plugin = await createPlugin({ callbacks: { pluginOpened: fromOption } });
-        await signUp(plugin);
-        const viaOn = () => heard.push('on');
-        const removed = () => heard.push('removed');
-        plugin.on('pluginOpened', viaOn);
-        const remove = plugin.on('pluginOpened', removed);
-        remove();
-        await plugin.openPlugin();
-        expect(heard.sort()).to.deep.equal(['on', 'option']);
-        plugin.off('pluginOpened', viaOn);
-        plugin.off('pluginOpened', fromOption);
-        await plugin.openPlugin();
-        expect(heard).to.have.length(2);
-    });
-    it('two instances on one page stay independent: sessions and events', async () => {
-        const a = await createPlugin();
-        const b = await createPlugin();
-        const accountA = await signUp(a);
-        const accountB = await signUp(b);
-        expect(accountA).to.not.equal(accountB);
-        expect((await a.getAccountInfo()).id).to.equal(accountA);
-        expect((await b.getAccountInfo()).id).to.equal(accountB);
-        let heardByB = 0;
-        b.on('pluginOpened', () => heardByB++);
-        await a.openPlugin();
-        await b.getVideos();
-        expect(heardByB).to.equal(0);
-        await a.logoutAccount();
-        expect((await b.getAccountInfo()).id).to.equal(accountB);
-    });
-    it('a page origin the partner does not allow is refused with a clear error, and reaches nothing of the partner', async () => {
-        const plugin = await createPlugin({ partnerID: 'strict-partner' });
-        const error = await rejection(plugin.getVideos());
-        expect(error).to.be.instanceOf(OriginNotAllowedError);
-        expect(error.message).to.contain(location.origin).and.contain('strict-partner');
-        // Every way in is closed: a genuine token of the partner, reads, the UI, subscriptions.
-        const heard = [];
-        plugin.on('pluginOpened', (payload) => heard.push(payload));
-        plugin.subscribeToTopicSearchStatusUpdates('topic_any', (payload) => heard.push(payload));
-        const refused = await Promise.all([
-            rejection(plugin.createAccount(await token('create', { partnerID: 'strict-partner' }))),
-            rejection(plugin.loginAccount(await token('login', { partnerID: 'strict-partner', externalID: 'x' }))),
-            rejection(plugin.getVideoData('vid_any')),
-            rejection(plugin.openPlugin()),
-        ]);
-        for (const each of refused)
-            expect(each).to.be.instanceOf(OriginNotAllowedError);
-        expect(plugin.isOpen).to.equal(false);
-        expect(heard).to.deep.equal([]);
-    });
-    it('without isDebug the library prints nothing', async () => {
-        const printed = [];
-        const originals = {
-            log: console.log,
-            debug: console.debug,
-            info: console.info,
-            warn: console.warn,
-            error: console.error,
-        };
-        for (const key of Object.keys(originals))
-            console[key] = (...args) => printed.push(args);
-        try {
-            const plugin = await createPlugin();
-            await signUp(plugin);
-            await plugin.openPlugin();
-            await plugin.close();
-            await plugin.cleanup();
-        }
-        finally {
-            Object.assign(console, originals);
-        }
-        expect(printed).to.deep.equal([]);
-    });
-    it('isDebug logs traffic and state with one prefix', async () => {
-        const printed = [];
-        const original = console.debug;
-        console.debug = (...args) => printed.push(args);
-        try {
-            const plugin = await createPlugin({ isDebug: true });
-            await plugin.getVideos();
-            await plugin.cleanup();
-        }
-        finally {
-            console.debug = original;
-        }
-        expect(printed.length).to.be.greaterThan(2);
-        expect(printed.every((line) => String(line[0]).startsWith('[video-plugin]'))).to.equal(true);
-        expect(printed.some((line) => JSON.stringify(line).includes('"getVideos"'))).to.equal(true);
-    });
+  it('openPlugin emits pluginOpened and resolves', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const opened = nextEvent(plugin, 'pluginOpened');
+    await plugin.openPlugin();
+    await opened;
+    expect(plugin.isOpen).to.equal(true);
+  });
+  it('openPlugin in jwt mode before login rejects with not_authenticated', async () => {
+    const plugin = await createPlugin();
+    const failed = nextEvent(plugin, 'pluginOpenFailed');
+    expect(await rejection(plugin.openPlugin())).to.be.instanceOf(NotAuthenticatedError);
+    expect((await failed).code).to.equal('not_authenticated');
+    expect(plugin.isOpen).to.equal(false);
+  });
+  it('mount moves the iframe and keeps the session and subscriptions', async () => {
+    const plugin = await createPlugin({ slow: true });
+    const accountID = await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await log.until('PENDING');
+    const target = document.createElement('div');
+    document.body.append(target);
+    await plugin.mount(target);
+    expect(plugin.iframe.parentElement).to.equal(target);
+    expect(plugin.iframe.style.display).to.equal('block');
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+    await log.until('PROCESSING');
+    target.remove();
+  }).timeout(15000);
+  it('mount without moveBefore reloads the frame and keeps the session and subscriptions', async () => {
+    // getLoginToken: where the browser denies the frame storage, the reload loses the session.
+    const plugin = await createPlugin({ slow: true, getLoginToken: getLoginTokenFor() });
+    const accountID = await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await log.until('PENDING');
+    const target = document.createElement('div');
+    Object.defineProperty(target, 'moveBefore', { value: undefined });
+    document.body.append(target);
+    const reloaded = new Promise((resolve) => plugin.iframe.addEventListener('load', resolve, { once: true }));
+    await plugin.mount(target, true);
+    await reloaded;
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+    await log.until('PROCESSING');
+    expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING']);
+    target.remove();
+  }).timeout(15000);
+  it('on returns a remover; off removes by reference; the callbacks option registers', async () => {
+    const heard = [];
+    const fromOption = () => heard.push('option');
+    const plugin = await createPlugin({ callbacks: { pluginOpened: fromOption } });
+    await signUp(plugin);
+    const viaOn = () => heard.push('on');
+    const removed = () => heard.push('removed');
+    plugin.on('pluginOpened', viaOn);
+    const remove = plugin.on('pluginOpened', removed);
+    remove();
+    await plugin.openPlugin();
+    expect(heard.sort()).to.deep.equal(['on', 'option']);
+    plugin.off('pluginOpened', viaOn);
+    plugin.off('pluginOpened', fromOption);
+    await plugin.openPlugin();
+    expect(heard).to.have.length(2);
+  });
+  it('two instances on one page stay independent: sessions and events', async () => {
+    const a = await createPlugin();
+    const b = await createPlugin();
+    const accountA = await signUp(a);
+    const accountB = await signUp(b);
+    expect(accountA).to.not.equal(accountB);
+    expect((await a.getAccountInfo()).id).to.equal(accountA);
+    expect((await b.getAccountInfo()).id).to.equal(accountB);
+    let heardByB = 0;
+    b.on('pluginOpened', () => heardByB++);
+    await a.openPlugin();
+    await b.getVideos();
+    expect(heardByB).to.equal(0);
+    await a.logoutAccount();
+    expect((await b.getAccountInfo()).id).to.equal(accountB);
+  });
+  it('a page origin the partner does not allow is refused with a clear error, and reaches nothing of the partner', async () => {
+    const plugin = await createPlugin({ partnerID: 'strict-partner' });
+    const error = await rejection(plugin.getVideos());
+    expect(error).to.be.instanceOf(OriginNotAllowedError);
+    expect(error.message).to.contain(location.origin).and.contain('strict-partner');
+    // Every way in is closed: a genuine token of the partner, reads, the UI, subscriptions.
+    const heard = [];
+    plugin.on('pluginOpened', (payload) => heard.push(payload));
+    plugin.subscribeToTopicSearchStatusUpdates('topic_any', (payload) => heard.push(payload));
+    const refused = await Promise.all([
+      rejection(plugin.createAccount(await token('create', { partnerID: 'strict-partner' }))),
+      rejection(plugin.loginAccount(await token('login', { partnerID: 'strict-partner', externalID: 'x' }))),
+      rejection(plugin.getVideoData('vid_any')),
+      rejection(plugin.openPlugin()),
+    ]);
+    for (const each of refused) expect(each).to.be.instanceOf(OriginNotAllowedError);
+    expect(plugin.isOpen).to.equal(false);
+    expect(heard).to.deep.equal([]);
+  });
+  it('without isDebug the library prints nothing', async () => {
+    const printed = [];
+    const originals = {
+      log: console.log,
+      debug: console.debug,
+      info: console.info,
+      warn: console.warn,
+      error: console.error,
+    };
+    for (const key of Object.keys(originals)) console[key] = (...args) => printed.push(args);
+    try {
+      const plugin = await createPlugin();
+      await signUp(plugin);
+      await plugin.openPlugin();
+      await plugin.close();
+      await plugin.cleanup();
+    } finally {
+      Object.assign(console, originals);
+    }
+    expect(printed).to.deep.equal([]);
+  });
+  it('isDebug logs traffic and state with one prefix', async () => {
+    const printed = [];
+    const original = console.debug;
+    console.debug = (...args) => printed.push(args);
+    try {
+      const plugin = await createPlugin({ isDebug: true });
+      await plugin.getVideos();
+      await plugin.cleanup();
+    } finally {
+      console.debug = original;
+    }
+    expect(printed.length).to.be.greaterThan(2);
+    expect(printed.every((line) => String(line[0]).startsWith('[video-plugin]'))).to.equal(true);
+    expect(printed.some((line) => JSON.stringify(line).includes('"getVideos"'))).to.equal(true);
+  });
 });
 //# sourceMappingURL=plugin.test.js.map

@@ -13,136 +13,144 @@ const dir = await mkdtemp(join(tmpdir(), 'video-plugin-cli-'));
 after(() => rm(dir, { recursive: true, force: true }));
 /** Runs the command from source; `banner()` resolves with the URL once it prints it. */
 function run(args, env = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], {
-        cwd: root,
-        env: {
-            ...process.env,
-            VIDEO_PLUGIN_PORT: '',
-            VIDEO_PLUGIN_PARTNER_ID: '',
-            VIDEO_PLUGIN_SECRET: '',
-            VIDEO_PLUGIN_JOB_MS: '',
-            ...env,
-        },
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      VIDEO_PLUGIN_PORT: '',
+      VIDEO_PLUGIN_PARTNER_ID: '',
+      VIDEO_PLUGIN_SECRET: '',
+      VIDEO_PLUGIN_JOB_MS: '',
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const banner = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url && stdout.includes('Ctrl+C')) resolve(url);
     });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-    const banner = new Promise((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-            stdout += chunk;
-            const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-            if (url && stdout.includes('Ctrl+C'))
-                resolve(url);
-        });
-        void exited.then((code) => reject(new Error(`exited with ${code} before the banner: ${stderr}`)));
-    });
-    banner.catch(() => { }); // only the tests that wait for the banner care
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    after(() => child.kill());
-    return { child, banner, exited, output: () => ({ stdout, stderr }) };
+    void exited.then((code) => reject(new Error(`exited with ${code} before the banner: ${stderr}`)));
+  });
+  banner.catch(() => {}); // only the tests that wait for the banner care
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  after(() => child.kill());
+  return { child, banner, exited, output: () => ({ stdout, stderr }) };
 }
 test('prints its actual URL, partner, secret and origins; serves; stops cleanly writing its data', async () => {
-    const dataFile = join(dir, 'cli.json');
-    const service = run([
-        '--port',
-        '0',
-        '--partner',
-        'cli-partner',
-        '--secret',
-        'cli-secret',
-        '--allowed-origin',
-        'https://shop.example',
-        '--job-ms',
-        '50',
-        '--data',
-        dataFile,
-    ]);
-    const url = await service.banner;
-    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.notEqual(new URL(url).port, '0');
-    const { stdout } = service.output();
-    assert.match(stdout, /partner ID: +cli-partner/);
-    assert.match(stdout, /secret: +cli-secret/);
-    assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
-    assert.match(stdout, /job time: +50 ms/);
-    const token = await createAccountToken({
-        partnerID: 'cli-partner',
-        secret: 'cli-secret',
-        account: { externalID: 'from-cli' },
-    });
-    const created = await fetch(`${url}/api/accounts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token }),
-    });
-    assert.equal(created.status, 201);
-    service.child.kill('SIGTERM');
-    assert.equal(await service.exited, 0);
-    assert.match(await readFile(dataFile, 'utf8'), /"externalID":"from-cli"/);
+  const dataFile = join(dir, 'cli.json');
+  const service = run([
+    '--port',
+    '0',
+    '--partner',
+    'cli-partner',
+    '--secret',
+    'cli-secret',
+    '--allowed-origin',
+    'https://shop.example',
+    '--job-ms',
+    '50',
+    '--data',
+    dataFile,
+  ]);
+  const url = await service.banner;
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.notEqual(new URL(url).port, '0');
+  const { stdout } = service.output();
+  assert.match(stdout, /partner ID: +cli-partner/);
+  assert.match(stdout, /secret: +cli-secret/);
+  assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
+  assert.match(stdout, /job time: +50 ms/);
+  const token = await createAccountToken({
+    partnerID: 'cli-partner',
+    secret: 'cli-secret',
+    account: { externalID: 'from-cli' },
+  });
+  const created = await fetch(`${url}/api/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  assert.equal(created.status, 201);
+  service.child.kill('SIGTERM');
+  assert.equal(await service.exited, 0);
+  assert.match(await readFile(dataFile, 'utf8'), /"externalID":"from-cli"/);
 });
 test('takes its settings from the environment, with flags winning', async () => {
-    const service = run(['--partner', 'flag-partner'], {
-        VIDEO_PLUGIN_PORT: '0',
-        VIDEO_PLUGIN_PARTNER_ID: 'env-partner',
-        VIDEO_PLUGIN_SECRET: 'env-secret',
-        VIDEO_PLUGIN_JOB_MS: '1234',
-    });
-    await service.banner;
-    const { stdout } = service.output();
-    assert.match(stdout, /partner ID: +flag-partner/);
-    assert.match(stdout, /secret: +env-secret/);
-    assert.match(stdout, /job time: +1234 ms/);
-    assert.match(stdout, /allowed origins: +http:\/\/localhost:\*, http:\/\/127\.0\.0\.1:\*/);
-    service.child.kill('SIGINT');
-    assert.equal(await service.exited, 0);
+  const service = run(['--partner', 'flag-partner'], {
+    VIDEO_PLUGIN_PORT: '0',
+    VIDEO_PLUGIN_PARTNER_ID: 'env-partner',
+    VIDEO_PLUGIN_SECRET: 'env-secret',
+    VIDEO_PLUGIN_JOB_MS: '1234',
+  });
+  await service.banner;
+  const { stdout } = service.output();
+  assert.match(stdout, /partner ID: +flag-partner/);
+  assert.match(stdout, /secret: +env-secret/);
+  assert.match(stdout, /job time: +1234 ms/);
+  assert.match(stdout, /allowed origins: +http:\/\/localhost:\*, http:\/\/127\.0\.0\.1:\*/);
+  service.child.kill('SIGINT');
+  assert.equal(await service.exited, 0);
 });
 test('--help prints the usage and exits 0', async () => {
-    const service = run(['--help']);
-    assert.equal(await service.exited, 0);
-    assert.match(service.output().stdout, /Usage: video-plugin-service[\s\S]*--allowed-origin ORIGIN/);
+  const service = run(['--help']);
+  assert.equal(await service.exited, 0);
+  assert.match(service.output().stdout, /Usage: video-plugin-service[\s\S]*--allowed-origin ORIGIN/);
 });
 test('a bad flag exits 2 with a message saying what is wrong', async () => {
-    const service = run(['--port', 'eighty']);
-    assert.equal(await service.exited, 2);
-    assert.match(service.output().stderr, /--port must be a whole number from 0 to 65535 \(got "eighty"\)/);
+  const service = run(['--port', 'eighty']);
+  assert.equal(await service.exited, 2);
+  assert.match(service.output().stderr, /--port must be a whole number from 0 to 65535 \(got "eighty"\)/);
 });
 test('the command line is parsed into service options', () => {
-    assert.deepEqual(parseCommandLine([
-        '--allowed-origin',
-        'https://a.example',
-        '--allowed-origin',
-        'http://localhost:*',
-        '--host',
-        '0.0.0.0',
-    ]), {
-        help: false,
-        options: {
-            host: '0.0.0.0',
-            partners: [
-                {
-                    id: 'demo-partner',
-                    secret: 'video-plugin-demo-secret-not-for-production',
-                    allowedOrigins: ['https://a.example', 'http://localhost:*'],
-                },
-            ],
-        },
-    });
-    for (const argv of [
-        ['--unknown'],
-        ['--job-ms', '-1'],
-        ['--allowed-origin', 'shop.example'],
-        ['--secret', ''],
-        ['extra'],
-    ]) {
-        assert.throws(() => parseCommandLine(argv), { name: 'Error' }, argv.join(' '));
-    }
+  assert.deepEqual(
+    parseCommandLine([
+      '--allowed-origin',
+      'https://a.example',
+      '--allowed-origin',
+      'http://localhost:*',
+      '--host',
+      '0.0.0.0',
+    ]),
+    {
+      help: false,
+      options: {
+        host: '0.0.0.0',
+        partners: [
+          {
+            id: 'demo-partner',
+            secret: 'video-plugin-demo-secret-not-for-production',
+            allowedOrigins: ['https://a.example', 'http://localhost:*'],
+          },
+        ],
+      },
+    },
+  );
+  for (const argv of [
+    ['--unknown'],
+    ['--job-ms', '-1'],
+    ['--allowed-origin', 'shop.example'],
+    ['--secret', ''],
+    ['extra'],
+  ]) {
+    assert.throws(() => parseCommandLine(argv), { name: 'Error' }, argv.join(' '));
+  }
 });
 test('the media flags: --media, --media-dir, --render-concurrency', () => {
-    const parsed = parseCommandLine(['--media', 'placeholder', '--media-dir', '/tmp/m', '--render-concurrency', '3']);
-    assert.deepEqual(parsed.help === false && [parsed.options.media, parsed.options.mediaDir, parsed.options.renderConcurrency], ['placeholder', '/tmp/m', 3]);
-    assert.throws(() => parseCommandLine(['--media', 'fake']), /--media must be real or placeholder \(got "fake"\)/);
-    assert.throws(() => parseCommandLine(['--media-dir', '']), /--media-dir must name a folder/);
-    assert.throws(() => parseCommandLine(['--render-concurrency', '0']), /--render-concurrency must be at least 1/);
-    assert.throws(() => parseCommandLine(['--render-concurrency', 'many']), /--render-concurrency must be a whole number/);
+  const parsed = parseCommandLine(['--media', 'placeholder', '--media-dir', '/tmp/m', '--render-concurrency', '3']);
+  assert.deepEqual(
+    parsed.help === false && [parsed.options.media, parsed.options.mediaDir, parsed.options.renderConcurrency],
+    ['placeholder', '/tmp/m', 3],
+  );
+  assert.throws(() => parseCommandLine(['--media', 'fake']), /--media must be real or placeholder \(got "fake"\)/);
+  assert.throws(() => parseCommandLine(['--media-dir', '']), /--media-dir must name a folder/);
+  assert.throws(() => parseCommandLine(['--render-concurrency', '0']), /--render-concurrency must be at least 1/);
+  assert.throws(
+    () => parseCommandLine(['--render-concurrency', 'many']),
+    /--render-concurrency must be a whole number/,
+  );
 });
 //# sourceMappingURL=cli.test.js.map

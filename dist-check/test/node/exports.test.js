@@ -14,22 +14,22 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 let consumer;
 /** Runs an ES module in a fresh Node process inside a project that depends on video-plugin. */
 async function runInConsumer(source) {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], {
-        cwd: consumer,
-    });
-    return JSON.parse(stdout);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], {
+    cwd: consumer,
+  });
+  return JSON.parse(stdout);
 }
 before(() => {
-    assert.ok(existsSync(join(root, 'dist/index.js')), 'dist/ is missing: run `npm run build` first (npm test does).');
-    // A partner's project: node_modules/video-plugin is this package, as `npm install` would link it.
-    consumer = mkdtempSync(join(tmpdir(), 'video-plugin-consumer-'));
-    mkdirSync(join(consumer, 'node_modules'));
-    symlinkSync(root, join(consumer, 'node_modules/video-plugin'), 'dir');
+  assert.ok(existsSync(join(root, 'dist/index.js')), 'dist/ is missing: run `npm run build` first (npm test does).');
+  // A partner's project: node_modules/video-plugin is this package, as `npm install` would link it.
+  consumer = mkdtempSync(join(tmpdir(), 'video-plugin-consumer-'));
+  mkdirSync(join(consumer, 'node_modules'));
+  symlinkSync(root, join(consumer, 'node_modules/video-plugin'), 'dir');
 });
 after(() => rmSync(consumer, { recursive: true, force: true }));
 describe('package exports', () => {
-    test('video-plugin, video-plugin/element and video-plugin/server import by name from dist/', async () => {
-        const result = (await runInConsumer(`
+  test('video-plugin, video-plugin/element and video-plugin/server import by name from dist/', async () => {
+    const result = await runInConsumer(`
       const main = await import('video-plugin');
       const element = await import('video-plugin/element');
       const server = await import('video-plugin/server');
@@ -45,133 +45,133 @@ describe('package exports', () => {
         version: main.Plugin.version,
         packageVersion: manifest.version,
       }));
-    `));
-        assert.deepEqual(result.resolved, [
-            'dist/index.js',
-            'dist/element/index.js',
-            'dist/server/index.js',
-            'dist/element/react.js',
-        ]);
-        for (const name of [
-            'Plugin',
-            'VideoPluginError',
-            'InvalidParameterError',
-            'DestroyedError',
-            'EVENT_NAMES',
-            'VERSION',
-        ]) {
-            assert.ok(result.main.includes(name), `video-plugin exports ${name}`);
-        }
-        assert.deepEqual([...result.element].sort(), ['TAG_NAME', 'VideoPluginElement', 'defineVideoPlugin']);
-        for (const name of ['createAccountToken', 'loginAccountToken', 'SERVICE_DOMAIN', 'ACCOUNT_CLAIM']) {
-            assert.ok(result.server.includes(name), `video-plugin/server exports ${name}`);
-        }
-        assert.deepEqual(result.react, []);
-        assert.equal(result.version, pkg.version);
-        assert.equal(result.packageVersion, pkg.version);
-    });
-    test('files outside the exports map are not importable', async () => {
-        const result = await runInConsumer(`
+    `);
+    assert.deepEqual(result.resolved, [
+      'dist/index.js',
+      'dist/element/index.js',
+      'dist/server/index.js',
+      'dist/element/react.js',
+    ]);
+    for (const name of [
+      'Plugin',
+      'VideoPluginError',
+      'InvalidParameterError',
+      'DestroyedError',
+      'EVENT_NAMES',
+      'VERSION',
+    ]) {
+      assert.ok(result.main.includes(name), `video-plugin exports ${name}`);
+    }
+    assert.deepEqual([...result.element].sort(), ['TAG_NAME', 'VideoPluginElement', 'defineVideoPlugin']);
+    for (const name of ['createAccountToken', 'loginAccountToken', 'SERVICE_DOMAIN', 'ACCOUNT_CLAIM']) {
+      assert.ok(result.server.includes(name), `video-plugin/server exports ${name}`);
+    }
+    assert.deepEqual(result.react, []);
+    assert.equal(result.version, pkg.version);
+    assert.equal(result.packageVersion, pkg.version);
+  });
+  test('files outside the exports map are not importable', async () => {
+    const result = await runInConsumer(`
       const code = await import('video-plugin/dist/plugin.js').then(() => 'imported', (error) => error.code);
       console.log(JSON.stringify(code));
     `);
-        assert.equal(result, 'ERR_PACKAGE_PATH_NOT_EXPORTED');
-    });
-    test('every exports entry has its types, and the files tools read exist', () => {
-        for (const [entry, target] of Object.entries(pkg.exports)) {
-            const files = typeof target === 'string' ? [target] : Object.values(target);
-            for (const file of files)
-                assert.ok(existsSync(join(root, file)), `${entry} → ${file} exists`);
-            if (typeof target !== 'string')
-                assert.ok(target.types?.endsWith('.d.ts'), `${entry} has types`);
-        }
-        for (const field of ['main', 'types', 'unpkg', 'jsdelivr', 'customElements']) {
-            assert.ok(existsSync(join(root, pkg[field])), `package.json ${field} → ${pkg[field]} exists`);
-        }
-        assert.equal(pkg.unpkg, './dist/cdn/video-plugin.min.js');
-        assert.equal(pkg.jsdelivr, pkg.unpkg);
-    });
-    test('sideEffects lists exactly the modules that register the element', () => {
-        assert.ok(Array.isArray(pkg.sideEffects), 'sideEffects is a list, not false: importing video-plugin/element registers');
-        for (const file of pkg.sideEffects)
-            assert.ok(existsSync(join(root, file)), `${file} exists`);
-        assert.ok(pkg.sideEffects.includes('./dist/element/index.js'));
-        assert.ok(pkg.sideEffects.includes('./dist/cdn/video-plugin.min.js'));
-        assert.ok(!pkg.sideEffects.includes('./dist/index.js'), 'the Plugin entry has no side effects');
-    });
-    test('custom-elements.json describes <video-plugin>: attributes, properties, events, methods, part, slot', () => {
-        const manifest = JSON.parse(readFileSync(join(root, pkg.customElements), 'utf8'));
-        const module = manifest.modules.find((m) => m.path === 'dist/element/video-plugin-element.js');
-        const element = module.declarations.find((d) => d.tagName === 'video-plugin');
-        const names = (list = []) => list.map((item) => item.name);
-        assert.deepEqual(names(element.attributes), [
-            'partner-id',
-            'environment',
-            'auth-mode',
-            'service-url',
-            'debug',
-            'connect-timeout',
-            'call-timeout',
-        ]);
-        assert.deepEqual(names(element.events).sort(), [
-            'editorExited',
-            'editorOpenFailed',
-            'editorOpened',
-            'error',
-            'pluginOpenFailed',
-            'pluginOpened',
-            'sessionLost',
-            'videoCompleted',
-            'videoCreated',
-            'videoRendered',
-            'videoSaved',
-        ]);
-        const members = names(element.members);
-        for (const name of [
-            'editor',
-            'callbacks',
-            'getLoginToken',
-            'plugin',
-            'openPlugin',
-            'createAccount',
-            'subscribeToTopicSearchStatusUpdates',
-        ]) {
-            assert.ok(members.includes(name), `member ${name}`);
-        }
-        assert.ok(!members.some((name) => name.startsWith('#')), 'no private members');
-        assert.deepEqual(names(element.cssParts), ['frame']);
-        assert.deepEqual(names(element.slots), ['']);
-        const entry = manifest.modules.find((m) => m.path === 'dist/element/index.js');
-        assert.ok(entry.exports.some((e) => e.kind === 'custom-element-definition' && e.name === 'video-plugin'));
-    });
+    assert.equal(result, 'ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+  test('every exports entry has its types, and the files tools read exist', () => {
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      const files = typeof target === 'string' ? [target] : Object.values(target);
+      for (const file of files) assert.ok(existsSync(join(root, file)), `${entry} → ${file} exists`);
+      if (typeof target !== 'string') assert.ok(target.types?.endsWith('.d.ts'), `${entry} has types`);
+    }
+    for (const field of ['main', 'types', 'unpkg', 'jsdelivr', 'customElements']) {
+      assert.ok(existsSync(join(root, pkg[field])), `package.json ${field} → ${pkg[field]} exists`);
+    }
+    assert.equal(pkg.unpkg, './dist/cdn/video-plugin.min.js');
+    assert.equal(pkg.jsdelivr, pkg.unpkg);
+  });
+  test('sideEffects lists exactly the modules that register the element', () => {
+    assert.ok(
+      Array.isArray(pkg.sideEffects),
+      'sideEffects is a list, not false: importing video-plugin/element registers',
+    );
+    for (const file of pkg.sideEffects) assert.ok(existsSync(join(root, file)), `${file} exists`);
+    assert.ok(pkg.sideEffects.includes('./dist/element/index.js'));
+    assert.ok(pkg.sideEffects.includes('./dist/cdn/video-plugin.min.js'));
+    assert.ok(!pkg.sideEffects.includes('./dist/index.js'), 'the Plugin entry has no side effects');
+  });
+  test('custom-elements.json describes <video-plugin>: attributes, properties, events, methods, part, slot', () => {
+    const manifest = JSON.parse(readFileSync(join(root, pkg.customElements), 'utf8'));
+    const module = manifest.modules.find((m) => m.path === 'dist/element/video-plugin-element.js');
+    const element = module.declarations.find((d) => d.tagName === 'video-plugin');
+    const names = (list = []) => list.map((item) => item.name);
+    assert.deepEqual(names(element.attributes), [
+      'partner-id',
+      'environment',
+      'auth-mode',
+      'service-url',
+      'debug',
+      'connect-timeout',
+      'call-timeout',
+    ]);
+    assert.deepEqual(names(element.events).sort(), [
+      'editorExited',
+      'editorOpenFailed',
+      'editorOpened',
+      'error',
+      'pluginOpenFailed',
+      'pluginOpened',
+      'sessionLost',
+      'videoCompleted',
+      'videoCreated',
+      'videoRendered',
+      'videoSaved',
+    ]);
+    const members = names(element.members);
+    for (const name of [
+      'editor',
+      'callbacks',
+      'getLoginToken',
+      'plugin',
+      'openPlugin',
+      'createAccount',
+      'subscribeToTopicSearchStatusUpdates',
+    ]) {
+      assert.ok(members.includes(name), `member ${name}`);
+    }
+    assert.ok(!members.some((name) => name.startsWith('#')), 'no private members');
+    assert.deepEqual(names(element.cssParts), ['frame']);
+    assert.deepEqual(names(element.slots), ['']);
+    const entry = manifest.modules.find((m) => m.path === 'dist/element/index.js');
+    assert.ok(entry.exports.some((e) => e.kind === 'custom-element-definition' && e.name === 'video-plugin'));
+  });
 });
 describe('server-side rendering', () => {
-    test('importing the element class touches no window or document and registers nothing', async () => {
-        const { VideoPluginElement } = await import('../../src/element/video-plugin-element.js');
-        assert.equal(typeof VideoPluginElement, 'function');
-        assert.equal(typeof globalThis.window, 'undefined');
-        assert.equal(typeof globalThis.document, 'undefined');
-        assert.equal(globalThis.customElements?.get('video-plugin'), undefined);
-    });
-    test('video-plugin/element imports in Node without a DOM', async () => {
-        const result = await runInConsumer(`
+  test('importing the element class touches no window or document and registers nothing', async () => {
+    const { VideoPluginElement } = await import('../../src/element/video-plugin-element.js');
+    assert.equal(typeof VideoPluginElement, 'function');
+    assert.equal(typeof globalThis.window, 'undefined');
+    assert.equal(typeof globalThis.document, 'undefined');
+    assert.equal(globalThis.customElements?.get('video-plugin'), undefined);
+  });
+  test('video-plugin/element imports in Node without a DOM', async () => {
+    const result = await runInConsumer(`
       const { VideoPluginElement, TAG_NAME } = await import('video-plugin/element');
       console.log(JSON.stringify({ tag: TAG_NAME, version: VideoPluginElement.version, window: typeof window }));
     `);
-        assert.deepEqual(result, { tag: 'video-plugin', version: pkg.version, window: 'undefined' });
-    });
+    assert.deepEqual(result, { tag: 'video-plugin', version: pkg.version, window: 'undefined' });
+  });
 });
 // Compile-time check of the opt-in React 19 JSX types (tsc runs over the tests).
 const reactProps = {
-    'partner-id': 'acme',
-    serviceURL: 'http://127.0.0.1:8001',
-    authMode: 'jwt',
-    editor: { labels: { completeVideoConfirmation: { shouldShow: true } } },
-    callbacks: { pluginOpened: () => { } },
-    className: 'studio',
-    onpluginOpened: (event) => event.detail,
-    onvideoCreated: (event) => event.detail.id,
-    onerror: (event) => event.detail.code,
+  'partner-id': 'acme',
+  serviceURL: 'http://127.0.0.1:8001',
+  authMode: 'jwt',
+  editor: { labels: { completeVideoConfirmation: { shouldShow: true } } },
+  callbacks: { pluginOpened: () => {} },
+  className: 'studio',
+  onpluginOpened: (event) => event.detail,
+  onvideoCreated: (event) => event.detail.id,
+  onerror: (event) => event.detail.code,
 };
 // @ts-expect-error -- auth modes are jwt or uncontrolled
 const wrongMode = { authMode: 'oauth' };

@@ -17,110 +17,105 @@ const locales = { de, es, fr, it, pt };
 const sameAsEnglishAllowed = new Set(['preview.caption', 'video.label']);
 /** The `{placeholders}` of a string, sorted, each as often as it occurs. */
 function placeholders(value) {
-    return [...value.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '').sort();
+  return [...value.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '').sort();
 }
 /** Problems with the keys: missing ones, extra ones, and keys out of en.ts's order. */
 function keyProblems(locale, catalogue) {
-    const problems = [];
-    const expected = Object.keys(en);
-    const actual = Object.keys(catalogue);
-    for (const key of expected) {
-        if (!Object.hasOwn(catalogue, key))
-            problems.push(`${locale}: missing key '${key}'`);
-    }
-    for (const key of actual) {
-        if (!Object.hasOwn(en, key))
-            problems.push(`${locale}: extra key '${key}' (not in en.ts)`);
-    }
-    if (problems.length === 0 && actual.join('\n') !== expected.join('\n')) {
-        problems.push(`${locale}: keys are not in en.ts's order`);
-    }
-    return problems;
+  const problems = [];
+  const expected = Object.keys(en);
+  const actual = Object.keys(catalogue);
+  for (const key of expected) {
+    if (!Object.hasOwn(catalogue, key)) problems.push(`${locale}: missing key '${key}'`);
+  }
+  for (const key of actual) {
+    if (!Object.hasOwn(en, key)) problems.push(`${locale}: extra key '${key}' (not in en.ts)`);
+  }
+  if (problems.length === 0 && actual.join('\n') !== expected.join('\n')) {
+    problems.push(`${locale}: keys are not in en.ts's order`);
+  }
+  return problems;
 }
 /** Problems with the values: anything that is not a string with words in it. */
 function valueProblems(locale, catalogue) {
-    const problems = [];
-    for (const [key, value] of Object.entries(catalogue)) {
-        if (typeof value !== 'string')
-            problems.push(`${locale}: '${key}' is a ${typeof value}, not a string`);
-        else if (value.trim() === '')
-            problems.push(`${locale}: '${key}' is empty`);
-    }
-    return problems;
+  const problems = [];
+  for (const [key, value] of Object.entries(catalogue)) {
+    if (typeof value !== 'string') problems.push(`${locale}: '${key}' is a ${typeof value}, not a string`);
+    else if (value.trim() === '') problems.push(`${locale}: '${key}' is empty`);
+  }
+  return problems;
 }
 /** Problems with the `{placeholders}`: each value has exactly the English value's. */
 function placeholderProblems(locale, catalogue) {
-    const problems = [];
-    for (const [key, english] of Object.entries(en)) {
-        const value = catalogue[key];
-        if (typeof value !== 'string')
-            continue;
-        const want = placeholders(english);
-        const got = placeholders(value);
-        if (got.join(',') !== want.join(',')) {
-            const list = (names) => (names.length === 0 ? 'none' : names.map((n) => `{${n}}`).join(', '));
-            problems.push(`${locale}: '${key}' has placeholders ${list(got)}; en.ts has ${list(want)}`);
-        }
+  const problems = [];
+  for (const [key, english] of Object.entries(en)) {
+    const value = catalogue[key];
+    if (typeof value !== 'string') continue;
+    const want = placeholders(english);
+    const got = placeholders(value);
+    if (got.join(',') !== want.join(',')) {
+      const list = (names) => (names.length === 0 ? 'none' : names.map((n) => `{${n}}`).join(', '));
+      problems.push(`${locale}: '${key}' has placeholders ${list(got)}; en.ts has ${list(want)}`);
     }
-    return problems;
+  }
+  return problems;
 }
 /** Problems with the translation: values left as the English one, outside the allow list. */
 function untranslatedProblems(locale, catalogue) {
-    const problems = [];
-    for (const [key, english] of Object.entries(en)) {
-        if (catalogue[key] === english && !sameAsEnglishAllowed.has(key)) {
-            problems.push(`${locale}: '${key}' is still the English '${english}'`);
-        }
+  const problems = [];
+  for (const [key, english] of Object.entries(en)) {
+    if (catalogue[key] === english && !sameAsEnglishAllowed.has(key)) {
+      problems.push(`${locale}: '${key}' is still the English '${english}'`);
     }
-    return problems;
+  }
+  return problems;
 }
 /** Every problem of a catalogue; empty when it is a complete translation of en.ts. */
 function catalogueProblems(locale, catalogue) {
-    return [
-        ...keyProblems(locale, catalogue),
-        ...valueProblems(locale, catalogue),
-        ...placeholderProblems(locale, catalogue),
-        ...untranslatedProblems(locale, catalogue),
-    ];
+  return [
+    ...keyProblems(locale, catalogue),
+    ...valueProblems(locale, catalogue),
+    ...placeholderProblems(locale, catalogue),
+    ...untranslatedProblems(locale, catalogue),
+  ];
 }
 for (const [locale, catalogue] of Object.entries(locales)) {
-    test(`${locale}: has exactly the keys of en.ts, in its order`, () => {
-        assert.deepEqual(keyProblems(locale, catalogue), []);
-    });
-    test(`${locale}: every value is a non-empty string`, () => {
-        assert.deepEqual(valueProblems(locale, catalogue), []);
-    });
-    test(`${locale}: every value has the {placeholders} of the English one`, () => {
-        assert.deepEqual(placeholderProblems(locale, catalogue), []);
-    });
-    test(`${locale}: no value is left in English`, () => {
-        assert.deepEqual(untranslatedProblems(locale, catalogue), []);
-    });
+  test(`${locale}: has exactly the keys of en.ts, in its order`, () => {
+    assert.deepEqual(keyProblems(locale, catalogue), []);
+  });
+  test(`${locale}: every value is a non-empty string`, () => {
+    assert.deepEqual(valueProblems(locale, catalogue), []);
+  });
+  test(`${locale}: every value has the {placeholders} of the English one`, () => {
+    assert.deepEqual(placeholderProblems(locale, catalogue), []);
+  });
+  test(`${locale}: no value is left in English`, () => {
+    assert.deepEqual(untranslatedProblems(locale, catalogue), []);
+  });
 }
 test('the allow list holds only keys of en.ts whose English value has no words', () => {
-    for (const key of sameAsEnglishAllowed) {
-        assert.ok(Object.hasOwn(en, key), `allow-listed key '${key}' is not in en.ts`);
-        const words = (en[key] ?? '').replace(/\{\w+\}/g, '');
-        assert.doesNotMatch(words, /\p{L}/u, `allow-listed key '${key}' has words to translate`);
-    }
+  for (const key of sameAsEnglishAllowed) {
+    assert.ok(Object.hasOwn(en, key), `allow-listed key '${key}' is not in en.ts`);
+    const words = (en[key] ?? '').replace(/\{\w+\}/g, '');
+    assert.doesNotMatch(words, /\p{L}/u, `allow-listed key '${key}' has words to translate`);
+  }
 });
 test('the checks report a missing key', () => {
-    const broken = Object.fromEntries(Object.entries(de).filter(([key]) => key !== 'editor.save'));
-    assert.deepEqual(catalogueProblems('de', broken), ["de: missing key 'editor.save'"]);
+  const broken = Object.fromEntries(Object.entries(de).filter(([key]) => key !== 'editor.save'));
+  assert.deepEqual(catalogueProblems('de', broken), ["de: missing key 'editor.save'"]);
 });
 test('the checks report an extra key, an empty value, a lost placeholder and an English value', () => {
-    const broken = {
-        ...de,
-        'editor.sceneTitle': 'Szenentitel',
-        'editor.save': 'Save',
-        'editor.exit': '  ',
-        'editor.extra': 'Extra',
-    };
-    assert.deepEqual(catalogueProblems('de', broken), [
-        "de: extra key 'editor.extra' (not in en.ts)",
-        "de: 'editor.exit' is empty",
-        "de: 'editor.sceneTitle' has placeholders none; en.ts has {n}",
-        "de: 'editor.save' is still the English 'Save'",
-    ]);
+  const broken = {
+    ...de,
+    'editor.sceneTitle': 'Szenentitel',
+    'editor.save': 'Save',
+    'editor.exit': '  ',
+    'editor.extra': 'Extra',
+  };
+  assert.deepEqual(catalogueProblems('de', broken), [
+    "de: extra key 'editor.extra' (not in en.ts)",
+    "de: 'editor.exit' is empty",
+    "de: 'editor.sceneTitle' has placeholders none; en.ts has {n}",
+    "de: 'editor.save' is still the English 'Save'",
+  ]);
 });
 //# sourceMappingURL=locales.test.js.map

@@ -22,201 +22,236 @@ const picture = (name, color, size) => pictureIn(work, name, color, size);
 const probeFile = (file) => probe(readFileSync(file));
 /** The RGB of the pixel at (`x`, `y`) of an image scaled to 16×16. */
 function pixel(file, x, y) {
-    const rgb = execFileSync(ffmpegPath(), [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-i',
-        file,
-        '-vf',
-        'scale=16:16',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        '-',
-    ]);
-    const at = (y * 16 + x) * 3;
-    return [rgb[at], rgb[at + 1], rgb[at + 2]];
+  const rgb = execFileSync(ffmpegPath(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    file,
+    '-vf',
+    'scale=16:16',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
+  const at = (y * 16 + x) * 3;
+  return [rgb[at], rgb[at + 1], rgb[at + 2]];
 }
 const SOURCE = {
-    sourceURL: 'https://www.harbor-lane.example/',
-    title: 'Harbor Lane Coffee Roasters | Home',
-    description: 'Small-batch coffee roasted every morning by the harbor. Visit our café.',
-    headings: ['Roasted at dawn', 'Our café', 'Beans to take home'],
-    sentences: ['We roast twelve single-origin coffees in small batches.', 'The café opens at seven every day.'],
-    images: [],
+  sourceURL: 'https://www.harbor-lane.example/',
+  title: 'Harbor Lane Coffee Roasters | Home',
+  description: 'Small-batch coffee roasted every morning by the harbor. Visit our café.',
+  headings: ['Roasted at dawn', 'Our café', 'Beans to take home'],
+  sentences: ['We roast twelve single-origin coffees in small batches.', 'The café opens at seven every day.'],
+  images: [],
 };
 describe('storyboard', () => {
-    test('scenes follow the duration: 5 s → 2, 15 s → 4, 30 s → 6, and fill it exactly', () => {
-        for (const [duration, count] of [
-            [5, 2],
-            [15, 4],
-            [30, 6],
-        ]) {
-            const board = buildStoryboard(SOURCE, { aspectRatio: '16:9', duration, language: 'en-US' });
-            assert.equal(board.scenes.length, count);
-            assert.equal(board.scenes[0].kind, 'title');
-            assert.equal(board.scenes.at(-1).kind, 'closing');
-            const end = board.scenes.at(-1);
-            assert.ok(Math.abs(end.start + end.duration - duration) < 1e-9);
-        }
-    });
-    test('the layout follows the aspect ratio: 1280×720 and 1080×1350', () => {
-        assert.deepEqual(['16:9', '4:5'].map((aspectRatio) => {
-            const board = buildStoryboard(SOURCE, { aspectRatio: aspectRatio, duration: 5, language: 'en-US' });
-            return [board.width, board.height];
-        }), [
-            [1280, 720],
-            [1080, 1350],
-        ]);
-    });
-    test('videoInstructions pick the palette and the pace, which changes the number of scenes', () => {
-        assert.deepEqual(styleOf('Warm, upbeat, morning light.'), { palette: styleOf('warm').palette, pace: 'brisk' });
-        assert.equal(styleOf('Warm').palette.name, 'warm');
-        assert.equal(styleOf('something elegant and calm').palette.name, 'cool'); // the first palette named wins
-        assert.equal(styleOf('').palette.name, 'indigo');
-        assert.equal(styleOf('slow and gentle').pace, 'calm');
-        assert.equal(sceneCount(30, 'brisk'), 7);
-        assert.equal(sceneCount(30, 'calm'), 5);
-        assert.equal(sceneCount(5, 'brisk'), 2);
-    });
-    test("the scenes carry the page's name, headings and sentences; the closing scene its address, in the language", () => {
-        const board = buildStoryboard({ ...SOURCE, images: ['/a.png', '/b.png'] }, { aspectRatio: '16:9', duration: 15, language: 'de' });
-        assert.equal(board.scenes[0].heading, 'Harbor Lane Coffee Roasters');
-        assert.equal(board.scenes[0].image, '/a.png');
-        assert.equal(board.scenes[1].heading, 'Roasted at dawn');
-        assert.match(board.scenes[1].narration, /twelve single-origin/);
-        assert.equal(board.scenes[1].image, '/b.png');
-        assert.equal(board.scenes.at(-1).body, 'harbor-lane.example');
-        assert.equal(board.scenes.at(-1).narration, 'Besuchen Sie harbor-lane.example.');
-    });
-    test('a page without images gets text scenes; a page without text still gets a video', () => {
-        const board = buildStoryboard(SOURCE, { aspectRatio: '4:5', duration: 30, language: 'en-US' });
-        assert.ok(board.scenes.every((scene) => scene.image === undefined));
-        const bare = buildStoryboard({ sourceURL: 'http://bare.example/', images: [] }, { aspectRatio: '16:9', duration: 15, language: 'fr' });
-        assert.equal(bare.scenes.length, 4);
-        assert.ok(bare.scenes.every((scene) => scene.heading.length > 0 && scene.narration.length > 0));
-    });
+  test('scenes follow the duration: 5 s → 2, 15 s → 4, 30 s → 6, and fill it exactly', () => {
+    for (const [duration, count] of [
+      [5, 2],
+      [15, 4],
+      [30, 6],
+    ]) {
+      const board = buildStoryboard(SOURCE, { aspectRatio: '16:9', duration, language: 'en-US' });
+      assert.equal(board.scenes.length, count);
+      assert.equal(board.scenes[0].kind, 'title');
+      assert.equal(board.scenes.at(-1).kind, 'closing');
+      const end = board.scenes.at(-1);
+      assert.ok(Math.abs(end.start + end.duration - duration) < 1e-9);
+    }
+  });
+  test('the layout follows the aspect ratio: 1280×720 and 1080×1350', () => {
+    assert.deepEqual(
+      ['16:9', '4:5'].map((aspectRatio) => {
+        const board = buildStoryboard(SOURCE, { aspectRatio: aspectRatio, duration: 5, language: 'en-US' });
+        return [board.width, board.height];
+      }),
+      [
+        [1280, 720],
+        [1080, 1350],
+      ],
+    );
+  });
+  test('videoInstructions pick the palette and the pace, which changes the number of scenes', () => {
+    assert.deepEqual(styleOf('Warm, upbeat, morning light.'), { palette: styleOf('warm').palette, pace: 'brisk' });
+    assert.equal(styleOf('Warm').palette.name, 'warm');
+    assert.equal(styleOf('something elegant and calm').palette.name, 'cool'); // the first palette named wins
+    assert.equal(styleOf('').palette.name, 'indigo');
+    assert.equal(styleOf('slow and gentle').pace, 'calm');
+    assert.equal(sceneCount(30, 'brisk'), 7);
+    assert.equal(sceneCount(30, 'calm'), 5);
+    assert.equal(sceneCount(5, 'brisk'), 2);
+  });
+  test("the scenes carry the page's name, headings and sentences; the closing scene its address, in the language", () => {
+    const board = buildStoryboard(
+      { ...SOURCE, images: ['/a.png', '/b.png'] },
+      { aspectRatio: '16:9', duration: 15, language: 'de' },
+    );
+    assert.equal(board.scenes[0].heading, 'Harbor Lane Coffee Roasters');
+    assert.equal(board.scenes[0].image, '/a.png');
+    assert.equal(board.scenes[1].heading, 'Roasted at dawn');
+    assert.match(board.scenes[1].narration, /twelve single-origin/);
+    assert.equal(board.scenes[1].image, '/b.png');
+    assert.equal(board.scenes.at(-1).body, 'harbor-lane.example');
+    assert.equal(board.scenes.at(-1).narration, 'Besuchen Sie harbor-lane.example.');
+  });
+  test('a page without images gets text scenes; a page without text still gets a video', () => {
+    const board = buildStoryboard(SOURCE, { aspectRatio: '4:5', duration: 30, language: 'en-US' });
+    assert.ok(board.scenes.every((scene) => scene.image === undefined));
+    const bare = buildStoryboard(
+      { sourceURL: 'http://bare.example/', images: [] },
+      { aspectRatio: '16:9', duration: 15, language: 'fr' },
+    );
+    assert.equal(bare.scenes.length, 4);
+    assert.ok(bare.scenes.every((scene) => scene.heading.length > 0 && scene.narration.length > 0));
+  });
 });
 describe('images', () => {
-    let server;
-    let base;
-    const files = {};
-    before(async () => {
-        files['/ok.png'] = ['image/png', readFileSync(picture('ok.png', 'blue', '64x48'))];
-        const jpeg = readFileSync(picture('ok.jpg', 'green', '64x48'));
-        // A JPEG whose header is right and whose data is not.
-        files['/broken.jpg'] = ['image/jpeg', Buffer.concat([jpeg.subarray(0, 200), Buffer.alloc(400, 0x5a)])];
-        files['/page.html'] = ['image/png', Buffer.from('<!doctype html><p>not an image</p>')];
-        server = createServer((req, res) => {
-            const file = files[req.url ?? ''];
-            if (!file)
-                return res.writeHead(404).end();
-            res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-        });
-        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-        base = `http://127.0.0.1:${server.address().port}`;
+  let server;
+  let base;
+  const files = {};
+  before(async () => {
+    files['/ok.png'] = ['image/png', readFileSync(picture('ok.png', 'blue', '64x48'))];
+    const jpeg = readFileSync(picture('ok.jpg', 'green', '64x48'));
+    // A JPEG whose header is right and whose data is not.
+    files['/broken.jpg'] = ['image/jpeg', Buffer.concat([jpeg.subarray(0, 200), Buffer.alloc(400, 0x5a)])];
+    files['/page.html'] = ['image/png', Buffer.from('<!doctype html><p>not an image</p>')];
+    server = createServer((req, res) => {
+      const file = files[req.url ?? ''];
+      if (!file) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
     });
-    after(() => server.close());
-    test('a decompression bomb is refused from its header, before any decoding', () => {
-        // A PNG header announcing 50000×50000 pixels (and nothing else).
-        const png = Buffer.alloc(33);
-        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
-        png.writeUInt32BE(13, 8);
-        png.write('IHDR', 12);
-        png.writeUInt32BE(50_000, 16);
-        png.writeUInt32BE(50_000, 20);
-        png[24] = 8;
-        png[25] = 2;
-        assert.deepEqual(checkImage(png), { refused: '50000×50000 is too large' });
-        assert.deepEqual(checkImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')), {
-            refused: 'a svg file, not JPEG, PNG, GIF or WebP',
-        });
-        assert.deepEqual(checkImage(Buffer.from('hello')), { refused: 'not an image' });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${server.address().port}`;
+  });
+  after(() => server.close());
+  test('a decompression bomb is refused from its header, before any decoding', () => {
+    // A PNG header announcing 50000×50000 pixels (and nothing else).
+    const png = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+    png.writeUInt32BE(13, 8);
+    png.write('IHDR', 12);
+    png.writeUInt32BE(50_000, 16);
+    png.writeUInt32BE(50_000, 20);
+    png[24] = 8;
+    png[25] = 2;
+    assert.deepEqual(checkImage(png), { refused: '50000×50000 is too large' });
+    assert.deepEqual(checkImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')), {
+      refused: 'a svg file, not JPEG, PNG, GIF or WebP',
     });
-    test('downloads a good image; skips one that does not decode, one of the wrong type, one that is missing', async () => {
-        const dir = join(work, 'topic-images');
-        const limits = { timeoutMs: 2000 };
-        const ok = await downloadImage(`${base}/ok.png`, dir, 0, limits);
-        assert.ok('file' in ok);
-        assert.deepEqual([ok.width, ok.height], [64, 48]);
-        assert.deepEqual(await downloadImage(`${base}/broken.jpg`, dir, 1, limits), { skipped: 'does not decode' });
-        assert.deepEqual(await downloadImage(`${base}/page.html`, dir, 2, limits), { skipped: 'not an image' });
-        assert.deepEqual(await downloadImage(`${base}/missing.png`, dir, 3, limits), { skipped: 'HTTP 404' });
-        // Only the good one is kept.
-        assert.deepEqual(readdirSync(dir), ['0.png']);
-    });
+    assert.deepEqual(checkImage(Buffer.from('hello')), { refused: 'not an image' });
+  });
+  test('downloads a good image; skips one that does not decode, one of the wrong type, one that is missing', async () => {
+    const dir = join(work, 'topic-images');
+    const limits = { timeoutMs: 2000 };
+    const ok = await downloadImage(`${base}/ok.png`, dir, 0, limits);
+    assert.ok('file' in ok);
+    assert.deepEqual([ok.width, ok.height], [64, 48]);
+    assert.deepEqual(await downloadImage(`${base}/broken.jpg`, dir, 1, limits), { skipped: 'does not decode' });
+    assert.deepEqual(await downloadImage(`${base}/page.html`, dir, 2, limits), { skipped: 'not an image' });
+    assert.deepEqual(await downloadImage(`${base}/missing.png`, dir, 3, limits), { skipped: 'HTTP 404' });
+    // Only the good one is kept.
+    assert.deepEqual(readdirSync(dir), ['0.png']);
+  });
 });
 describe('voice', () => {
-    test('every language code has a voice, and each speaks (a WAV of a plausible length)', async () => {
-        for (const [language, voice] of Object.entries(VOICES)) {
-            const pcm = await speak('Hello, and welcome.', voice, 165);
-            const seconds = pcm.samples.length / pcm.rate;
-            assert.ok(seconds > 0.5 && seconds < 4, `${language} (${voice}): ${seconds} s`);
-            assert.ok(pcm.samples.some((sample) => Math.abs(sample) > 1000), `${language}: not silence`);
-        }
-    });
-    test('parseWav refuses what is not a WAV file', () => {
-        assert.throws(() => parseWav(new Uint8Array(64)), /not a PCM WAV file/);
-    });
+  test('every language code has a voice, and each speaks (a WAV of a plausible length)', async () => {
+    for (const [language, voice] of Object.entries(VOICES)) {
+      const pcm = await speak('Hello, and welcome.', voice, 165);
+      const seconds = pcm.samples.length / pcm.rate;
+      assert.ok(seconds > 0.5 && seconds < 4, `${language} (${voice}): ${seconds} s`);
+      assert.ok(
+        pcm.samples.some((sample) => Math.abs(sample) > 1000),
+        `${language}: not silence`,
+      );
+    }
+  });
+  test('parseWav refuses what is not a WAV file', () => {
+    assert.throws(() => parseWav(new Uint8Array(64)), /not a PCM WAV file/);
+  });
 });
 describe('render', () => {
-    test('a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions', { timeout: 60_000 }, async () => {
-        const red = picture('red.png', 'red');
-        const board = buildStoryboard({ ...SOURCE, images: [red] }, { aspectRatio: '16:9', duration: 5, language: 'en-GB' });
-        const dir = join(work, 'renders');
-        const files = await renderVideo(board, dir, 'vid_1');
-        const movie = await probeFile(files.video);
-        assert.ok(Math.abs(movie.duration / movie.timescale - 5) < 0.15, `duration ${movie.duration / movie.timescale}`);
-        const [video] = movie.videoTracks;
-        assert.deepEqual([video.video.width, video.video.height], [1280, 720]);
-        assert.match(video.codec, /^avc1\./);
-        assert.equal(movie.audioTracks.length, 1);
-        assert.match(movie.audioTracks[0].codec, /^mp4a\.40/);
-        // The thumbnail is a frame of the first scene: the red picture above its text band.
-        assert.deepEqual([imageSize(readFileSync(files.thumbnail)).width, imageSize(readFileSync(files.thumbnail)).height], [1280, 720]);
-        const [r, g, b] = pixel(files.thumbnail, 2, 2);
-        assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
-        assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
-        assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
-        // Nothing else is left in the folder (the work files are gone).
-        assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.vtt']);
-    });
-    test('a 15 s 4:5 video without images: 1080×1350, 15 s, text scenes in the palette', { timeout: 60_000 }, async () => {
-        const board = buildStoryboard(SOURCE, {
-            aspectRatio: '4:5',
-            duration: 15,
-            language: 'fr',
-            videoInstructions: 'fresh and green',
-        });
-        const files = await renderVideo(board, join(work, 'renders'), 'vid_2');
-        const movie = await probeFile(files.video);
-        assert.ok(Math.abs(movie.duration / movie.timescale - 15) < 0.15);
-        assert.deepEqual([movie.videoTracks[0].video.width, movie.videoTracks[0].video.height], [1080, 1350]);
-        const [r, g, b] = pixel(files.thumbnail, 1, 1);
-        // The "fresh" palette's dark green background (0x052e16).
-        assert.ok(g > r && g > b && g < 90, `background is dark green: ${[r, g, b]}`);
-    });
-    test('a render that fails ends with render_failed and leaves no file', async () => {
-        const board = buildStoryboard({ ...SOURCE, images: [join(work, 'no-such-image.png')] }, { aspectRatio: '16:9', duration: 5, language: 'en-US' });
-        const dir = join(work, 'failed');
-        await assert.rejects(renderVideo(board, dir, 'vid_3'), (error) => error instanceof RenderError && error.code === 'render_failed');
-        assert.deepEqual(readdirSync(dir), []);
-    });
-    test('the queue runs at most its limit at once, in order', async () => {
-        const queue = new RenderQueue(2);
-        const log = [];
-        let peak = 0;
-        const job = (name) => queue.run(async () => {
-            peak = Math.max(peak, queue.active);
-            log.push(`start ${name}`);
-            await new Promise((resolve) => setImmediate(resolve));
-            log.push(`end ${name}`);
-        });
-        await Promise.all(['a', 'b', 'c', 'd'].map(job));
-        assert.equal(peak, 2);
-        assert.deepEqual(log.filter((line) => line.startsWith('start')), ['start a', 'start b', 'start c', 'start d']);
-    });
+  test(
+    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions',
+    { timeout: 60_000 },
+    async () => {
+      const red = picture('red.png', 'red');
+      const board = buildStoryboard(
+        { ...SOURCE, images: [red] },
+        { aspectRatio: '16:9', duration: 5, language: 'en-GB' },
+      );
+      const dir = join(work, 'renders');
+      const files = await renderVideo(board, dir, 'vid_1');
+      const movie = await probeFile(files.video);
+      assert.ok(Math.abs(movie.duration / movie.timescale - 5) < 0.15, `duration ${movie.duration / movie.timescale}`);
+      const [video] = movie.videoTracks;
+      assert.deepEqual([video.video.width, video.video.height], [1280, 720]);
+      assert.match(video.codec, /^avc1\./);
+      assert.equal(movie.audioTracks.length, 1);
+      assert.match(movie.audioTracks[0].codec, /^mp4a\.40/);
+      // The thumbnail is a frame of the first scene: the red picture above its text band.
+      assert.deepEqual(
+        [imageSize(readFileSync(files.thumbnail)).width, imageSize(readFileSync(files.thumbnail)).height],
+        [1280, 720],
+      );
+      const [r, g, b] = pixel(files.thumbnail, 2, 2);
+      assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
+      assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
+      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
+      // Nothing else is left in the folder (the work files are gone).
+      assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.vtt']);
+    },
+  );
+  test(
+    'a 15 s 4:5 video without images: 1080×1350, 15 s, text scenes in the palette',
+    { timeout: 60_000 },
+    async () => {
+      const board = buildStoryboard(SOURCE, {
+        aspectRatio: '4:5',
+        duration: 15,
+        language: 'fr',
+        videoInstructions: 'fresh and green',
+      });
+      const files = await renderVideo(board, join(work, 'renders'), 'vid_2');
+      const movie = await probeFile(files.video);
+      assert.ok(Math.abs(movie.duration / movie.timescale - 15) < 0.15);
+      assert.deepEqual([movie.videoTracks[0].video.width, movie.videoTracks[0].video.height], [1080, 1350]);
+      const [r, g, b] = pixel(files.thumbnail, 1, 1);
+      // The "fresh" palette's dark green background (0x052e16).
+      assert.ok(g > r && g > b && g < 90, `background is dark green: ${[r, g, b]}`);
+    },
+  );
+  test('a render that fails ends with render_failed and leaves no file', async () => {
+    const board = buildStoryboard(
+      { ...SOURCE, images: [join(work, 'no-such-image.png')] },
+      { aspectRatio: '16:9', duration: 5, language: 'en-US' },
+    );
+    const dir = join(work, 'failed');
+    await assert.rejects(
+      renderVideo(board, dir, 'vid_3'),
+      (error) => error instanceof RenderError && error.code === 'render_failed',
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  });
+  test('the queue runs at most its limit at once, in order', async () => {
+    const queue = new RenderQueue(2);
+    const log = [];
+    let peak = 0;
+    const job = (name) =>
+      queue.run(async () => {
+        peak = Math.max(peak, queue.active);
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        log.push(`end ${name}`);
+      });
+    await Promise.all(['a', 'b', 'c', 'd'].map(job));
+    assert.equal(peak, 2);
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('start')),
+      ['start a', 'start b', 'start c', 'start d'],
+    );
+  });
 });
 //# sourceMappingURL=render.test.js.map

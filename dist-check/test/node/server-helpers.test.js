@@ -4,101 +4,109 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { InvalidParameterError } from '../../src/errors.js';
-import { ACCOUNT_CLAIM, SERVICE_DOMAIN, createAccountToken, loginAccountToken, } from '../../src/server/index.js';
+import { ACCOUNT_CLAIM, SERVICE_DOMAIN, createAccountToken, loginAccountToken } from '../../src/server/index.js';
 const base = { partnerID: 'acme', secret: 'acme-secret' };
 describe('minted tokens', () => {
-    test('the constants name the service domain and the account claim', () => {
-        assert.equal(SERVICE_DOMAIN, 'video-plugin.example');
-        assert.equal(ACCOUNT_CLAIM, 'https://video-plugin.example/sdk/account');
+  test('the constants name the service domain and the account claim', () => {
+    assert.equal(SERVICE_DOMAIN, 'video-plugin.example');
+    assert.equal(ACCOUNT_CLAIM, 'https://video-plugin.example/sdk/account');
+  });
+  test('an account token carries the header, the registered claims and the account fields', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const token = await createAccountToken({ ...base, account: { externalID: 'u1', lastName: 'Lovelace' } });
+    assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', typ: 'JWT' });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret'), {
+      algorithms: ['HS256'],
+      issuer: 'acme',
+      audience: SERVICE_DOMAIN,
     });
-    test('an account token carries the header, the registered claims and the account fields', async () => {
-        const before = Math.floor(Date.now() / 1000);
-        const token = await createAccountToken({ ...base, account: { externalID: 'u1', lastName: 'Lovelace' } });
-        assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', typ: 'JWT' });
-        const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret'), {
-            algorithms: ['HS256'],
-            issuer: 'acme',
-            audience: SERVICE_DOMAIN,
-        });
-        assert.match(String(payload.jti), /^[0-9a-f-]{36}$/);
-        assert.ok(payload.iat >= before && payload.iat <= before + 2);
-        assert.equal(payload.exp - payload.iat, 60);
-        assert.deepEqual(payload[ACCOUNT_CLAIM], { externalID: 'u1', lastName: 'Lovelace' });
+    assert.match(String(payload.jti), /^[0-9a-f-]{36}$/);
+    assert.ok(payload.iat >= before && payload.iat <= before + 2);
+    assert.equal(payload.exp - payload.iat, 60);
+    assert.deepEqual(payload[ACCOUNT_CLAIM], { externalID: 'u1', lastName: 'Lovelace' });
+  });
+  test('an account token without fields carries an empty account claim', async () => {
+    assert.deepEqual(decodeJwt(await createAccountToken(base))[ACCOUNT_CLAIM], {});
+  });
+  test('every token gets its own jti', async () => {
+    const [a, b] = await Promise.all([createAccountToken(base), createAccountToken(base)]);
+    assert.notEqual(decodeJwt(a).jti, decodeJwt(b).jti);
+  });
+  test('expiresIn sets the lifetime in seconds', async () => {
+    const payload = decodeJwt(await loginAccountToken({ ...base, accountID: 'acct_1', expiresIn: 300 }));
+    assert.equal(payload.exp - payload.iat, 300);
+  });
+  test('login tokens carry exactly the ID they were given', async () => {
+    assert.deepEqual(decodeJwt(await loginAccountToken({ ...base, accountID: 'acct_1' }))[ACCOUNT_CLAIM], {
+      accountID: 'acct_1',
     });
-    test('an account token without fields carries an empty account claim', async () => {
-        assert.deepEqual(decodeJwt(await createAccountToken(base))[ACCOUNT_CLAIM], {});
+    assert.deepEqual(decodeJwt(await loginAccountToken({ ...base, externalID: 'u1' }))[ACCOUNT_CLAIM], {
+      externalID: 'u1',
     });
-    test('every token gets its own jti', async () => {
-        const [a, b] = await Promise.all([createAccountToken(base), createAccountToken(base)]);
-        assert.notEqual(decodeJwt(a).jti, decodeJwt(b).jti);
-    });
-    test('expiresIn sets the lifetime in seconds', async () => {
-        const payload = decodeJwt(await loginAccountToken({ ...base, accountID: 'acct_1', expiresIn: 300 }));
-        assert.equal(payload.exp - payload.iat, 300);
-    });
-    test('login tokens carry exactly the ID they were given', async () => {
-        assert.deepEqual(decodeJwt(await loginAccountToken({ ...base, accountID: 'acct_1' }))[ACCOUNT_CLAIM], {
-            accountID: 'acct_1',
-        });
-        assert.deepEqual(decodeJwt(await loginAccountToken({ ...base, externalID: 'u1' }))[ACCOUNT_CLAIM], {
-            externalID: 'u1',
-        });
-    });
-    test('the server entry imports no Node-only module (it runs on edge workers)', async () => {
-        const dir = new URL('../../src/server/', import.meta.url);
-        for (const file of await readdir(dir)) {
-            const source = await readFile(new URL(file, dir), 'utf8');
-            assert.doesNotMatch(source, /from ['"]node:|require\(|\bBuffer\b/, file);
-        }
-    });
+  });
+  test('the server entry imports no Node-only module (it runs on edge workers)', async () => {
+    const dir = new URL('../../src/server/', import.meta.url);
+    for (const file of await readdir(dir)) {
+      const source = await readFile(new URL(file, dir), 'utf8');
+      assert.doesNotMatch(source, /from ['"]node:|require\(|\bBuffer\b/, file);
+    }
+  });
 });
 /** Asserts that the call rejects with invalid_parameter naming `field`, with a message matching `message`. */
 async function rejectsNaming(call, field, message) {
-    await assert.rejects(call, (error) => {
-        assert.ok(error instanceof InvalidParameterError, String(error));
-        assert.equal(error.code, 'invalid_parameter');
-        assert.deepEqual(error.data, { field });
-        assert.match(error.message, message);
-        return true;
-    });
+  await assert.rejects(call, (error) => {
+    assert.ok(error instanceof InvalidParameterError, String(error));
+    assert.equal(error.code, 'invalid_parameter');
+    assert.deepEqual(error.data, { field });
+    assert.match(error.message, message);
+    return true;
+  });
 }
 describe('input validation names the field', () => {
-    test('an unknown account field', async () => {
-        const options = { ...base, account: { nickname: 'x' } };
-        await rejectsNaming(createAccountToken(options), 'account.nickname', /"account\.nickname" is not an allowed field \(allowed: firstName, .*externalID\)/);
+  test('an unknown account field', async () => {
+    const options = { ...base, account: { nickname: 'x' } };
+    await rejectsNaming(
+      createAccountToken(options),
+      'account.nickname',
+      /"account\.nickname" is not an allowed field \(allowed: firstName, .*externalID\)/,
+    );
+  });
+  test('an unknown option', async () => {
+    const options = { ...base, expiresin: 5 };
+    await rejectsNaming(createAccountToken(options), 'expiresin', /"expiresin" is not an allowed field/);
+  });
+  test('an empty secret, without echoing it', async () => {
+    await rejectsNaming(createAccountToken({ ...base, secret: '' }), 'secret', /"secret" must not be empty/);
+  });
+  test('a secret of the wrong type is not echoed', async () => {
+    const options = { ...base, secret: 12345 };
+    await assert.rejects(createAccountToken(options), (error) => !error.message.includes('12345'));
+  });
+  test('an empty partnerID', async () => {
+    await rejectsNaming(createAccountToken({ ...base, partnerID: '' }), 'partnerID', /"partnerID" must not be empty/);
+  });
+  for (const expiresIn of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+    test(`expiresIn ${expiresIn}`, async () => {
+      await rejectsNaming(
+        createAccountToken({ ...base, expiresIn }),
+        'expiresIn',
+        /"expiresIn" must be a (positive|finite) number/,
+      );
     });
-    test('an unknown option', async () => {
-        const options = { ...base, expiresin: 5 };
-        await rejectsNaming(createAccountToken(options), 'expiresin', /"expiresin" is not an allowed field/);
-    });
-    test('an empty secret, without echoing it', async () => {
-        await rejectsNaming(createAccountToken({ ...base, secret: '' }), 'secret', /"secret" must not be empty/);
-    });
-    test('a secret of the wrong type is not echoed', async () => {
-        const options = { ...base, secret: 12345 };
-        await assert.rejects(createAccountToken(options), (error) => !error.message.includes('12345'));
-    });
-    test('an empty partnerID', async () => {
-        await rejectsNaming(createAccountToken({ ...base, partnerID: '' }), 'partnerID', /"partnerID" must not be empty/);
-    });
-    for (const expiresIn of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        test(`expiresIn ${expiresIn}`, async () => {
-            await rejectsNaming(createAccountToken({ ...base, expiresIn }), 'expiresIn', /"expiresIn" must be a (positive|finite) number/);
-        });
-    }
-    test('a field of the wrong type', async () => {
-        const options = { ...base, account: { firstName: 42 } };
-        await rejectsNaming(createAccountToken(options), 'account.firstName', /must be a string \(got 42\)/);
-    });
-    test('a login with neither accountID nor externalID', async () => {
-        await rejectsNaming(loginAccountToken(base), 'accountID', /give "accountID" .* or "externalID"/);
-    });
-    test('a login with both accountID and externalID', async () => {
-        const options = { ...base, accountID: 'a', externalID: 'b' };
-        await rejectsNaming(loginAccountToken(options), 'externalID', /only one of "accountID" or "externalID"/);
-    });
-    test('a login with an empty externalID', async () => {
-        await rejectsNaming(loginAccountToken({ ...base, externalID: '' }), 'externalID', /"externalID" must not be empty/);
-    });
+  }
+  test('a field of the wrong type', async () => {
+    const options = { ...base, account: { firstName: 42 } };
+    await rejectsNaming(createAccountToken(options), 'account.firstName', /must be a string \(got 42\)/);
+  });
+  test('a login with neither accountID nor externalID', async () => {
+    await rejectsNaming(loginAccountToken(base), 'accountID', /give "accountID" .* or "externalID"/);
+  });
+  test('a login with both accountID and externalID', async () => {
+    const options = { ...base, accountID: 'a', externalID: 'b' };
+    await rejectsNaming(loginAccountToken(options), 'externalID', /only one of "accountID" or "externalID"/);
+  });
+  test('a login with an empty externalID', async () => {
+    await rejectsNaming(loginAccountToken({ ...base, externalID: '' }), 'externalID', /"externalID" must not be empty/);
+  });
 });
 //# sourceMappingURL=server-helpers.test.js.map

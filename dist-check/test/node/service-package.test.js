@@ -16,107 +16,105 @@ const built = existsSync(join(root, 'packages/service/dist/server.js'));
 const skip = built ? false : 'packages/service/dist is missing: run `npm run build` first (npm test does)';
 /** The files `npm pack` would put in a package. */
 function packed(args) {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', ...args], {
-        cwd: root,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return JSON.parse(out)[0].files.map((file) => file.path);
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return JSON.parse(out)[0].files.map((file) => file.path);
 }
 describe('the SDK package carries no service', () => {
-    test('no bin, no ws, no media dependency in video-plugin', () => {
-        assert.equal(sdk.bin, undefined);
-        for (const name of Object.keys(service.dependencies)) {
-            if (name === 'jose' || name === 'zod')
-                continue; // also the SDK's own (server helpers, validation)
-            assert.ok(!(name in (sdk.dependencies ?? {})), `video-plugin depends on ${name}`);
-        }
-        assert.deepEqual(sdk.workspaces, ['packages/service']);
-    });
-    test('npm pack of video-plugin holds no service file', { skip }, () => {
-        const files = packed([]);
-        assert.ok(files.includes('dist/index.js'));
-        assert.ok(files.includes('dist/cdn/video-plugin.min.js'));
-        assert.deepEqual(files.filter((file) => /(^|\/)service\//.test(file) || file.startsWith('packages/')), []);
-    });
+  test('no bin, no ws, no media dependency in video-plugin', () => {
+    assert.equal(sdk.bin, undefined);
+    for (const name of Object.keys(service.dependencies)) {
+      if (name === 'jose' || name === 'zod') continue; // also the SDK's own (server helpers, validation)
+      assert.ok(!(name in (sdk.dependencies ?? {})), `video-plugin depends on ${name}`);
+    }
+    assert.deepEqual(sdk.workspaces, ['packages/service']);
+  });
+  test('npm pack of video-plugin holds no service file', { skip }, () => {
+    const files = packed([]);
+    assert.ok(files.includes('dist/index.js'));
+    assert.ok(files.includes('dist/cdn/video-plugin.min.js'));
+    assert.deepEqual(
+      files.filter((file) => /(^|\/)service\//.test(file) || file.startsWith('packages/')),
+      [],
+    );
+  });
 });
 describe('the video-plugin-service package', { skip }, () => {
-    const work = mkdtempSync(join(tmpdir(), 'video-plugin-service-package-'));
-    after(() => rmSync(work, { recursive: true, force: true }));
-    test('npm pack holds its command, its code, its declarations and the built pages', () => {
-        const files = packed(['-w', 'video-plugin-service']);
-        for (const file of [
-            'bin/video-plugin-service.js',
-            'dist/server.js',
-            'dist/cli.js',
-            'dist/server.d.ts',
-            'dist/public/app.js',
-            'package.json',
-            'README.md',
-        ]) {
-            assert.ok(files.includes(file), `${file} is in the package`);
-        }
+  const work = mkdtempSync(join(tmpdir(), 'video-plugin-service-package-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  test('npm pack holds its command, its code, its declarations and the built pages', () => {
+    const files = packed(['-w', 'video-plugin-service']);
+    for (const file of [
+      'bin/video-plugin-service.js',
+      'dist/server.js',
+      'dist/cli.js',
+      'dist/server.d.ts',
+      'dist/public/app.js',
+      'package.json',
+      'README.md',
+    ]) {
+      assert.ok(files.includes(file), `${file} is in the package`);
+    }
+  });
+  test('its code imports only Node built-ins and its declared dependencies', () => {
+    const dir = join(root, 'packages/service/dist');
+    const specifiers = new Set();
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+      (name) => name.endsWith('.js') && !name.startsWith('public'),
+    )) {
+      const code = readFileSync(join(dir, file), 'utf8');
+      for (const [, specifier] of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
+        specifiers.add(specifier);
+      }
+      for (const [, specifier] of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.add(specifier);
+    }
+    const foreign = [...specifiers].filter((specifier) => {
+      if (specifier.startsWith('./')) return false;
+      if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return false;
+      return !Object.keys(service.dependencies).some((name) => specifier === name || specifier.startsWith(`${name}/`));
     });
-    test('its code imports only Node built-ins and its declared dependencies', () => {
-        const dir = join(root, 'packages/service/dist');
-        const specifiers = new Set();
-        for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js') && !name.startsWith('public'))) {
-            const code = readFileSync(join(dir, file), 'utf8');
-            for (const [, specifier] of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
-                specifiers.add(specifier);
-            }
-            for (const [, specifier] of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g))
-                specifiers.add(specifier);
-        }
-        const foreign = [...specifiers].filter((specifier) => {
-            if (specifier.startsWith('./'))
-                return false;
-            if (specifier.startsWith('node:') || builtinModules.includes(specifier))
-                return false;
-            return !Object.keys(service.dependencies).some((name) => specifier === name || specifier.startsWith(`${name}/`));
+    assert.deepEqual(foreign, []);
+    assert.ok([...specifiers].includes('ws'), 'the bundle reads its dependencies from the package (ws)');
+  });
+  test('installed alone (the package and its dependencies, nothing of the repository), the command serves the plugin', async () => {
+    // The package as npm would unpack it, beside copies of its dependencies only.
+    const installed = join(work, 'node_modules', 'video-plugin-service');
+    mkdirSync(installed, { recursive: true });
+    for (const part of ['bin', 'dist', 'package.json']) {
+      cpSync(join(root, 'packages/service', part), join(installed, part), { recursive: true });
+    }
+    // (A scope is linked whole: @ffmpeg-installer/ffmpeg brings its platform's binary package.)
+    const tops = new Set(Object.keys(service.dependencies).map((name) => name.split('/')[0]));
+    for (const name of tops) symlinkSync(join(root, 'node_modules', name), join(work, 'node_modules', name), 'dir');
+    const child = spawn(process.execPath, [join(installed, 'bin/video-plugin-service.js'), '--port', '0'], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const match = out.match(/listening on (http:\/\/\S+)/);
+          if (match) resolve(match[1]);
         });
-        assert.deepEqual(foreign, []);
-        assert.ok([...specifiers].includes('ws'), 'the bundle reads its dependencies from the package (ws)');
-    });
-    test('installed alone (the package and its dependencies, nothing of the repository), the command serves the plugin', async () => {
-        // The package as npm would unpack it, beside copies of its dependencies only.
-        const installed = join(work, 'node_modules', 'video-plugin-service');
-        mkdirSync(installed, { recursive: true });
-        for (const part of ['bin', 'dist', 'package.json']) {
-            cpSync(join(root, 'packages/service', part), join(installed, part), { recursive: true });
-        }
-        // (A scope is linked whole: @ffmpeg-installer/ffmpeg brings its platform's binary package.)
-        const tops = new Set(Object.keys(service.dependencies).map((name) => name.split('/')[0]));
-        for (const name of tops)
-            symlinkSync(join(root, 'node_modules', name), join(work, 'node_modules', name), 'dir');
-        const child = spawn(process.execPath, [join(installed, 'bin/video-plugin-service.js'), '--port', '0'], {
-            cwd: work,
-            stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        try {
-            const url = await new Promise((resolve, reject) => {
-                let out = '';
-                child.stdout.on('data', (chunk) => {
-                    out += chunk;
-                    const match = out.match(/listening on (http:\/\/\S+)/);
-                    if (match)
-                        resolve(match[1]);
-                });
-                child.stderr.on('data', (chunk) => (out += chunk));
-                child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-            });
-            assert.equal((await fetch(`${url}/api/health`)).status, 200);
-            const page = await fetch(`${url}/plugin?partner=demo-partner`, { headers: { 'sec-fetch-dest': 'iframe' } });
-            assert.equal(page.status, 200);
-            const script = (await page.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
-            assert.ok(script, 'the plugin page loads its script');
-            const asset = await fetch(`${url}${script}`);
-            assert.equal(asset.status, 200);
-            assert.match(asset.headers.get('content-type') ?? '', /javascript/);
-        }
-        finally {
-            child.kill('SIGTERM');
-        }
-    });
+        child.stderr.on('data', (chunk) => (out += chunk));
+        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      assert.equal((await fetch(`${url}/api/health`)).status, 200);
+      const page = await fetch(`${url}/plugin?partner=demo-partner`, { headers: { 'sec-fetch-dest': 'iframe' } });
+      assert.equal(page.status, 200);
+      const script = (await page.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      assert.ok(script, 'the plugin page loads its script');
+      const asset = await fetch(`${url}${script}`);
+      assert.equal(asset.status, 200);
+      assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 });
 //# sourceMappingURL=service-package.test.js.map

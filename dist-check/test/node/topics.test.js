@@ -9,112 +9,120 @@ const stream = await EventStream.open(service, session);
 await stream.next((event) => event.event === 'ready');
 const hanging = new Set();
 const source = await serve((req, res) => {
-    switch (req.url) {
-        case '/page':
-            res.writeHead(200, { 'content-type': 'text/html' });
-            res.end(`<html><head>
+  switch (req.url) {
+    case '/page':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><head>
         <meta property="og:title" content="Open Graph title">
         <title>Plain title</title>
         <meta property="og:description" content="About us">
         <base href="/assets/">
         </head><body>${Array.from({ length: 12 }, (_, i) => `<img src="img${i}.png">`).join('')}
         <!-- <img src="commented.png"> --><img src="javascript:alert(1)"><img src="data:image/png;base64,AA"></body></html>`);
-            return;
-        case '/redirect':
-            res.writeHead(302, { location: '/page' }).end();
-            return;
-        case '/loop':
-            res.writeHead(302, { location: '/loop' }).end();
-            return;
-        case '/json':
-            res.writeHead(200, { 'content-type': 'application/json' }).end('{"title":"no"}');
-            return;
-        case '/untyped':
-            res.end('<!DOCTYPE html><title>Untyped but HTML</title>');
-            return;
-        case '/missing':
-            res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
-            return;
-        case '/hang':
-            // Never answers; released when the test file ends.
-            hanging.add(() => res.end());
-            return;
-        default:
-            res.writeHead(500).end();
-    }
+      return;
+    case '/redirect':
+      res.writeHead(302, { location: '/page' }).end();
+      return;
+    case '/loop':
+      res.writeHead(302, { location: '/loop' }).end();
+      return;
+    case '/json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"title":"no"}');
+      return;
+    case '/untyped':
+      res.end('<!DOCTYPE html><title>Untyped but HTML</title>');
+      return;
+    case '/missing':
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
+      return;
+    case '/hang':
+      // Never answers; released when the test file ends.
+      hanging.add(() => res.end());
+      return;
+    default:
+      res.writeHead(500).end();
+  }
 });
 /** Starts a search and returns its statuses and the final topic. */
 async function search(sourceURL) {
-    const started = await api(service, 'POST', '/api/topics', { session, body: { sourceURL } });
-    assert.equal(started.status, 202, JSON.stringify(started.body));
-    const statuses = await statusesUntilFinal(stream, 'topic', (data) => data.id === started.body.topicId);
-    const { topic } = (await api(service, 'GET', `/api/topics/${started.body.topicId}`, { session })).body;
-    return { statuses, topic };
+  const started = await api(service, 'POST', '/api/topics', { session, body: { sourceURL } });
+  assert.equal(started.status, 202, JSON.stringify(started.body));
+  const statuses = await statusesUntilFinal(stream, 'topic', (data) => data.id === started.body.topicId);
+  const { topic } = (await api(service, 'GET', `/api/topics/${started.body.topicId}`, { session })).body;
+  return { statuses, topic };
 }
 describe('topic search sources', () => {
-    test("a page's og:title, og:description and first 8 images (absolute, http only) are read", async () => {
-        const { statuses, topic } = await search(`${source}/page`);
-        assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'COMPLETE']);
-        assert.equal(topic.title, 'Open Graph title');
-        assert.equal(topic.description, 'About us');
-        assert.deepEqual(topic.images, Array.from({ length: 8 }, (_, i) => `${source}/assets/img${i}.png`));
+  test("a page's og:title, og:description and first 8 images (absolute, http only) are read", async () => {
+    const { statuses, topic } = await search(`${source}/page`);
+    assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'COMPLETE']);
+    assert.equal(topic.title, 'Open Graph title');
+    assert.equal(topic.description, 'About us');
+    assert.deepEqual(
+      topic.images,
+      Array.from({ length: 8 }, (_, i) => `${source}/assets/img${i}.png`),
+    );
+  });
+  test('redirects are followed', async () => {
+    const { topic } = await search(`${source}/redirect`);
+    assert.equal(topic.status, 'COMPLETE');
+    assert.equal(topic.title, 'Open Graph title');
+  });
+  test('a page without Content-Type that starts like HTML is read', async () => {
+    assert.equal((await search(`${source}/untyped`)).topic.title, 'Untyped but HTML');
+  });
+  test('a closed port fails with source_unreachable', async () => {
+    const { statuses, topic } = await search(`http://127.0.0.1:${await closedPort()}/`);
+    assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'FAILED']);
+    assert.equal(topic.error.code, 'source_unreachable');
+    assert.match(topic.error.message, /could not be reached/);
+  });
+  test('a non-HTML response fails with source_not_html', async () => {
+    const { topic } = await search(`${source}/json`);
+    assert.equal(topic.status, 'FAILED');
+    assert.equal(topic.error.code, 'source_not_html');
+    assert.match(topic.error.message, /application\/json/);
+  });
+  test('an HTTP error status fails with source_http_error', async () => {
+    const { topic } = await search(`${source}/missing`);
+    assert.equal(topic.error.code, 'source_http_error');
+    assert.match(topic.error.message, /HTTP 404/);
+  });
+  test('a redirect loop fails with source_http_error', async () => {
+    const { topic } = await search(`${source}/loop`);
+    assert.equal(topic.error.code, 'source_http_error');
+    assert.match(topic.error.message, /redirected more than/);
+  });
+  test('a source that never answers fails with source_timeout', async () => {
+    const { topic } = await search(`${source}/hang`);
+    for (const release of hanging) release();
+    assert.equal(topic.error.code, 'source_timeout');
+  });
+  for (const sourceURL of ['ftp://example.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url', '']) {
+    test(`"${sourceURL}" is refused at start with invalid_parameter`, async () => {
+      const result = await api(service, 'POST', '/api/topics', { session, body: { sourceURL } });
+      assert.equal(result.status, 400);
+      assert.equal(result.body.error.code, 'invalid_parameter');
+      assert.equal(result.body.error.data.field, 'sourceURL');
     });
-    test('redirects are followed', async () => {
-        const { topic } = await search(`${source}/redirect`);
-        assert.equal(topic.status, 'COMPLETE');
-        assert.equal(topic.title, 'Open Graph title');
-    });
-    test('a page without Content-Type that starts like HTML is read', async () => {
-        assert.equal((await search(`${source}/untyped`)).topic.title, 'Untyped but HTML');
-    });
-    test('a closed port fails with source_unreachable', async () => {
-        const { statuses, topic } = await search(`http://127.0.0.1:${await closedPort()}/`);
-        assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'FAILED']);
-        assert.equal(topic.error.code, 'source_unreachable');
-        assert.match(topic.error.message, /could not be reached/);
-    });
-    test('a non-HTML response fails with source_not_html', async () => {
-        const { topic } = await search(`${source}/json`);
-        assert.equal(topic.status, 'FAILED');
-        assert.equal(topic.error.code, 'source_not_html');
-        assert.match(topic.error.message, /application\/json/);
-    });
-    test('an HTTP error status fails with source_http_error', async () => {
-        const { topic } = await search(`${source}/missing`);
-        assert.equal(topic.error.code, 'source_http_error');
-        assert.match(topic.error.message, /HTTP 404/);
-    });
-    test('a redirect loop fails with source_http_error', async () => {
-        const { topic } = await search(`${source}/loop`);
-        assert.equal(topic.error.code, 'source_http_error');
-        assert.match(topic.error.message, /redirected more than/);
-    });
-    test('a source that never answers fails with source_timeout', async () => {
-        const { topic } = await search(`${source}/hang`);
-        for (const release of hanging)
-            release();
-        assert.equal(topic.error.code, 'source_timeout');
-    });
-    for (const sourceURL of ['ftp://example.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url', '']) {
-        test(`"${sourceURL}" is refused at start with invalid_parameter`, async () => {
-            const result = await api(service, 'POST', '/api/topics', { session, body: { sourceURL } });
-            assert.equal(result.status, 400);
-            assert.equal(result.body.error.code, 'invalid_parameter');
-            assert.equal(result.body.error.data.field, 'sourceURL');
-        });
-    }
+  }
 });
 describe('reading a page', () => {
-    const page = new URL('https://shop.example/products/');
-    test('falls back to <title> and meta description, decoding entities', () => {
-        const read = readPage(`<TITLE>\n Caf&#xE9; &amp; Bar &#8212; Home </TITLE><meta content='Fresh &quot;coffee&quot;' name=description>`, page);
-        assert.equal(read.title, 'Café & Bar — Home');
-        assert.equal(read.description, 'Fresh "coffee"');
-    });
-    test('ignores tags inside scripts and comments, and repeated images', () => {
-        const read = readPage(`<script>var s = '<img src="x.png">';</script><!-- <title>no</title> --><img src=a.png><img src="a.png">`, page);
-        assert.equal(read.title, undefined);
-        assert.deepEqual(read.images, ['https://shop.example/products/a.png']);
-    });
+  const page = new URL('https://shop.example/products/');
+  test('falls back to <title> and meta description, decoding entities', () => {
+    const read = readPage(
+      `<TITLE>\n Caf&#xE9; &amp; Bar &#8212; Home </TITLE><meta content='Fresh &quot;coffee&quot;' name=description>`,
+      page,
+    );
+    assert.equal(read.title, 'Café & Bar — Home');
+    assert.equal(read.description, 'Fresh "coffee"');
+  });
+  test('ignores tags inside scripts and comments, and repeated images', () => {
+    const read = readPage(
+      `<script>var s = '<img src="x.png">';</script><!-- <title>no</title> --><img src=a.png><img src="a.png">`,
+      page,
+    );
+    assert.equal(read.title, undefined);
+    assert.deepEqual(read.images, ['https://shop.example/products/a.png']);
+  });
 });
 //# sourceMappingURL=topics.test.js.map

@@ -5,8 +5,7 @@ import { Plugin as SrcPlugin } from '../../src/plugin.js';
 const cdn = globalThis.VideoPlugin;
 /** What the suite runs against: `src` or the classic CDN script. */
 export const UNDER_TEST = cdn ? 'classic CDN script' : 'src';
-if (!cdn)
-    srcDefine();
+if (!cdn) srcDefine();
 const api = cdn ?? { ...srcErrors, Plugin: SrcPlugin, VideoPluginElement: SrcElement, defineVideoPlugin: srcDefine };
 export { TAG_NAME };
 export const defineVideoPlugin = api.defineVideoPlugin;

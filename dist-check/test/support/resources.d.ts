@@ -3,12 +3,12 @@
  * released, by wrapping the platform functions. Used by leak tests; call restore() after.
  */
 export interface ResourceCounter {
-    live(): {
-        listeners: number;
-        timers: number;
-        ports: number;
-    };
-    restore(): void;
+  live(): {
+    listeners: number;
+    timers: number;
+    ports: number;
+  };
+  restore(): void;
 }
 export declare function countResources(): ResourceCounter;
 //# sourceMappingURL=resources.d.ts.map

@@ -12,54 +12,54 @@ import { pt } from './locales/pt.js';
 export const CATALOGUES = { en, de, es, fr, it, pt };
 export const LOCALES = Object.keys(CATALOGUES);
 const languageOf = (tag) => {
-    try {
-        return new Intl.Locale(tag).language;
-    }
-    catch {
-        return '';
-    }
+  try {
+    return new Intl.Locale(tag).language;
+  } catch {
+    return '';
+  }
 };
 /**
  * The partner's `locale` if the studio speaks its language, else the first of the browser's
  * languages it speaks, else English.
  */
 export function resolveLocale(requested, browser) {
-    for (const tag of [...(requested ? [requested] : []), ...browser]) {
-        const language = languageOf(tag);
-        if (Object.hasOwn(CATALOGUES, language)) {
-            return { language, tag, ...(requested && tag !== requested ? { unsupported: requested } : {}) };
-        }
+  for (const tag of [...(requested ? [requested] : []), ...browser]) {
+    const language = languageOf(tag);
+    if (Object.hasOwn(CATALOGUES, language)) {
+      return { language, tag, ...(requested && tag !== requested ? { unsupported: requested } : {}) };
     }
-    return { language: 'en', tag: 'en', ...(requested ? { unsupported: requested } : {}) };
+  }
+  return { language: 'en', tag: 'en', ...(requested ? { unsupported: requested } : {}) };
 }
 let messages = en;
 let tag = 'en';
 /** Switches the studio's language and the page's `lang`. */
 export function useLocale(resolved) {
-    messages = CATALOGUES[resolved.language] ?? en;
-    tag = resolved.tag;
-    document.documentElement.lang = tag;
+  messages = CATALOGUES[resolved.language] ?? en;
+  tag = resolved.tag;
+  document.documentElement.lang = tag;
 }
 /** The message `key` in the current language, with `{name}` placeholders filled from `params`. */
 export function t(key, params = {}) {
-    return messages[key].replace(/\{(\w+)\}/g, (whole, name) => String(params[name] ?? whole));
+  return messages[key].replace(/\{(\w+)\}/g, (whole, name) => String(params[name] ?? whole));
 }
 /** A message for an error shown to the user: by its code when the catalogue has one. */
 export function errorText(error) {
-    const key = `error.${error?.code}`;
-    return Object.hasOwn(messages, key) ? t(key) : t('error.generic');
+  const key = `error.${error?.code}`;
+  return Object.hasOwn(messages, key) ? t(key) : t('error.generic');
 }
 /** A date (ISO string) in the current locale: "23 Nov 2026, 16:40". */
-export const formatDate = (iso) => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+export const formatDate = (iso) =>
+  new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 /** A number of seconds in the current locale: "15 s", "15 Sek.". */
-export const formatSeconds = (seconds) => new Intl.NumberFormat(tag, { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(seconds);
+export const formatSeconds = (seconds) =>
+  new Intl.NumberFormat(tag, { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(seconds);
 /** A language tag's name in the current locale: "Englisch (Australien)". */
 export function languageName(code) {
-    try {
-        return new Intl.DisplayNames([tag], { type: 'language' }).of(code) ?? code;
-    }
-    catch {
-        return code;
-    }
+  try {
+    return new Intl.DisplayNames([tag], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 //# sourceMappingURL=i18n.js.map

@@ -13,19 +13,24 @@ import type { Video } from '../../wire/api.js';
 type Kind = Change['kind'];
 type RecordOf<K extends Kind> = K extends 'topic' ? Topic : K extends 'generation' ? Generation : Video;
 export declare class StatusHub {
-    #private;
-    readonly api: ApiClient;
-    readonly url: string;
-    constructor(api: ApiClient, url?: string);
-    /**
-     * Calls `watcher` with the current record at once, then with every change. Returns the stop
-     * function. Errors reading the current record go to `onError`.
-     */
-    watch<K extends Kind>(kind: K, id: string, watcher: (record: RecordOf<K>) => void, onError?: (error: unknown) => void): () => void;
-    /** Closes the socket and forgets every watcher (logout, unload). */
-    reset(): void;
-    /** Starts over for a new session, keeping the watchers and re-reading them. */
-    restart(): void;
+  #private;
+  readonly api: ApiClient;
+  readonly url: string;
+  constructor(api: ApiClient, url?: string);
+  /**
+   * Calls `watcher` with the current record at once, then with every change. Returns the stop
+   * function. Errors reading the current record go to `onError`.
+   */
+  watch<K extends Kind>(
+    kind: K,
+    id: string,
+    watcher: (record: RecordOf<K>) => void,
+    onError?: (error: unknown) => void,
+  ): () => void;
+  /** Closes the socket and forgets every watcher (logout, unload). */
+  reset(): void;
+  /** Starts over for a new session, keeping the watchers and re-reading them. */
+  restart(): void;
 }
 export {};
 //# sourceMappingURL=status.d.ts.map

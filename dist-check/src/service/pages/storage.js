@@ -9,27 +9,23 @@
  */
 /** The stored value of `key`, or `null` when there is none or the browser denies the storage. */
 export function readStored(key) {
-    try {
-        return sessionStorage.getItem(key);
-    }
-    catch {
-        return null;
-    }
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
 }
 /**
  * Stores `value` under `key` (removes the key when `value` is `undefined`). Returns whether the
  * browser kept it; a denied or full storage is not an error.
  */
 export function writeStored(key, value) {
-    try {
-        if (value === undefined)
-            sessionStorage.removeItem(key);
-        else
-            sessionStorage.setItem(key, value);
-        return true;
-    }
-    catch {
-        return false;
-    }
+  try {
+    if (value === undefined) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 //# sourceMappingURL=storage.js.map

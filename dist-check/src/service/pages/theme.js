@@ -11,49 +11,43 @@ const WHITE = '#ffffff';
 export const onColor = (hex) => (contrast(hex, BLACK) >= contrast(hex, WHITE) ? BLACK : WHITE);
 /** The custom properties the stylesheet reads; the ones set here replace its defaults. */
 const PROPERTIES = [
-    '--vp-bg',
-    '--vp-text',
-    '--vp-muted',
-    '--vp-primary',
-    '--vp-on-primary',
-    '--vp-danger',
-    '--vp-font',
-    '--vp-radius',
-    '--vp-space',
-    'color-scheme',
+  '--vp-bg',
+  '--vp-text',
+  '--vp-muted',
+  '--vp-primary',
+  '--vp-on-primary',
+  '--vp-danger',
+  '--vp-font',
+  '--vp-radius',
+  '--vp-space',
+  'color-scheme',
 ];
 export function applyAppearance(appearance, root = document.documentElement) {
-    const { colorPrimary, colorText, fontFamily } = appearance;
-    const background = appearance.colorBackground ?? (colorText ? onColor(colorText) : undefined);
-    const text = colorText ?? (background ? onColor(background) : undefined);
-    const values = {};
-    if (background && text) {
-        const dark = luminance(background) < 0.18;
-        // The partner's palette decides light or dark, whatever colorScheme says; muted text is the
-        // text itself (a mix could fall below 4.5:1 on a palette that just reaches it).
-        Object.assign(values, {
-            '--vp-bg': background,
-            '--vp-text': text,
-            '--vp-muted': text,
-            '--vp-danger': dark ? '#fca5a5' : '#b91c1c',
-            'color-scheme': dark ? 'dark' : 'light',
-        });
-    }
-    if (colorPrimary)
-        Object.assign(values, { '--vp-primary': colorPrimary, '--vp-on-primary': onColor(colorPrimary) });
-    if (fontFamily)
-        values['--vp-font'] = fontFamily;
-    if (appearance.borderRadius !== undefined)
-        values['--vp-radius'] = `${appearance.borderRadius}px`;
-    if (appearance.spacingUnit !== undefined)
-        values['--vp-space'] = `${appearance.spacingUnit}px`;
-    root.dataset.scheme = appearance.colorScheme ?? 'light';
-    for (const property of PROPERTIES) {
-        const value = values[property];
-        if (value === undefined)
-            root.style.removeProperty(property);
-        else
-            root.style.setProperty(property, value);
-    }
+  const { colorPrimary, colorText, fontFamily } = appearance;
+  const background = appearance.colorBackground ?? (colorText ? onColor(colorText) : undefined);
+  const text = colorText ?? (background ? onColor(background) : undefined);
+  const values = {};
+  if (background && text) {
+    const dark = luminance(background) < 0.18;
+    // The partner's palette decides light or dark, whatever colorScheme says; muted text is the
+    // text itself (a mix could fall below 4.5:1 on a palette that just reaches it).
+    Object.assign(values, {
+      '--vp-bg': background,
+      '--vp-text': text,
+      '--vp-muted': text,
+      '--vp-danger': dark ? '#fca5a5' : '#b91c1c',
+      'color-scheme': dark ? 'dark' : 'light',
+    });
+  }
+  if (colorPrimary) Object.assign(values, { '--vp-primary': colorPrimary, '--vp-on-primary': onColor(colorPrimary) });
+  if (fontFamily) values['--vp-font'] = fontFamily;
+  if (appearance.borderRadius !== undefined) values['--vp-radius'] = `${appearance.borderRadius}px`;
+  if (appearance.spacingUnit !== undefined) values['--vp-space'] = `${appearance.spacingUnit}px`;
+  root.dataset.scheme = appearance.colorScheme ?? 'light';
+  for (const property of PROPERTIES) {
+    const value = values[property];
+    if (value === undefined) root.style.removeProperty(property);
+    else root.style.setProperty(property, value);
+  }
 }
 //# sourceMappingURL=theme.js.map

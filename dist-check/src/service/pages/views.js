@@ -5,7 +5,7 @@ import { html, nothing, render } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { ASPECT_RATIOS, DURATIONS, LANGUAGES } from '../../wire/api.js';
 import { errorText, formatDate, formatSeconds, languageName, t } from './i18n.js';
-const STYLE = html `<style>
+const STYLE = html`<style>
   :root {
     --vp-bg: #fff;
     --vp-text: #0f172a;
@@ -204,23 +204,23 @@ const STYLE = html `<style>
   }
 </style>`;
 function steps(current) {
-    const step = (n, label) => html `<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
-    return html `<ol class="steps" aria-label=${t('steps.label')}>
+  const step = (n, label) => html`<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
+  return html`<ol class="steps" aria-label=${t('steps.label')}>
     ${step(1, t('steps.source'))}${step(2, t('steps.prompt'))}${step(3, t('steps.preview'))}
   </ol>`;
 }
 function formValue(event, name) {
-    const form = event.target;
-    return String(new FormData(form).get(name) ?? '');
+  const form = event.target;
+  return String(new FormData(form).get(name) ?? '');
 }
 function searchView(view, actions) {
-    return html `${steps(1)}
+  return html`${steps(1)}
     <h2>${t('search.heading')}</h2>
     <form
       @submit=${(event) => {
         event.preventDefault();
         actions.search(formValue(event, 'sourceURL'));
-    }}
+      }}
     >
       <label for="source-url">${t('search.url')}</label>
       <input
@@ -232,46 +232,48 @@ function searchView(view, actions) {
         .value=${view.sourceURL ?? ''}
       />
       <div class="row">
-        <button type="submit" ?disabled=${view.searching}>${t(view.searching ? 'search.searching' : 'search.submit')}</button>
+        <button type="submit" ?disabled=${view.searching}>
+          ${t(view.searching ? 'search.searching' : 'search.submit')}
+        </button>
       </div>
     </form>
-    ${view.searching ? html `<p role="status" class="muted">${t('search.reading')}</p>` : nothing}
-    ${view.error ? html `<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
+    ${view.searching ? html`<p role="status" class="muted">${t('search.reading')}</p>` : nothing}
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 function promptView(view, actions) {
-    const { topic } = view;
-    const ready = topic.status === 'COMPLETE';
-    return html `${steps(2)}
+  const { topic } = view;
+  const ready = topic.status === 'COMPLETE';
+  return html`${steps(2)}
     <h2 data-topic-status=${topic.status}>
-      ${topic.title ?? html `<span class="skeleton" role="img" aria-label=${t('prompt.loadingTitle')}></span>`}
+      ${topic.title ?? html`<span class="skeleton" role="img" aria-label=${t('prompt.loadingTitle')}></span>`}
     </h2>
     <p class="muted">${topic.description ?? (ready ? '' : t('search.reading'))}</p>
-    <div class="thumbs">${topic.images.map((src) => html `<img src=${src} alt="" />`)}</div>
+    <div class="thumbs">${topic.images.map((src) => html`<img src=${src} alt="" />`)}</div>
     <form
       @submit=${(event) => {
         event.preventDefault();
         const data = new FormData(event.target);
         const instructions = String(data.get('videoInstructions') ?? '');
         actions.generate({
-            topicId: topic.id,
-            aspectRatio: String(data.get('aspectRatio')),
-            duration: Number(data.get('duration')),
-            language: String(data.get('language')),
-            ...(instructions ? { videoInstructions: instructions } : {}),
+          topicId: topic.id,
+          aspectRatio: String(data.get('aspectRatio')),
+          duration: Number(data.get('duration')),
+          language: String(data.get('language')),
+          ...(instructions ? { videoInstructions: instructions } : {}),
         });
-    }}
+      }}
     >
       <label for="aspect-ratio">${t('prompt.aspectRatio')}</label>
       <select id="aspect-ratio" name="aspectRatio">
-        ${ASPECT_RATIOS.map((v) => html `<option>${v}</option>`)}
+        ${ASPECT_RATIOS.map((v) => html`<option>${v}</option>`)}
       </select>
       <label for="duration">${t('prompt.duration')}</label>
       <select id="duration" name="duration">
-        ${DURATIONS.map((v) => html `<option value=${v} ?selected=${v === 15}>${formatSeconds(v)}</option>`)}
+        ${DURATIONS.map((v) => html`<option value=${v} ?selected=${v === 15}>${formatSeconds(v)}</option>`)}
       </select>
       <label for="language">${t('prompt.language')}</label>
       <select id="language" name="language">
-        ${LANGUAGES.map((v) => html `<option value=${v} ?selected=${v === 'en-US'}>${languageName(v)}</option>`)}
+        ${LANGUAGES.map((v) => html`<option value=${v} ?selected=${v === 'en-US'}>${languageName(v)}</option>`)}
       </select>
       <label for="instructions">${t('prompt.instructions')}</label>
       <textarea id="instructions" name="videoInstructions" rows="2"></textarea>
@@ -279,23 +281,22 @@ function promptView(view, actions) {
         <button type="submit" ?disabled=${!ready}>${t(ready ? 'prompt.generate' : 'prompt.waiting')}</button>
       </div>
     </form>
-    ${view.error ? html `<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 /**
  * The video's picture: with real media, a player of its render (the final one once it exists, the
  * preview before) with captions; with placeholder media, its thumbnail.
  */
 function videoPicture(video, className) {
-    if (!video.thumbnailURL)
-        return nothing;
-    if (!video.thumbnailURL.endsWith('/thumbnail.jpg')) {
-        return html `<div class=${className}>
+  if (!video.thumbnailURL) return nothing;
+  if (!video.thumbnailURL.endsWith('/thumbnail.jpg')) {
+    return html`<div class=${className}>
       <img src=${video.thumbnailURL} alt=${t('video.previewOf', { name: video.name })} />
     </div>`;
-    }
-    const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
-    const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
-    return html `<div class=${className}>
+  }
+  const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
+  const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+  return html`<div class=${className}>
     <video
       controls
       preload="metadata"
@@ -316,20 +317,21 @@ function videoPicture(video, className) {
   </div>`;
 }
 function previewView(view, actions) {
-    const { generation, video } = view;
-    const body = generation.status === 'FAILED'
-        ? html `<p role="alert" class="error">${errorText(generation.error ?? { code: 'generation_failed' })}</p>`
-        : generation.status !== 'COMPLETE' || !video
-            ? html `<p role="status" data-loading>${t('preview.generating')}</p>`
-            : html `<figure class="preview">
+  const { generation, video } = view;
+  const body =
+    generation.status === 'FAILED'
+      ? html`<p role="alert" class="error">${errorText(generation.error ?? { code: 'generation_failed' })}</p>`
+      : generation.status !== 'COMPLETE' || !video
+        ? html`<p role="status" data-loading>${t('preview.generating')}</p>`
+        : html`<figure class="preview">
               ${videoPicture(video, 'media')}
               <figcaption>
                 ${t('preview.caption', {
-                name: video.name,
-                duration: formatSeconds(video.duration),
-                aspectRatio: video.aspectRatio,
-                date: formatDate(video.createdAt),
-            })}
+                  name: video.name,
+                  duration: formatSeconds(video.duration),
+                  aspectRatio: video.aspectRatio,
+                  date: formatDate(video.createdAt),
+                })}
               </figcaption>
             </figure>
             <div class="row">
@@ -337,25 +339,27 @@ function previewView(view, actions) {
                 ${t('preview.openEditor')}
               </button>
             </div>`;
-    return html `${steps(3)}
+  return html`${steps(3)}
     <h2 data-generation-status=${generation.status}>${t('preview.heading')}</h2>
     ${body}`;
 }
 /** The scene list of the editor: each scene's picture, text, voiceover line, order. */
 function scenesEditor(board, actions) {
-    const count = board.scenes.length;
-    const disabled = !board.editable;
-    return html `<fieldset class="scenes" ?disabled=${disabled}>
+  const count = board.scenes.length;
+  const disabled = !board.editable;
+  return html`<fieldset class="scenes" ?disabled=${disabled}>
     <legend>${t(disabled ? 'editor.scenesReadOnly' : 'editor.scenes')}</legend>
     <ol>
       ${board.scenes.map((scene, index) => {
         const id = `scene-${index}`;
         const picture = scene.image === null ? undefined : board.images[scene.image];
         const n = { n: index + 1 };
-        return html `<li data-scene=${index}>
-          ${picture
-            ? html `<img src=${picture} alt=${t('editor.scenePicture', n)} width="96" height="54" />`
-            : html `<span class="swatch" aria-hidden="true"></span>`}
+        return html`<li data-scene=${index}>
+          ${
+            picture
+              ? html`<img src=${picture} alt=${t('editor.scenePicture', n)} width="96" height="54" />`
+              : html`<span class="swatch" aria-hidden="true"></span>`
+          }
           <div class="fields">
             <label for=${`${id}-heading`}>${t('editor.sceneTitle', n)}</label>
             <input
@@ -389,14 +393,17 @@ function scenesEditor(board, actions) {
               id=${`${id}-image`}
               name="image"
               @change=${(event) => {
-            const value = event.target.value;
-            actions.editScene(index, { image: value === '' ? null : Number(value) });
-        }}
+                const value = event.target.value;
+                actions.editScene(index, { image: value === '' ? null : Number(value) });
+              }}
             >
               <option value="" ?selected=${scene.image === null}>${t('editor.noPicture')}</option>
-              ${board.images.map((_url, image) => html `<option value=${image} ?selected=${scene.image === image}>
-                      ${t('editor.pictureN', { n: image + 1 })}
-                    </option>`)}
+              ${board.images.map(
+                (_url, image) =>
+                  html`<option value=${image} ?selected=${scene.image === image}>
+                    ${t('editor.pictureN', { n: image + 1 })}
+                  </option>`,
+              )}
             </select>
           </div>
           <div class="row">
@@ -432,29 +439,29 @@ function scenesEditor(board, actions) {
             </button>
           </div>
         </li>`;
-    })}
+      })}
     </ol>
   </fieldset>`;
 }
 function editorView(view, actions, config) {
-    const { video } = view;
-    // The partner's labels over the defaults; a label passed as `undefined` keeps its default.
-    const given = Object.entries(config?.completeVideoConfirmation ?? {}).filter(([, value]) => value !== undefined);
-    const labels = {
-        title: t('confirm.title'),
-        body: t('confirm.body'),
-        confirmButton: t('confirm.confirm'),
-        cancelButton: t('confirm.cancel'),
-        ...Object.fromEntries(given),
-    };
-    const render = video.renders[0];
-    return html `<h2>${t('editor.heading')}</h2>
+  const { video } = view;
+  // The partner's labels over the defaults; a label passed as `undefined` keeps its default.
+  const given = Object.entries(config?.completeVideoConfirmation ?? {}).filter(([, value]) => value !== undefined);
+  const labels = {
+    title: t('confirm.title'),
+    body: t('confirm.body'),
+    confirmButton: t('confirm.confirm'),
+    cancelButton: t('confirm.cancel'),
+    ...Object.fromEntries(given),
+  };
+  const render = video.renders[0];
+  return html`<h2>${t('editor.heading')}</h2>
     ${videoPicture(video, 'preview')}
     <form
       @submit=${(event) => {
         event.preventDefault();
         actions.save(formValue(event, 'name'));
-    }}
+      }}
     >
       <label for="video-name">${t('editor.name')}</label>
       <input id="video-name" name="name" required maxlength="200" .value=${video.name} />
@@ -471,16 +478,21 @@ function editorView(view, actions, config) {
         </button>
       </div>
     </form>
-    ${video.isCompleted
-        ? html `<p role="status" data-render-status=${render?.status ?? 'NONE'}>
-            ${render?.status === 'COMPLETE'
-            ? html `${t('editor.rendered', { date: formatDate(render.renderedAt ?? video.updatedAt) })}
+    ${
+      video.isCompleted
+        ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>
+            ${
+              render?.status === 'COMPLETE'
+                ? html`${t('editor.rendered', { date: formatDate(render.renderedAt ?? video.updatedAt) })}
                     <a href=${render.url ?? '#'} target="_blank" rel="noopener">${render.format}</a>`
-            : t('editor.rendering')}
+                : t('editor.rendering')
+            }
           </p>`
-        : nothing}
-    ${view.confirming && labels
-        ? html `<div role="dialog" aria-modal="true" aria-labelledby="confirm-title">
+        : nothing
+    }
+    ${
+      view.confirming && labels
+        ? html`<div role="dialog" aria-modal="true" aria-labelledby="confirm-title">
             <div>
               <h3 id="confirm-title">${labels.title}</h3>
               <p>${labels.body}</p>
@@ -492,56 +504,62 @@ function editorView(view, actions, config) {
               </div>
             </div>
           </div>`
-        : nothing}`;
+        : nothing
+    }`;
 }
 function signInView(view, actions) {
-    return html `<h2>${t('signIn.heading')}</h2>
+  return html`<h2>${t('signIn.heading')}</h2>
     <form
       @submit=${(event) => {
         event.preventDefault();
         actions.signIn(formValue(event, 'emailAddress'));
-    }}
+      }}
     >
       <label for="email">${t('signIn.email')}</label>
       <input id="email" name="emailAddress" type="email" required autocomplete="email" />
       <div class="row"><button type="submit">${t('signIn.submit')}</button></div>
     </form>
-    ${view.error ? html `<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
+    ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 /** Renders `view` into `root`. */
 export function renderView(root, view, actions, config) {
-    let body = nothing;
-    switch (view.name) {
-        case 'signIn':
-            body = signInView(view, actions);
-            break;
-        case 'search':
-            body = searchView(view, actions);
-            break;
-        case 'prompt':
-            body = promptView(view, actions);
-            break;
-        case 'preview':
-            body = previewView(view, actions);
-            break;
-        case 'editor':
-            body = editorView(view, actions, config);
-            break;
-    }
-    render(html `${STYLE}
+  let body = nothing;
+  switch (view.name) {
+    case 'signIn':
+      body = signInView(view, actions);
+      break;
+    case 'search':
+      body = searchView(view, actions);
+      break;
+    case 'prompt':
+      body = promptView(view, actions);
+      break;
+    case 'preview':
+      body = previewView(view, actions);
+      break;
+    case 'editor':
+      body = editorView(view, actions, config);
+      break;
+  }
+  render(
+    html`${STYLE}
       <div class="shell" data-view=${view.name}>
         <header>
           <h1>${t('studio.title')}</h1>
           <div class="row" style="margin:0">
-            ${config?.authMode === 'uncontrolled' && view.name !== 'signIn'
-        ? html `<button type="button" class="secondary" @click=${actions.signOut}>${t('studio.signOut')}</button>`
-        : nothing}
-            <button type="button" class="secondary" aria-label=${t('studio.close')} @click=${actions.close}>
-              ✕
-            </button>
+            ${
+              config?.authMode === 'uncontrolled' && view.name !== 'signIn'
+                ? html`<button type="button" class="secondary" @click=${actions.signOut}>
+                    ${t('studio.signOut')}
+                  </button>`
+                : nothing
+            }
+            <button type="button" class="secondary" aria-label=${t('studio.close')} @click=${actions.close}>✕</button>
           </div>
         </header>
         <section>${body}</section>
-      </div>`, root);
+      </div>`,
+    root,
+  );
 }
 //# sourceMappingURL=views.js.map

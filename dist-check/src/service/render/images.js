@@ -15,86 +15,75 @@ export const MAX_IMAGE_SIDE = 12_000;
 const TYPES = new Set(['jpg', 'png', 'gif', 'webp']);
 /** Checks `bytes` without decoding them; returns the type and size, or why they are refused. */
 export function checkImage(bytes) {
-    if (bytes.byteLength > MAX_IMAGE_BYTES)
-        return { refused: `over ${MAX_IMAGE_BYTES} bytes` };
-    let size;
-    try {
-        size = imageSize(bytes);
-    }
-    catch {
-        return { refused: 'not an image' };
-    }
-    const { type, width, height } = size;
-    if (!type || !TYPES.has(type))
-        return { refused: `a ${type ?? 'unknown'} file, not JPEG, PNG, GIF or WebP` };
-    if (!width || !height)
-        return { refused: 'no dimensions' };
-    if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-        return { refused: `${width}×${height} is too large` };
-    }
-    return { type, width, height };
+  if (bytes.byteLength > MAX_IMAGE_BYTES) return { refused: `over ${MAX_IMAGE_BYTES} bytes` };
+  let size;
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return { refused: 'not an image' };
+  }
+  const { type, width, height } = size;
+  if (!type || !TYPES.has(type)) return { refused: `a ${type ?? 'unknown'} file, not JPEG, PNG, GIF or WebP` };
+  if (!width || !height) return { refused: 'no dimensions' };
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+    return { refused: `${width}×${height} is too large` };
+  }
+  return { type, width, height };
 }
 /** Reads at most `max` bytes of a response; undefined when there are more. */
 async function readAtMost(response, max) {
-    const reader = response.body?.getReader();
-    if (!reader)
-        return new Uint8Array();
-    const chunks = [];
-    let total = 0;
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        total += value.byteLength;
-        if (total > max) {
-            await reader.cancel().catch(() => { });
-            return undefined;
-        }
-        chunks.push(value);
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
     }
-    return Buffer.concat(chunks);
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }
 /** Downloads `url` into `dir` as `<index>.<type>` after the checks above. */
 export async function downloadImage(url, dir, index, { timeoutMs, signal }) {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let bytes;
-    try {
-        const response = await fetch(url, {
-            signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-            headers: { accept: 'image/*', 'user-agent': 'video-plugin-service' },
-        });
-        if (!response.ok) {
-            await response.body?.cancel();
-            return { skipped: `HTTP ${response.status}` };
-        }
-        const length = Number(response.headers.get('content-length') ?? 0);
-        if (length > MAX_IMAGE_BYTES) {
-            await response.body?.cancel();
-            return { skipped: `over ${MAX_IMAGE_BYTES} bytes` };
-        }
-        bytes = await readAtMost(response, MAX_IMAGE_BYTES);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let bytes;
+  try {
+    const response = await fetch(url, {
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      headers: { accept: 'image/*', 'user-agent': 'video-plugin-service' },
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { skipped: `HTTP ${response.status}` };
     }
-    catch (error) {
-        if (signal?.aborted)
-            throw error;
-        return { skipped: timeout.aborted ? 'timed out' : `unreachable (${error.message})` };
+    const length = Number(response.headers.get('content-length') ?? 0);
+    if (length > MAX_IMAGE_BYTES) {
+      await response.body?.cancel();
+      return { skipped: `over ${MAX_IMAGE_BYTES} bytes` };
     }
-    if (!bytes)
-        return { skipped: `over ${MAX_IMAGE_BYTES} bytes` };
-    const checked = checkImage(bytes);
-    if ('refused' in checked)
-        return { skipped: checked.refused };
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${index}.${checked.type}`);
-    await writeFile(file, bytes);
-    // A file whose header is fine may still not decode: ffmpeg reads it once, to the end.
-    try {
-        await ffmpeg(['-i', file, '-frames:v', '1', '-f', 'null', '-'], signal);
-    }
-    catch {
-        await rm(file, { force: true });
-        return { skipped: 'does not decode' };
-    }
-    return { file, width: checked.width, height: checked.height };
+    bytes = await readAtMost(response, MAX_IMAGE_BYTES);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { skipped: timeout.aborted ? 'timed out' : `unreachable (${error.message})` };
+  }
+  if (!bytes) return { skipped: `over ${MAX_IMAGE_BYTES} bytes` };
+  const checked = checkImage(bytes);
+  if ('refused' in checked) return { skipped: checked.refused };
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${index}.${checked.type}`);
+  await writeFile(file, bytes);
+  // A file whose header is fine may still not decode: ffmpeg reads it once, to the end.
+  try {
+    await ffmpeg(['-i', file, '-frames:v', '1', '-f', 'null', '-'], signal);
+  } catch {
+    await rm(file, { force: true });
+    return { skipped: 'does not decode' };
+  }
+  return { file, width: checked.width, height: checked.height };
 }
 //# sourceMappingURL=images.js.map

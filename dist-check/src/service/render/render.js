@@ -15,222 +15,239 @@ import { ffmpegPath, fontPath } from './tools.js';
 import { voiceover } from './voice.js';
 /** A render that did not produce its file. */
 export class RenderError extends Error {
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
 }
 /** Runs ffmpeg with `args`; rejects with its last lines of output when it fails. */
 export function ffmpeg(args, signal) {
-    return new Promise((resolve, reject) => {
-        const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
-            stdio: ['ignore', 'ignore', 'pipe'],
-            ...(signal ? { signal } : {}),
-        });
-        let errors = '';
-        child.stderr.on('data', (chunk) => (errors = (errors + chunk.toString()).slice(-2000)));
-        child.on('error', (error) => reject(signal?.aborted
-            ? new RenderError('render_aborted', 'The render was stopped.')
-            : new RenderError('render_failed', `ffmpeg could not run: ${error.message}`)));
-        child.on('close', (code) => {
-            if (code === 0)
-                resolve();
-            else if (!signal?.aborted) {
-                reject(new RenderError('render_failed', `ffmpeg failed (${code}): ${errors.trim().split('\n').slice(-3).join(' | ')}`));
-            }
-        });
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(signal ? { signal } : {}),
     });
+    let errors = '';
+    child.stderr.on('data', (chunk) => (errors = (errors + chunk.toString()).slice(-2000)));
+    child.on('error', (error) =>
+      reject(
+        signal?.aborted
+          ? new RenderError('render_aborted', 'The render was stopped.')
+          : new RenderError('render_failed', `ffmpeg could not run: ${error.message}`),
+      ),
+    );
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else if (!signal?.aborted) {
+        reject(
+          new RenderError(
+            'render_failed',
+            `ffmpeg failed (${code}): ${errors.trim().split('\n').slice(-3).join(' | ')}`,
+          ),
+        );
+      }
+    });
+  });
 }
 /** Escapes a value for an ffmpeg filtergraph option (`:`, `\`, `'` and the graph's separators). */
 function option(value) {
-    return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "'\\''").replace(/:/g, '\\:')}'`;
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "'\\''").replace(/:/g, '\\:')}'`;
 }
 /** Breaks `text` into lines of at most `width` characters. */
 export function wrapLines(text, width, maxLines) {
-    const lines = [];
-    let line = '';
-    for (const word of text.split(/\s+/).filter(Boolean)) {
-        const next = line ? `${line} ${word}` : word;
-        if (next.length > width && line) {
-            lines.push(line);
-            line = word;
-        }
-        else
-            line = next;
-    }
-    if (line)
-        lines.push(line);
-    if (lines.length > maxLines) {
-        lines.length = maxLines;
-        lines[maxLines - 1] = `${lines[maxLines - 1].replace(/[.,;:!?]?$/, '')}…`;
-    }
-    return lines;
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (next.length > width && line) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  if (lines.length > maxLines) {
+    lines.length = maxLines;
+    lines[maxLines - 1] = `${lines[maxLines - 1].replace(/[.,;:!?]?$/, '')}…`;
+  }
+  return lines;
 }
 /**
  * The filter chain that draws one scene's still picture, from its input `[i:v]` to `[s<i>]`: the
  * image scaled to cover the frame (or the palette's colour), the text band, the text.
  */
 function stillFilter(scene, index, board, textFiles) {
-    const { width: w, height: h, palette } = board;
-    const font = option(fontPath());
-    const big = Math.round(Math.min(w, h) * (scene.kind === 'content' ? 0.062 : 0.08));
-    const small = Math.round(big * 0.55);
-    const margin = Math.round(w * 0.06);
-    const steps = [];
-    if (scene.image) {
-        steps.push(`scale=${w}:${h}:force_original_aspect_ratio=increase`, `crop=${w}:${h}`);
-        // A shaded band for the text, the lower part of the frame.
-        steps.push(`drawbox=x=0:y=ih*0.58:w=iw:h=ih*0.42:color=black@0.6:t=fill`);
-    }
-    steps.push('setsar=1');
-    steps.push(`drawbox=x=${margin}:y=ih*${scene.image ? 0.62 : 0.3}:w=${Math.round(w * 0.12)}:h=${Math.max(4, Math.round(h * 0.008))}:color=${palette.accent}:t=fill`);
-    const top = scene.image ? `h*0.65` : `h*0.34`;
-    steps.push(`drawtext=fontfile=${font}:textfile=${option(textFiles.heading)}:fontcolor=${palette.text}:fontsize=${big}:x=${margin}:y=${top}:line_spacing=${Math.round(big * 0.2)}`);
-    if (textFiles.body) {
-        steps.push(`drawtext=fontfile=${font}:textfile=${option(textFiles.body)}:fontcolor=${palette.text}@0.9:fontsize=${small}:x=${margin}:y=${top}+${Math.round(big * (1.25 * textFiles.headingLines + 0.45))}:line_spacing=${Math.round(small * 0.3)}`);
-    }
-    return `[${index}:v]${steps.join(',')}[s${index}]`;
+  const { width: w, height: h, palette } = board;
+  const font = option(fontPath());
+  const big = Math.round(Math.min(w, h) * (scene.kind === 'content' ? 0.062 : 0.08));
+  const small = Math.round(big * 0.55);
+  const margin = Math.round(w * 0.06);
+  const steps = [];
+  if (scene.image) {
+    steps.push(`scale=${w}:${h}:force_original_aspect_ratio=increase`, `crop=${w}:${h}`);
+    // A shaded band for the text, the lower part of the frame.
+    steps.push(`drawbox=x=0:y=ih*0.58:w=iw:h=ih*0.42:color=black@0.6:t=fill`);
+  }
+  steps.push('setsar=1');
+  steps.push(
+    `drawbox=x=${margin}:y=ih*${scene.image ? 0.62 : 0.3}:w=${Math.round(w * 0.12)}:h=${Math.max(4, Math.round(h * 0.008))}:color=${palette.accent}:t=fill`,
+  );
+  const top = scene.image ? `h*0.65` : `h*0.34`;
+  steps.push(
+    `drawtext=fontfile=${font}:textfile=${option(textFiles.heading)}:fontcolor=${palette.text}:fontsize=${big}:x=${margin}:y=${top}:line_spacing=${Math.round(big * 0.2)}`,
+  );
+  if (textFiles.body) {
+    steps.push(
+      `drawtext=fontfile=${font}:textfile=${option(textFiles.body)}:fontcolor=${palette.text}@0.9:fontsize=${small}:x=${margin}:y=${top}+${Math.round(big * (1.25 * textFiles.headingLines + 0.45))}:line_spacing=${Math.round(small * 0.3)}`,
+    );
+  }
+  return `[${index}:v]${steps.join(',')}[s${index}]`;
 }
 /** WebVTT captions: one cue per scene, its narration. */
 export function captions(board) {
-    const time = (seconds) => {
-        const ms = Math.round(seconds * 1000);
-        const pad = (n, size = 2) => String(n).padStart(size, '0');
-        return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-    };
-    const cues = board.scenes.map((scene, index) => `${index + 1}\n${time(scene.start)} --> ${time(scene.start + scene.duration)}\n${scene.narration}\n`);
-    return `WEBVTT\n\n${cues.join('\n')}`;
+  const time = (seconds) => {
+    const ms = Math.round(seconds * 1000);
+    const pad = (n, size = 2) => String(n).padStart(size, '0');
+    return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+  };
+  const cues = board.scenes.map(
+    (scene, index) =>
+      `${index + 1}\n${time(scene.start)} --> ${time(scene.start + scene.duration)}\n${scene.narration}\n`,
+  );
+  return `WEBVTT\n\n${cues.join('\n')}`;
 }
 /**
  * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail) and `<name>.vtt`. Resolves
  * with their paths once all three are in place.
  */
 export async function renderVideo(board, dir, name, signal) {
-    await mkdir(dir, { recursive: true });
-    const work = await mkdtemp(join(dir, `.${name}-`));
-    try {
-        const voice = join(work, 'voice.wav');
-        await writeFile(voice, await voiceover(board));
-        // 1. One still picture per scene (one ffmpeg run): the costly scaling and text drawing happen
-        //    once per scene, not once per frame.
-        const stillInputs = [];
-        const stillFilters = [];
-        const stillOutputs = [];
-        const charsPerLine = Math.round(board.width / (Math.min(board.width, board.height) * 0.062 * 0.58));
-        for (const [index, scene] of board.scenes.entries()) {
-            const heading = join(work, `heading-${index}.txt`);
-            const headingLines = wrapLines(scene.heading, charsPerLine, 2);
-            await writeFile(heading, headingLines.join('\n'));
-            let body;
-            if (scene.body) {
-                body = join(work, `body-${index}.txt`);
-                await writeFile(body, wrapLines(scene.body, Math.round(charsPerLine * 1.7), 3).join('\n'));
-            }
-            if (scene.image)
-                stillInputs.push('-i', scene.image);
-            else
-                stillInputs.push('-f', 'lavfi', '-i', `color=c=${board.palette.background}:s=${board.width}x${board.height}`);
-            stillFilters.push(stillFilter(scene, index, board, { heading, headingLines: headingLines.length, ...(body ? { body } : {}) }));
-            stillOutputs.push('-map', `[s${index}]`, '-frames:v', '1', join(work, `still-${index}.png`));
-        }
-        await ffmpeg([...stillInputs, '-filter_complex', stillFilters.join(';'), ...stillOutputs], signal);
-        // 2. The video: each still for its scene's length, faded in and out, then the voiceover.
-        const inputs = [];
-        const filters = [];
-        const fade = board.pace === 'brisk' ? 0.25 : 0.45;
-        for (const [index, scene] of board.scenes.entries()) {
-            // The still is decoded once and repeated by the loop filter (an image input with -loop would
-            // be read and decoded again for every frame).
-            inputs.push('-i', join(work, `still-${index}.png`));
-            const frames = Math.round(scene.duration * board.fps);
-            const out = (scene.duration - fade).toFixed(3);
-            filters.push(`[${index}:v]format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
-                `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}[v${index}]`);
-        }
-        const count = board.scenes.length;
-        inputs.push('-i', voice);
-        filters.push(`${board.scenes.map((_, i) => `[v${i}]`).join('')}concat=n=${count}:v=1:a=0[v]`);
-        const video = join(work, 'video.mp4');
-        await ffmpeg([
-            ...inputs,
-            '-filter_complex',
-            filters.join(';'),
-            '-map',
-            '[v]',
-            '-map',
-            `${count}:a`,
-            '-t',
-            String(board.duration),
-            '-r',
-            String(board.fps),
-            '-c:v',
-            'libx264',
-            '-preset',
-            'veryfast',
-            '-tune',
-            'stillimage',
-            '-pix_fmt',
-            'yuv420p',
-            '-threads',
-            String(Math.max(1, Math.min(4, availableParallelism()))),
-            '-c:a',
-            'aac',
-            '-b:a',
-            '96k',
-            '-ar',
-            '44100',
-            '-ac',
-            '2',
-            '-movflags',
-            '+faststart',
-            video,
-        ], signal);
-        // The thumbnail: a real frame, in the middle of the first scene (after its fade-in).
-        const thumbnail = join(work, 'thumbnail.jpg');
-        const at = Math.min(board.scenes[0].duration / 2, board.duration - 0.1).toFixed(2);
-        await ffmpeg(['-ss', at, '-i', video, '-frames:v', '1', '-q:v', '3', thumbnail], signal);
-        const vtt = join(work, 'captions.vtt');
-        await writeFile(vtt, captions(board));
-        const files = {
-            video: join(dir, `${name}.mp4`),
-            thumbnail: join(dir, `${name}.jpg`),
-            captions: join(dir, `${name}.vtt`),
-        };
-        await rename(thumbnail, files.thumbnail);
-        await rename(vtt, files.captions);
-        // The video last: once it is there, everything is.
-        await rename(video, files.video);
-        return files;
+  await mkdir(dir, { recursive: true });
+  const work = await mkdtemp(join(dir, `.${name}-`));
+  try {
+    const voice = join(work, 'voice.wav');
+    await writeFile(voice, await voiceover(board));
+    // 1. One still picture per scene (one ffmpeg run): the costly scaling and text drawing happen
+    //    once per scene, not once per frame.
+    const stillInputs = [];
+    const stillFilters = [];
+    const stillOutputs = [];
+    const charsPerLine = Math.round(board.width / (Math.min(board.width, board.height) * 0.062 * 0.58));
+    for (const [index, scene] of board.scenes.entries()) {
+      const heading = join(work, `heading-${index}.txt`);
+      const headingLines = wrapLines(scene.heading, charsPerLine, 2);
+      await writeFile(heading, headingLines.join('\n'));
+      let body;
+      if (scene.body) {
+        body = join(work, `body-${index}.txt`);
+        await writeFile(body, wrapLines(scene.body, Math.round(charsPerLine * 1.7), 3).join('\n'));
+      }
+      if (scene.image) stillInputs.push('-i', scene.image);
+      else
+        stillInputs.push('-f', 'lavfi', '-i', `color=c=${board.palette.background}:s=${board.width}x${board.height}`);
+      stillFilters.push(
+        stillFilter(scene, index, board, { heading, headingLines: headingLines.length, ...(body ? { body } : {}) }),
+      );
+      stillOutputs.push('-map', `[s${index}]`, '-frames:v', '1', join(work, `still-${index}.png`));
     }
-    finally {
-        await rm(work, { recursive: true, force: true });
+    await ffmpeg([...stillInputs, '-filter_complex', stillFilters.join(';'), ...stillOutputs], signal);
+    // 2. The video: each still for its scene's length, faded in and out, then the voiceover.
+    const inputs = [];
+    const filters = [];
+    const fade = board.pace === 'brisk' ? 0.25 : 0.45;
+    for (const [index, scene] of board.scenes.entries()) {
+      // The still is decoded once and repeated by the loop filter (an image input with -loop would
+      // be read and decoded again for every frame).
+      inputs.push('-i', join(work, `still-${index}.png`));
+      const frames = Math.round(scene.duration * board.fps);
+      const out = (scene.duration - fade).toFixed(3);
+      filters.push(
+        `[${index}:v]format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
+          `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}[v${index}]`,
+      );
     }
+    const count = board.scenes.length;
+    inputs.push('-i', voice);
+    filters.push(`${board.scenes.map((_, i) => `[v${i}]`).join('')}concat=n=${count}:v=1:a=0[v]`);
+    const video = join(work, 'video.mp4');
+    await ffmpeg(
+      [
+        ...inputs,
+        '-filter_complex',
+        filters.join(';'),
+        '-map',
+        '[v]',
+        '-map',
+        `${count}:a`,
+        '-t',
+        String(board.duration),
+        '-r',
+        String(board.fps),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-tune',
+        'stillimage',
+        '-pix_fmt',
+        'yuv420p',
+        '-threads',
+        String(Math.max(1, Math.min(4, availableParallelism()))),
+        '-c:a',
+        'aac',
+        '-b:a',
+        '96k',
+        '-ar',
+        '44100',
+        '-ac',
+        '2',
+        '-movflags',
+        '+faststart',
+        video,
+      ],
+      signal,
+    );
+    // The thumbnail: a real frame, in the middle of the first scene (after its fade-in).
+    const thumbnail = join(work, 'thumbnail.jpg');
+    const at = Math.min(board.scenes[0].duration / 2, board.duration - 0.1).toFixed(2);
+    await ffmpeg(['-ss', at, '-i', video, '-frames:v', '1', '-q:v', '3', thumbnail], signal);
+    const vtt = join(work, 'captions.vtt');
+    await writeFile(vtt, captions(board));
+    const files = {
+      video: join(dir, `${name}.mp4`),
+      thumbnail: join(dir, `${name}.jpg`),
+      captions: join(dir, `${name}.vtt`),
+    };
+    await rename(thumbnail, files.thumbnail);
+    await rename(vtt, files.captions);
+    // The video last: once it is there, everything is.
+    await rename(video, files.video);
+    return files;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 /** Runs renders at most `limit` at a time, in the order they were asked for. */
 export class RenderQueue {
-    #limit;
-    #active = 0;
-    #waiting = [];
-    constructor(limit = availableParallelism()) {
-        this.#limit = Math.max(1, limit);
+  #limit;
+  #active = 0;
+  #waiting = [];
+  constructor(limit = availableParallelism()) {
+    this.#limit = Math.max(1, limit);
+  }
+  get active() {
+    return this.#active;
+  }
+  get waiting() {
+    return this.#waiting.length;
+  }
+  async run(job) {
+    if (this.#active >= this.#limit) await new Promise((resolve) => this.#waiting.push(resolve));
+    this.#active++;
+    try {
+      return await job();
+    } finally {
+      this.#active--;
+      this.#waiting.shift()?.();
     }
-    get active() {
-        return this.#active;
-    }
-    get waiting() {
-        return this.#waiting.length;
-    }
-    async run(job) {
-        if (this.#active >= this.#limit)
-            await new Promise((resolve) => this.#waiting.push(resolve));
-        this.#active++;
-        try {
-            return await job();
-        }
-        finally {
-            this.#active--;
-            this.#waiting.shift()?.();
-        }
-    }
+  }
 }
 //# sourceMappingURL=render.js.map

@@ -16,130 +16,128 @@ export const RESOLUTIONS = { '16:9': [1280, 720], '4:5': [1080, 1350] };
 export const FPS = 25;
 /** Palettes, with the words of `videoInstructions` that pick each. The first is the default. */
 export const PALETTES = [
-    { name: 'indigo', background: '0x1e1b4b', accent: '0x6366f1', text: 'white', words: [] },
-    {
-        name: 'warm',
-        background: '0x451a03',
-        accent: '0xf59e0b',
-        text: 'white',
-        words: ['warm', 'cozy', 'sunny', 'morning'],
-    },
-    { name: 'cool', background: '0x0c4a6e', accent: '0x38bdf8', text: 'white', words: ['cool', 'calm', 'ocean', 'blue'] },
-    {
-        name: 'bold',
-        background: '0x111111',
-        accent: '0xef4444',
-        text: 'white',
-        words: ['bold', 'energetic', 'strong', 'red'],
-    },
-    {
-        name: 'fresh',
-        background: '0x052e16',
-        accent: '0x22c55e',
-        text: 'white',
-        words: ['fresh', 'green', 'nature', 'organic'],
-    },
-    {
-        name: 'elegant',
-        background: '0x0a0a0a',
-        accent: '0xd4af37',
-        text: 'white',
-        words: ['elegant', 'luxury', 'premium', 'gold'],
-    },
+  { name: 'indigo', background: '0x1e1b4b', accent: '0x6366f1', text: 'white', words: [] },
+  {
+    name: 'warm',
+    background: '0x451a03',
+    accent: '0xf59e0b',
+    text: 'white',
+    words: ['warm', 'cozy', 'sunny', 'morning'],
+  },
+  { name: 'cool', background: '0x0c4a6e', accent: '0x38bdf8', text: 'white', words: ['cool', 'calm', 'ocean', 'blue'] },
+  {
+    name: 'bold',
+    background: '0x111111',
+    accent: '0xef4444',
+    text: 'white',
+    words: ['bold', 'energetic', 'strong', 'red'],
+  },
+  {
+    name: 'fresh',
+    background: '0x052e16',
+    accent: '0x22c55e',
+    text: 'white',
+    words: ['fresh', 'green', 'nature', 'organic'],
+  },
+  {
+    name: 'elegant',
+    background: '0x0a0a0a',
+    accent: '0xd4af37',
+    text: 'white',
+    words: ['elegant', 'luxury', 'premium', 'gold'],
+  },
 ];
 const PACE_WORDS = {
-    brisk: ['fast', 'upbeat', 'energetic', 'quick', 'brisk', 'dynamic'],
-    calm: ['calm', 'slow', 'relaxed', 'gentle', 'soothing'],
+  brisk: ['fast', 'upbeat', 'energetic', 'quick', 'brisk', 'dynamic'],
+  calm: ['calm', 'slow', 'relaxed', 'gentle', 'soothing'],
 };
 /** Words per minute of the voiceover, by pace. */
 export const WORDS_PER_MINUTE = { calm: 145, normal: 165, brisk: 190 };
 /** The closing line, per language: "Visit example.com". */
 const VISIT = {
-    de: 'Besuchen Sie',
-    es: 'Visita',
-    fr: 'Rendez-vous sur',
-    'it-IT': 'Visita',
-    pt: 'Visite',
+  de: 'Besuchen Sie',
+  es: 'Visita',
+  fr: 'Rendez-vous sur',
+  'it-IT': 'Visita',
+  pt: 'Visite',
 };
 const words = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 /** The palette and pace that `videoInstructions` ask for. */
 export function styleOf(instructions = '') {
-    const said = new Set(words(instructions));
-    const { words: _words, ...palette } = PALETTES.find((p) => p.words.some((w) => said.has(w))) ?? PALETTES[0];
-    const pace = PACE_WORDS.brisk.some((w) => said.has(w))
-        ? 'brisk'
-        : PACE_WORDS.calm.some((w) => said.has(w))
-            ? 'calm'
-            : 'normal';
-    return { palette, pace };
+  const said = new Set(words(instructions));
+  const { words: _words, ...palette } = PALETTES.find((p) => p.words.some((w) => said.has(w))) ?? PALETTES[0];
+  const pace = PACE_WORDS.brisk.some((w) => said.has(w))
+    ? 'brisk'
+    : PACE_WORDS.calm.some((w) => said.has(w))
+      ? 'calm'
+      : 'normal';
+  return { palette, pace };
 }
 /** How many scenes a video of `duration` seconds has at `pace`. */
 export function sceneCount(duration, pace) {
-    const base = { 5: 2, 15: 4, 30: 6 }[duration];
-    if (duration === 5)
-        return base;
-    return base + (pace === 'brisk' ? 1 : pace === 'calm' ? -1 : 0);
+  const base = { 5: 2, 15: 4, 30: 6 }[duration];
+  if (duration === 5) return base;
+  return base + (pace === 'brisk' ? 1 : pace === 'calm' ? -1 : 0);
 }
 /** The first `max` words of `text`, ending with a full stop when cut. */
 function limitWords(text, max) {
-    const parts = text.split(/\s+/).filter(Boolean);
-    if (parts.length <= max)
-        return parts.join(' ');
-    return `${parts
-        .slice(0, max)
-        .join(' ')
-        .replace(/[,;:]$/, '')}.`;
+  const parts = text.split(/\s+/).filter(Boolean);
+  if (parts.length <= max) return parts.join(' ');
+  return `${parts
+    .slice(0, max)
+    .join(' ')
+    .replace(/[,;:]$/, '')}.`;
 }
 function sentenceOf(text) {
-    return text?.match(/^.*?[.!?](\s|$)/)?.[0].trim() ?? text;
+  return text?.match(/^.*?[.!?](\s|$)/)?.[0].trim() ?? text;
 }
 export function buildStoryboard(source, params) {
-    const [width, height] = RESOLUTIONS[params.aspectRatio];
-    const { palette, pace } = styleOf(params.videoInstructions);
-    const host = new URL(source.sourceURL).hostname.replace(/^www\./, '');
-    const name = source.title?.split(/\s[|–—-]\s/)[0]?.trim() || host;
-    const count = sceneCount(params.duration, pace);
-    const sceneLength = params.duration / count;
-    // What fits in a scene when spoken at this pace, with a breath at the end.
-    const wordBudget = Math.max(3, Math.floor((sceneLength - 0.6) * (WORDS_PER_MINUTE[pace] / 60)));
-    // Content: the page's headings and key sentences, the description first.
-    const texts = [
-        ...(source.sentences ?? []),
-        ...(source.headings ?? []).map((heading) => heading.replace(/[.!?]*$/, '.')),
-    ].filter((text, index, all) => text.length > 2 && all.indexOf(text) === index);
-    const headings = [...(source.headings ?? [])];
-    const scenes = [];
-    const intro = sentenceOf(source.description);
+  const [width, height] = RESOLUTIONS[params.aspectRatio];
+  const { palette, pace } = styleOf(params.videoInstructions);
+  const host = new URL(source.sourceURL).hostname.replace(/^www\./, '');
+  const name = source.title?.split(/\s[|–—-]\s/)[0]?.trim() || host;
+  const count = sceneCount(params.duration, pace);
+  const sceneLength = params.duration / count;
+  // What fits in a scene when spoken at this pace, with a breath at the end.
+  const wordBudget = Math.max(3, Math.floor((sceneLength - 0.6) * (WORDS_PER_MINUTE[pace] / 60)));
+  // Content: the page's headings and key sentences, the description first.
+  const texts = [
+    ...(source.sentences ?? []),
+    ...(source.headings ?? []).map((heading) => heading.replace(/[.!?]*$/, '.')),
+  ].filter((text, index, all) => text.length > 2 && all.indexOf(text) === index);
+  const headings = [...(source.headings ?? [])];
+  const scenes = [];
+  const intro = sentenceOf(source.description);
+  scenes.push({
+    kind: 'title',
+    heading: name,
+    ...(intro ? { body: limitWords(intro, 18) } : {}),
+    ...(source.images[0] ? { image: source.images[0] } : {}),
+    narration: limitWords([`${name}.`, intro].filter(Boolean).join(' '), wordBudget),
+  });
+  for (let i = 1; i < count - 1; i++) {
+    const text = texts[(i - 1) % Math.max(1, texts.length)] ?? intro ?? name;
+    const heading = headings[i - 1] ?? name;
+    const image = source.images.length > 0 ? source.images[i % source.images.length] : undefined;
     scenes.push({
-        kind: 'title',
-        heading: name,
-        ...(intro ? { body: limitWords(intro, 18) } : {}),
-        ...(source.images[0] ? { image: source.images[0] } : {}),
-        narration: limitWords([`${name}.`, intro].filter(Boolean).join(' '), wordBudget),
+      kind: 'content',
+      heading: limitWords(heading, 8),
+      body: limitWords(text, 22),
+      ...(image ? { image } : {}),
+      narration: limitWords(text, wordBudget),
     });
-    for (let i = 1; i < count - 1; i++) {
-        const text = texts[(i - 1) % Math.max(1, texts.length)] ?? intro ?? name;
-        const heading = headings[i - 1] ?? name;
-        const image = source.images.length > 0 ? source.images[i % source.images.length] : undefined;
-        scenes.push({
-            kind: 'content',
-            heading: limitWords(heading, 8),
-            body: limitWords(text, 22),
-            ...(image ? { image } : {}),
-            narration: limitWords(text, wordBudget),
-        });
-    }
-    const visit = `${VISIT[params.language] ?? 'Visit'} ${host}`;
-    scenes.push({ kind: 'closing', heading: name, body: host, narration: limitWords(`${visit}.`, wordBudget) });
-    return {
-        width,
-        height,
-        fps: FPS,
-        duration: params.duration,
-        language: params.language,
-        palette,
-        pace,
-        scenes: scenes.map((scene, index) => ({ ...scene, start: index * sceneLength, duration: sceneLength })),
-    };
+  }
+  const visit = `${VISIT[params.language] ?? 'Visit'} ${host}`;
+  scenes.push({ kind: 'closing', heading: name, body: host, narration: limitWords(`${visit}.`, wordBudget) });
+  return {
+    width,
+    height,
+    fps: FPS,
+    duration: params.duration,
+    language: params.language,
+    palette,
+    pace,
+    scenes: scenes.map((scene, index) => ({ ...scene, start: index * sceneLength, duration: sceneLength })),
+  };
 }
 //# sourceMappingURL=storyboard.js.map

@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 /** Path of the ffmpeg binary (`VIDEO_PLUGIN_FFMPEG` overrides it, e.g. for another platform). */
 export function ffmpegPath() {
-    return process.env.VIDEO_PLUGIN_FFMPEG || require('@ffmpeg-installer/ffmpeg').path;
+  return process.env.VIDEO_PLUGIN_FFMPEG || require('@ffmpeg-installer/ffmpeg').path;
 }
 /** Path of the bold sans-serif font of the scenes' text. */
 export function fontPath() {
-    return require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+  return require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 }
 //# sourceMappingURL=tools.js.map

@@ -13,8 +13,8 @@ import type { Storyboard } from './storyboard.js';
 export declare const VOICES: Readonly<Record<string, string>>;
 /** Mono 16-bit PCM samples and their rate. */
 export interface Pcm {
-    rate: number;
-    samples: Int16Array;
+  rate: number;
+  samples: Int16Array;
 }
 /** Speaks `text` with eSpeak NG's `voice` at `wpm` words per minute. */
 export declare function speak(text: string, voice: string, wpm: number): Promise<Pcm>;

@@ -4,100 +4,100 @@ import { WORDS_PER_MINUTE } from './storyboard.js';
  * they get British English, the closest (non-rhotic) accent it has.
  */
 export const VOICES = {
-    'en-US': 'en-us',
-    'en-GB': 'en-gb',
-    'en-AU': 'en-gb',
-    'en-NZ': 'en-gb',
-    de: 'de',
-    es: 'es',
-    fr: 'fr-fr',
-    'it-IT': 'it',
-    pt: 'pt',
+  'en-US': 'en-us',
+  'en-GB': 'en-gb',
+  'en-AU': 'en-gb',
+  'en-NZ': 'en-gb',
+  de: 'de',
+  es: 'es',
+  fr: 'fr-fr',
+  'it-IT': 'it',
+  pt: 'pt',
 };
 /** Fastest speech allowed when a narration must fit its scene, in words per minute. */
 const MAX_WPM = 280;
 let factory;
 /** Speaks `text` with eSpeak NG's `voice` at `wpm` words per minute. */
 export async function speak(text, voice, wpm) {
-    factory ??= import('espeak-ng').then((module) => module.default);
-    const espeak = await (await factory)({
-        arguments: ['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', text],
-        print: () => { },
-        printErr: () => { },
-    });
-    return parseWav(espeak.FS.readFile('/out.wav'));
+  factory ??= import('espeak-ng').then((module) => module.default);
+  const espeak = await (
+    await factory
+  )({
+    arguments: ['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', text],
+    print: () => {},
+    printErr: () => {},
+  });
+  return parseWav(espeak.FS.readFile('/out.wav'));
 }
 /** Reads a PCM WAV file (mono or not: the first channel is kept). */
 export function parseWav(bytes) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let offset = 12;
-    let rate = 22050;
-    let channels = 1;
-    while (offset + 8 <= bytes.byteLength) {
-        const id = String.fromCharCode(...bytes.subarray(offset, offset + 4));
-        const size = view.getUint32(offset + 4, true);
-        if (id === 'fmt ') {
-            channels = view.getUint16(offset + 10, true);
-            rate = view.getUint32(offset + 12, true);
-        }
-        else if (id === 'data') {
-            // eSpeak writes a streaming header (size 0xffffffff or 0) when it cannot seek: read to the end.
-            const end = size === 0 || offset + 8 + size > bytes.byteLength ? bytes.byteLength : offset + 8 + size;
-            const frames = Math.floor((end - offset - 8) / 2 / channels);
-            const samples = new Int16Array(frames);
-            for (let i = 0; i < frames; i++)
-                samples[i] = view.getInt16(offset + 8 + i * 2 * channels, true);
-            return { rate, samples };
-        }
-        offset += 8 + size + (size % 2);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 12;
+  let rate = 22050;
+  let channels = 1;
+  while (offset + 8 <= bytes.byteLength) {
+    const id = String.fromCharCode(...bytes.subarray(offset, offset + 4));
+    const size = view.getUint32(offset + 4, true);
+    if (id === 'fmt ') {
+      channels = view.getUint16(offset + 10, true);
+      rate = view.getUint32(offset + 12, true);
+    } else if (id === 'data') {
+      // eSpeak writes a streaming header (size 0xffffffff or 0) when it cannot seek: read to the end.
+      const end = size === 0 || offset + 8 + size > bytes.byteLength ? bytes.byteLength : offset + 8 + size;
+      const frames = Math.floor((end - offset - 8) / 2 / channels);
+      const samples = new Int16Array(frames);
+      for (let i = 0; i < frames; i++) samples[i] = view.getInt16(offset + 8 + i * 2 * channels, true);
+      return { rate, samples };
     }
-    throw new Error('not a PCM WAV file');
+    offset += 8 + size + (size % 2);
+  }
+  throw new Error('not a PCM WAV file');
 }
 /** A 16-bit mono WAV file of `pcm`. */
 export function wavFile({ rate, samples }) {
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0);
-    header.writeUInt32LE(36 + samples.byteLength, 4);
-    header.write('WAVEfmt ', 8);
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(rate, 24);
-    header.writeUInt32LE(rate * 2, 28);
-    header.writeUInt16LE(2, 32);
-    header.writeUInt16LE(16, 34);
-    header.write('data', 36);
-    header.writeUInt32LE(samples.byteLength, 40);
-    return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.byteLength, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.byteLength, 40);
+  return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]);
 }
 /** The whole voiceover of `board`: each scene's narration within its scene, as one WAV file. */
 export async function voiceover(board) {
-    const voice = VOICES[board.language] ?? VOICES['en-US'];
-    let rate = 22050;
-    const parts = [];
-    for (const scene of board.scenes) {
-        let wpm = WORDS_PER_MINUTE[board.pace];
-        let pcm = await speak(scene.narration, voice, wpm);
-        rate = pcm.rate;
-        const room = Math.max(0.5, scene.duration - 0.3);
-        const spoken = pcm.samples.length / rate;
-        if (spoken > room && wpm < MAX_WPM) {
-            wpm = Math.min(MAX_WPM, (wpm * spoken) / room);
-            pcm = await speak(scene.narration, voice, wpm);
-        }
-        const length = Math.round(scene.duration * rate);
-        const part = new Int16Array(length);
-        // A short lead-in, then the speech; whatever still does not fit is cut.
-        const lead = Math.round(0.15 * rate);
-        part.set(pcm.samples.subarray(0, Math.max(0, length - lead)), lead);
-        parts.push(part);
+  const voice = VOICES[board.language] ?? VOICES['en-US'];
+  let rate = 22050;
+  const parts = [];
+  for (const scene of board.scenes) {
+    let wpm = WORDS_PER_MINUTE[board.pace];
+    let pcm = await speak(scene.narration, voice, wpm);
+    rate = pcm.rate;
+    const room = Math.max(0.5, scene.duration - 0.3);
+    const spoken = pcm.samples.length / rate;
+    if (spoken > room && wpm < MAX_WPM) {
+      wpm = Math.min(MAX_WPM, (wpm * spoken) / room);
+      pcm = await speak(scene.narration, voice, wpm);
     }
-    const total = new Int16Array(Math.round(board.duration * rate));
-    let at = 0;
-    for (const part of parts) {
-        total.set(part.subarray(0, total.length - at), at);
-        at += part.length;
-    }
-    return wavFile({ rate, samples: total });
+    const length = Math.round(scene.duration * rate);
+    const part = new Int16Array(length);
+    // A short lead-in, then the speech; whatever still does not fit is cut.
+    const lead = Math.round(0.15 * rate);
+    part.set(pcm.samples.subarray(0, Math.max(0, length - lead)), lead);
+    parts.push(part);
+  }
+  const total = new Int16Array(Math.round(board.duration * rate));
+  let at = 0;
+  for (const part of parts) {
+    total.set(part.subarray(0, total.length - at), at);
+    at += part.length;
+  }
+  return wavFile({ rate, samples: total });
 }
 //# sourceMappingURL=voice.js.map

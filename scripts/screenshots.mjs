@@ -1,0 +1,107 @@
+// `npm run screenshots`: the white-label pictures of the README (docs/white-label-*.png), taken
+// from the real thing: the local service (placeholder media: the pictures are about the studio's
+// look, not the video), a partner page on another origin that loads the CDN module and embeds
+// <video-plugin>, and headless Chromium. Each picture: the prompt step of the AI flow after a real
+// topic search of test/fixtures/business.html. Run `npm run build` first.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './chromium.mjs';
+
+const root = new URL('..', import.meta.url);
+const dist = new URL('dist/', root);
+const { startService } = await import(new URL('service/server.js', dist).href);
+const { createAccountToken } = await import(new URL('server/index.js', dist).href);
+
+const PARTNER = { id: 'screenshots', secret: 'screenshots-secret-0123456789abcdef' };
+
+/** The pictures: file name → the element's attributes and appearance. */
+const SHOTS = {
+  'white-label-palette.png': {
+    locale: 'en',
+    appearance: {
+      colorPrimary: '#7c3aed',
+      colorBackground: '#fffbeb',
+      colorText: '#1c1917',
+      fontFamily: 'Georgia, serif',
+      borderRadius: 12,
+      spacingUnit: 5,
+    },
+  },
+  'white-label-dark.png': { locale: 'en', appearance: { colorScheme: 'dark', borderRadius: 10 } },
+  'white-label-german.png': { locale: 'de', appearance: { colorPrimary: '#047857', borderRadius: 4 } },
+};
+
+const service = await startService({
+  port: 0,
+  host: '127.0.0.1',
+  jobMs: 300,
+  media: 'placeholder',
+  partners: [{ ...PARTNER, allowedOrigins: ['http://localhost:*'] }],
+});
+
+// The partner's page, on localhost (the service is on 127.0.0.1: a real cross-origin frame).
+const files = {
+  '/': () => ({
+    type: 'text/html',
+    body: `<!doctype html><html lang="en"><body style="margin:0;background:#e2e8f0">
+<video-plugin partner-id="${PARTNER.id}" service-url="${service.url}" style="height:800px"></video-plugin>
+<script type="module" src="/cdn.js"></script></body></html>`,
+  }),
+  '/cdn.js': () => ({ type: 'text/javascript', body: readFileSync(new URL('cdn/video-plugin.module.min.js', dist)) }),
+  '/business.html': () => ({
+    type: 'text/html',
+    body: readFileSync(new URL('test/fixtures/business.html', root)),
+  }),
+  '/test/fixtures/bread.svg': () => ({
+    type: 'image/svg+xml',
+    body: readFileSync(new URL('test/fixtures/bread.svg', root)),
+  }),
+};
+const page = createServer((request, response) => {
+  const file = files[new URL(request.url, 'http://x').pathname];
+  if (!file) return void response.writeHead(404).end();
+  const { type, body } = file();
+  response.writeHead(200, { 'content-type': type }).end(body);
+});
+await new Promise((resolve) => page.listen(0, 'localhost', resolve));
+const origin = `http://localhost:${page.address().port}`;
+
+const browser = await launchChromium();
+try {
+  for (const [name, { locale, appearance }] of Object.entries(SHOTS)) {
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 960, height: 800 });
+    await tab.goto(`${origin}/`);
+    const token = await createAccountToken({ partnerID: PARTNER.id, secret: PARTNER.secret });
+    await tab.evaluate(
+      async (token, source, locale, appearance) => {
+        const studio = document.querySelector('video-plugin');
+        studio.setAttribute('locale', locale);
+        studio.appearance = appearance;
+        await customElements.whenDefined('video-plugin');
+        await studio.ready;
+        await studio.createAccount(token);
+        const { topicId } = await studio.startTopicSearch(source);
+        for await (const { status } of studio.topicSearchStatus(topicId))
+          if (status === 'FAILED') throw new Error(status);
+        await studio.openPlugin({ topicId });
+      },
+      token,
+      `${origin}/business.html`,
+      locale,
+      appearance,
+    );
+    const frame = await (await tab.$('video-plugin >>> iframe')).contentFrame();
+    await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');
+    await frame.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => {}))));
+    const file = fileURLToPath(new URL(`docs/${name}`, root));
+    await (await tab.$('video-plugin')).screenshot({ path: file });
+    console.log(`screenshots: ${name}`);
+    await tab.close();
+  }
+} finally {
+  await browser.close();
+  page.close();
+  await service.close();
+}

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=service-penpal.d.ts.map

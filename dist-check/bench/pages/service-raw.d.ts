@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=service-raw.d.ts.map

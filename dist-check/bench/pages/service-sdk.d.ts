@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=service-sdk.d.ts.map

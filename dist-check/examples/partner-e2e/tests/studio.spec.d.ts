@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=studio.spec.d.ts.map

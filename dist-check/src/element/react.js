@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=react.js.map

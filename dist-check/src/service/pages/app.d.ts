@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=app.d.ts.map

@@ -1,3 +1,0 @@
-/** The SDK version (semver); a test keeps it equal to package.json's. */
-export const VERSION = '0.1.0';
-//# sourceMappingURL=version.js.map

@@ -1,2 +1,0 @@
-import '../../src/element/index.js';
-//# sourceMappingURL=bad-input.test.d.ts.map

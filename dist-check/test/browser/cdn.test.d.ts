@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=cdn.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=csp.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=element.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=faults.test.d.ts.map

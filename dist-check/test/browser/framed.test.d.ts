@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=framed.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=journey.test.d.ts.map

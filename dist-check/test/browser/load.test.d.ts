@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=load.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=plugin.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=session.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=wire.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=api.test.d.ts.map

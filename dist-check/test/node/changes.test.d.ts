@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=changes.test.d.ts.map

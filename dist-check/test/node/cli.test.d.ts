@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=cli.test.d.ts.map

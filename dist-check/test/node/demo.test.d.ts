@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=demo.test.d.ts.map

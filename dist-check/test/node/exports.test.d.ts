@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=exports.test.d.ts.map

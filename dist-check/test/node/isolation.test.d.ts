@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=isolation.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=live.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=locales.test.d.ts.map

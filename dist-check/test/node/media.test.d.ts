@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=media.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=persistence.test.d.ts.map

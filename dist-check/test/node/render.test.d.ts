@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=render.test.d.ts.map

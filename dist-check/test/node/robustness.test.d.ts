@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=robustness.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=server-helpers.test.d.ts.map

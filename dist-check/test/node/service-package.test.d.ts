@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=service-package.test.d.ts.map

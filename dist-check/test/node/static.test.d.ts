@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=static.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=token-attacks.test.d.ts.map

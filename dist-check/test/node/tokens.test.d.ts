@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=tokens.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=topics.test.d.ts.map

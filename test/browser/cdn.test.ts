@@ -225,6 +225,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
         'data-debug': '',
         'data-connect-timeout': '9000',
         'data-call-timeout': '8000',
+        'data-theme': 'dark',
+        'data-locale': 'de',
+        'data-display': 'modal',
+        'data-launcher': '',
         'data-open-on': 'none',
       }),
     );
@@ -238,6 +242,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       'debug',
       'connect-timeout',
       'call-timeout',
+      'theme',
+      'locale',
+      'display',
+      'launcher',
     ];
     expect(forwarded.map((name) => el.getAttribute(name))).to.deep.equal([
       PARTNER,
@@ -247,6 +255,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       '',
       '9000',
       '8000',
+      'dark',
+      'de',
+      'modal',
+      '',
     ]);
     // The attributes of <video-plugin> and the data- forms are the same list.
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();

@@ -110,7 +110,6 @@ export class HostConnection {
   /** Why every call fails at once: the service's refusal, or the error `destroy()` was given. */
   #failed: VideoPluginError | undefined;
   #versionSeen: number | undefined;
-  #waiters: { resolve: () => void; reject: (error: VideoPluginError) => void }[] = [];
   readonly #options: HostConnectionOptions;
   readonly #connectTimeout: number;
   readonly #callTimeout: number;
@@ -133,12 +132,9 @@ export class HostConnection {
 
   /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
   whenConnected(): Promise<void> {
-    if (this.#state === 'connected' && !this.#held) return Promise.resolve();
-    const failure = this.#failed;
-    if (failure) return Promise.reject(failure);
-    this.#retryConnect();
-    this.#armConnectTimer();
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    // A call without a method: queued, retried and failed like the others, never timed out, and
+    // answered by the connection itself where it would be sent.
+    return this.call('', undefined, { timeout: Infinity });
   }
 
   /** Calls `method` on the service; queued while connecting; settles on every path. */
@@ -216,7 +212,6 @@ export class HostConnection {
     this.#closePort();
     this.#subscriptions.clear();
     this.#rejectAll(() => true, error);
-    this.#settleWaiters(error);
   }
 
   readonly #onWindowMessage = (event: MessageEvent): void => {
@@ -306,7 +301,6 @@ export class HostConnection {
       this.#held = false;
       for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
       for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
-      this.#settleWaiters();
     };
     this.#held = true;
     const hold = this.#options.onConnected?.(info);
@@ -320,7 +314,6 @@ export class HostConnection {
     this.#clearConnectTimer();
     this.#closePort();
     this.#rejectAll(() => true, error);
-    this.#settleWaiters(error);
   }
 
   /** The service page went away: close the port, settle what cannot be re-sent, queue the rest. */
@@ -339,6 +332,10 @@ export class HostConnection {
   }
 
   #send(call: PendingCall): void {
+    if (!call.method) {
+      this.#pending.delete(call.id);
+      return call.resolve(undefined);
+    }
     try {
       this.#post({ t: 'call', id: call.id, method: call.method, params: call.params });
       call.sent = true;
@@ -376,7 +373,8 @@ export class HostConnection {
   }
 
   #armCallTimer(deadline: number): void {
-    if (this.#callTimer !== undefined && this.#callTimerAt <= deadline) return;
+    // `#callTimerAt` is Infinity while no timer runs: a call that never times out arms none.
+    if (this.#callTimerAt <= deadline) return;
     clearTimeout(this.#callTimer);
     this.#callTimerAt = deadline;
     this.#callTimer = setTimeout(this.#onCallTimer, Math.max(0, deadline - performance.now()));
@@ -395,7 +393,8 @@ export class HostConnection {
         call.reject(this.#timeoutError(call.method, call.timeout));
       }
     }
-    if (next !== Infinity && this.#state !== 'destroyed') this.#armCallTimer(next);
+    // Arms nothing when no call is left (Infinity), as after destroy().
+    this.#armCallTimer(next);
   };
 
   #armConnectTimer(): void {
@@ -406,7 +405,6 @@ export class HostConnection {
       const error = this.#connectError();
       this.#log(error.message);
       this.#rejectAll((call) => !call.sent, error);
-      this.#settleWaiters(error);
     }, this.#connectTimeout);
   }
 
@@ -421,15 +419,6 @@ export class HostConnection {
   #clearConnectTimer(): void {
     clearTimeout(this.#connectTimer);
     this.#connectTimer = undefined;
-  }
-
-  #settleWaiters(error?: VideoPluginError): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const waiter of waiters) {
-      if (error) waiter.reject(error);
-      else waiter.resolve();
-    }
   }
 
   #connectError(): ConnectionError {

@@ -76,8 +76,9 @@ interface PendingCall {
   id: number;
   method: string;
   params: unknown;
-  resend: boolean;
-  sent: boolean;
+  resend: boolean | undefined;
+  /** Whether it went out on the current port. */
+  sent?: boolean;
   /** When the call times out, on the `performance.now()` clock. */
   deadline: number;
   timeout: number;
@@ -120,7 +121,8 @@ export class HostConnection {
     this.#connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
     this.#callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
     this.#log = options.log ?? (() => {});
-    window.addEventListener('message', this.#onWindowMessage);
+    // The window's (the SDK runs in a page).
+    addEventListener('message', this.#onWindowMessage);
     options.iframe.addEventListener('load', this.#onLoad);
     this.#armConnectTimer();
   }
@@ -139,22 +141,19 @@ export class HostConnection {
 
   /** Calls `method` on the service; queued while connecting; settles on every path. */
   call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
-    const failure = this.#failed;
-    if (failure) return Promise.reject(failure);
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const timeout = options.timeout ?? this.#callTimeout;
-    let onAbort = (): unknown => 0;
+    const { signal, timeout = this.#callTimeout } = options;
+    let onAbort: () => void;
     return new Promise<T>((resolve, reject) => {
+      // Thrown here, these reject the call.
+      if (this.#failed) throw this.#failed;
+      signal?.throwIfAborted();
       const id = this.#nextId++;
-      onAbort = () => this.#pending.delete(id) && reject(signal!.reason);
-      signal?.addEventListener('abort', onAbort);
+      signal?.addEventListener('abort', (onAbort = () => this.#pending.delete(id) && reject(signal.reason)));
       const call: PendingCall = {
         id,
         method,
         params,
-        resend: options.resend ?? false,
-        sent: false,
+        resend: options.resend,
         resolve: resolve as (value: unknown) => void,
         reject,
         deadline: performance.now() + timeout,
@@ -202,16 +201,12 @@ export class HostConnection {
   /** Rejects every pending call with `error` and releases every listener, timer and port. */
   destroy(error: VideoPluginError = new DestroyedError('destroyed', 'The connection was closed.')): void {
     if (this.#state === 'destroyed') return;
-    this.#state = 'destroyed';
-    this.#failed = error;
-    window.removeEventListener('message', this.#onWindowMessage);
+    removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
-    this.#clearConnectTimer();
     clearTimeout(this.#callTimer);
     this.#callTimer = undefined;
-    this.#closePort();
     this.#subscriptions.clear();
-    this.#rejectAll(() => true, error);
+    this.#fail('destroyed', error);
   }
 
   readonly #onWindowMessage = (event: MessageEvent): void => {
@@ -280,7 +275,7 @@ export class HostConnection {
         this.#onReady(message.info);
         return;
       case 'refused':
-        this.#onRefused(deserializeError(message.error));
+        this.#fail('refused', deserializeError(message.error));
         return;
       case 'bye':
         this.#disconnect('the service page is unloading');
@@ -308,8 +303,9 @@ export class HostConnection {
     else flush();
   }
 
-  #onRefused(error: VideoPluginError): void {
-    this.#state = 'refused';
+  /** Refused or destroyed: every call fails with `error`, now and from now on. */
+  #fail(state: 'refused' | 'destroyed', error: VideoPluginError): void {
+    this.#state = state;
     this.#failed = error;
     this.#clearConnectTimer();
     this.#closePort();
@@ -321,12 +317,14 @@ export class HostConnection {
     this.#log(`disconnected: ${reason}`);
     this.#closePort();
     if (this.#state === 'connected') this.#state = 'connecting';
-    const error = new ConnectionError(
-      'connection_failed',
-      `The call was interrupted because ${reason}. It may have taken effect: check before calling again.`,
-      { retryable: true },
+    this.#rejectAll(
+      (call) => call.sent && !call.resend,
+      new ConnectionError(
+        'connection_failed',
+        `The call was interrupted because ${reason}. It may have taken effect: check before calling again.`,
+        { retryable: true },
+      ),
     );
-    this.#rejectAll((call) => call.sent && !call.resend, error);
     for (const call of this.#pending.values()) call.sent = false;
     this.#options.onDisconnected?.();
   }
@@ -344,7 +342,7 @@ export class HostConnection {
       call.reject(
         new InvalidParameterError(
           'invalid_parameter',
-          `The arguments of ${call.method} cannot be sent: pass plain data only. ${String(cause)}`,
+          `The arguments of ${call.method} cannot be sent: pass plain data only. ${cause}`,
           { field: call.method },
         ),
       );
@@ -364,8 +362,9 @@ export class HostConnection {
     this.#port = undefined;
   }
 
-  #rejectAll(which: (call: PendingCall) => boolean, error: VideoPluginError): void {
-    for (const call of [...this.#pending.values()]) {
+  #rejectAll(which: (call: PendingCall) => unknown, error: VideoPluginError): void {
+    // Deleting the entry being visited is safe in a Map, and reject() runs nothing synchronously.
+    for (const call of this.#pending.values()) {
       if (!which(call)) continue;
       this.#pending.delete(call.id);
       call.reject(error);
@@ -377,7 +376,8 @@ export class HostConnection {
     if (this.#callTimerAt <= deadline) return;
     clearTimeout(this.#callTimer);
     this.#callTimerAt = deadline;
-    this.#callTimer = setTimeout(this.#onCallTimer, Math.max(0, deadline - performance.now()));
+    // A deadline already passed gives a negative delay, which setTimeout takes as 0.
+    this.#callTimer = setTimeout(this.#onCallTimer, deadline - performance.now());
   }
 
   /** Rejects the calls whose deadline passed and re-arms for the next one, if any is pending. */
@@ -386,11 +386,11 @@ export class HostConnection {
     this.#callTimerAt = Infinity;
     const now = performance.now();
     let next = Infinity;
-    for (const call of [...this.#pending.values()]) {
+    for (const call of this.#pending.values()) {
       if (call.deadline > now) next = Math.min(next, call.deadline);
       else {
         this.#pending.delete(call.id);
-        call.reject(this.#timeoutError(call.method, call.timeout));
+        call.reject(this.#timeoutError(call));
       }
     }
     // Arms nothing when no call is left (Infinity), as after destroy().
@@ -436,7 +436,7 @@ export class HostConnection {
     );
   }
 
-  #timeoutError(method: string, timeout: number): TimeoutError {
+  #timeoutError({ method, timeout }: PendingCall): TimeoutError {
     const where = this.#held
       ? ' (it waited for getLoginToken)'
       : this.#state === 'connected'

@@ -174,7 +174,7 @@ export class HostConnection {
    * reconnect. Returns the function that ends it (safe to call twice).
    */
   subscribe(topic: string, key: string, callback: (value: unknown) => void): () => void {
-    if (this.#state === 'destroyed') return () => {};
+    // After destroy() nothing is sent: no handshake can flush it, and it is never connected.
     const sid = this.#nextId++;
     this.#subscriptions.set(sid, { topic, key, callback });
     if (this.#state === 'connected' && !this.#held) this.#post({ t: 'sub', sid, topic, key });
@@ -211,13 +211,10 @@ export class HostConnection {
 
   readonly #onWindowMessage = (event: MessageEvent): void => {
     // Cheapest checks first: only our own iframe's current window, from the service origin.
-    if (event.source === null || event.source !== this.#options.iframe.contentWindow) return;
+    if (!event.source || event.source !== this.#options.iframe.contentWindow) return;
     const data: unknown = event.data;
     const hello =
-      event.origin === this.#options.serviceOrigin &&
-      typeof data === 'object' &&
-      data !== null &&
-      (data as Record<string, unknown>)[HANDSHAKE_KEY] === 'hello'
+      event.origin === this.#options.serviceOrigin && (data as Record<string, unknown>)?.[HANDSHAKE_KEY] === 'hello'
         ? helloSchema.safeParse(data).data
         : undefined;
     if (hello?.channel !== this.#options.channel || hello.v !== PROTOCOL_VERSION) {

@@ -22,9 +22,9 @@ export const DEFAULT_OPEN_TIMEOUT = 30_000;
  * message rather than zod's string, number, boolean and literal schemas: the partner reads the
  * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (issue 11).
  */
-function length(min: number, max: number) {
+function length(min: number, max: number, what = 'a string') {
   return z.custom<string>((value) => typeof value === 'string' && value.length >= min && value.length <= max, {
-    error: `must be a string of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
+    error: `must be ${what} of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
   });
 }
 /** One of `values`; the message lists them, as the partner needs them. */
@@ -80,7 +80,7 @@ const confirmationSchema = z.strictObject({
 /** The `getLoginToken` option: a login token for `accountID`, minted by your server. */
 export type GetLoginToken = (accountID: string) => Promise<string> | string;
 
-export const partnerIDSchema = length(1, 256);
+export const partnerIDSchema = length(1, 256, 'the partner ID the service gave you, a string');
 
 export const pluginOptionsSchema = z.strictObject({
   /** `prod` (default) or `demo`. */

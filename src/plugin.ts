@@ -122,7 +122,7 @@ export class Plugin {
    * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
    */
   constructor(partnerID: string, options: PluginOptions = {}) {
-    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
+    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID');
     const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
     this.authMode = opts.authMode ?? 'jwt';
     this.#getLoginToken = opts.getLoginToken;

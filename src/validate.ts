@@ -37,17 +37,13 @@ function explain(issue: Issue, got: unknown): string {
  * Parses `input` with `schema` or throws an `InvalidParameterError` naming `name` + the path of
  * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
  */
-export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string, hint = ''): z.infer<T> {
+export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string): z.infer<T> {
   // `reportInput`: each issue carries the value it is about.
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = [name, ...issue.path].join('.');
-  throw new InvalidParameterError(
-    'invalid_parameter',
-    `${field} ${explain(issue, issue.input)}.${hint ? ` ${hint}` : ''}`,
-    {
-      field,
-    },
-  );
+  throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, issue.input)}.`, {
+    field,
+  });
 }

@@ -12,7 +12,7 @@ import {
   VideoPluginError,
   deserializeError,
 } from './errors.js';
-import { Emitter, report, type PluginEventListener } from './events.js';
+import { Emitter, deliver, type PluginEventListener } from './events.js';
 import { Frame } from './frame.js';
 import {
   DEFAULT_OPEN_TIMEOUT,
@@ -542,7 +542,7 @@ export class Plugin {
     shared.subscribers.add(subscriber);
     if (shared.last) {
       const current = shared.last;
-      queueMicrotask(() => shared.subscribers.has(subscriber) && this.#deliver(subscriber.callback, current));
+      queueMicrotask(() => shared.subscribers.has(subscriber) && deliver(subscriber.callback, current));
     }
     return () => {
       if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0) return;
@@ -607,15 +607,7 @@ export class Plugin {
     const last = subscription.last;
     if (last && rank <= STATUS_RANK[last.status]) return;
     subscription.last = payload;
-    for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload);
-  }
-
-  #deliver(callback: StatusCallback, payload: StatusPayload): void {
-    try {
-      callback(payload);
-    } catch (error) {
-      report(error);
-    }
+    for (const { callback } of [...subscription.subscribers]) deliver(callback, payload);
   }
 
   /**

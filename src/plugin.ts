@@ -69,8 +69,9 @@ type StatusCallback = (payload: StatusPayload) => void;
 
 /** One upstream subscription per topic/id, shared by every callback that asked for it. */
 interface StatusSubscription {
-  subscribers: Set<{ callback: StatusCallback }>;
-  last: StatusPayload | undefined;
+  /** One function per subscription, so that a callback subscribed twice is two subscribers. */
+  subscribers: Set<StatusCallback>;
+  last?: StatusPayload;
   stop: () => void;
 }
 
@@ -529,25 +530,23 @@ export class Plugin {
   #subscribeStatus(topic: string, method: string, field: string, id: unknown, callback: unknown): () => void {
     this.#ready(method);
     const key = parse(idSchema, id, field);
-    const subscriber = { callback: parse(callbackSchema, callback, 'callback') as StatusCallback };
+    const checked = parse(callbackSchema, callback, 'callback') as StatusCallback;
+    const subscriber: StatusCallback = (payload) => checked(payload);
     const mapKey = `${topic}:${key}`;
-    let subscription = this.#statusSubscriptions.get(mapKey);
-    if (!subscription) {
-      const created: StatusSubscription = { subscribers: new Set(), last: undefined, stop: () => {} };
-      created.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(created, value));
-      this.#statusSubscriptions.set(mapKey, created);
-      subscription = created;
+    const subscriptions = this.#statusSubscriptions;
+    // A new one gets its `stop` right below, once it is in the map.
+    const shared = subscriptions.get(mapKey) ?? ({ subscribers: new Set() } as StatusSubscription);
+    if (!subscriptions.has(mapKey)) {
+      subscriptions.set(mapKey, shared);
+      shared.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(shared, value as StatusPayload));
     }
-    const shared = subscription;
-    shared.subscribers.add(subscriber);
-    if (shared.last) {
-      const current = shared.last;
-      queueMicrotask(() => shared.subscribers.has(subscriber) && deliver(subscriber.callback, current));
-    }
+    const { subscribers, last } = shared;
+    subscribers.add(subscriber);
+    if (last) queueMicrotask(() => subscribers.has(subscriber) && deliver(subscriber, last));
     return () => {
-      if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0) return;
+      if (!subscribers.delete(subscriber) || subscribers.size) return;
       shared.stop();
-      this.#statusSubscriptions.delete(mapKey);
+      subscriptions.delete(mapKey);
     };
   }
 
@@ -595,19 +594,18 @@ export class Plugin {
    * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
    * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
    */
-  #onStatus(subscription: StatusSubscription, value: unknown): void {
-    // The one answer the host reads before passing it on: dedupe and order need a known status
-    // (`typeof`, not `in`: a forged "constructor" must not pass).
-    const payload = value as StatusPayload;
+  #onStatus(subscription: StatusSubscription, payload: StatusPayload): void {
+    // The one answer the host reads before passing it on (`payload` is unchecked): dedupe and
+    // order need a known status (`typeof`, not `in`: a forged "constructor" must not pass).
     const rank = STATUS_RANK[payload?.status];
     if (typeof rank !== 'number') {
-      this.#log('dropped', value);
+      this.#log('dropped', payload);
       return;
     }
     const last = subscription.last;
     if (last && rank <= STATUS_RANK[last.status]) return;
     subscription.last = payload;
-    for (const { callback } of [...subscription.subscribers]) deliver(callback, payload);
+    for (const subscriber of [...subscription.subscribers]) deliver(subscriber, payload);
   }
 
   /**

@@ -122,7 +122,7 @@ export class Plugin {
    * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
    * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
    */
-  constructor(partnerID: string, options: PluginOptions = {}) {
+  constructor(partnerID: string, options?: PluginOptions) {
     this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID');
     const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
     this.authMode = opts.authMode ?? 'jwt';
@@ -141,7 +141,7 @@ export class Plugin {
       locale: opts.locale,
     };
     const channel = crypto.randomUUID();
-    const src = new URL(PLUGIN_PATH.slice(1), base);
+    const src = new URL(`.${PLUGIN_PATH}`, base);
     src.searchParams.set('partner', this.partnerID);
     src.hash = frameHash(channel);
     this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
@@ -196,8 +196,9 @@ export class Plugin {
    * use `externalID`.
    */
   async createAccount(createAccountToken: string): Promise<string> {
-    const token = this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken');
-    const { accountID } = await this.#call('createAccount', { token });
+    const { accountID } = await this.#call('createAccount', {
+      token: this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken'),
+    });
     this.#signedIn(accountID);
     return accountID;
   }
@@ -207,8 +208,9 @@ export class Plugin {
    * `accountID` or `externalID`), logging out any current account first.
    */
   async loginAccount(loginAccountToken: string): Promise<Account> {
-    const token = this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken');
-    const account = await this.#call('loginAccount', { token });
+    const account = await this.#call('loginAccount', {
+      token: this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken'),
+    });
     this.#signedIn(account.id);
     return account;
   }
@@ -231,8 +233,9 @@ export class Plugin {
   /** Changes the given fields of the logged-in account (a plain object, not a token). */
   async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
     this.#ready('updateAccountInfo', true);
-    const info = parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo');
-    return this.#call('updateAccountInfo', { info });
+    return this.#call('updateAccountInfo', {
+      info: parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo'),
+    });
   }
 
   // ---- Videos ----
@@ -246,8 +249,7 @@ export class Plugin {
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
     this.#ready('getVideoData');
-    const id = parse(idSchema, videoID, 'videoID');
-    return this.#call('getVideoData', { videoID: id }, { resend: true });
+    return this.#call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
   }
 
   // ---- Background actions ----
@@ -374,7 +376,7 @@ export class Plugin {
    * Opens the AI page: on the search view (`sourceURL`), the prompt step (`topicId`) or the final
    * preview (`generationRequestId`). Resolves when it has opened; emits `pluginOpened`.
    */
-  async openPlugin(options: OpenPluginOptions = {}): Promise<void> {
+  async openPlugin(options?: OpenPluginOptions): Promise<void> {
     this.#ready('openPlugin');
     const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
     const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
@@ -397,19 +399,29 @@ export class Plugin {
         { field: 'options' },
       );
     }
-    const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
-    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts);
+    await this.#open(
+      'openPlugin',
+      'pluginOpened',
+      'pluginOpenFailed',
+      { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId },
+      opts,
+    );
   }
 
   /**
    * Opens the editor for one of the logged-in user's videos. Resolves when it has opened; emits
    * `editorOpened` with the video. Rejects for unknown videos and other users' videos.
    */
-  async openEditorForVideo(videoID: string, options: OpenEditorOptions = {}): Promise<void> {
+  async openEditorForVideo(videoID: string, options?: OpenEditorOptions): Promise<void> {
     this.#ready('openEditorForVideo');
     const id = parse(idSchema, videoID, 'videoID');
-    const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
-    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts);
+    await this.#open(
+      'openEditorForVideo',
+      'editorOpened',
+      'editorOpenFailed',
+      { videoID: id },
+      parse(openEditorOptionsSchema, options ?? {}, 'options'),
+    );
   }
 
   /** Hides the UI. The user stays logged in and the iframe stays loaded. */
@@ -424,8 +436,7 @@ export class Plugin {
    * subscription. Every later call rejects with a `DestroyedError`; a second `cleanup()` is harmless.
    */
   cleanup(): Promise<void> {
-    this.#cleanup ??= this.#teardown();
-    return this.#cleanup;
+    return (this.#cleanup ??= this.#teardown());
   }
 
   // ---- Events ----
@@ -449,7 +460,7 @@ export class Plugin {
   // ---- Internals ----
 
   /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
-  #ready(method: string, accountMethod = false): void {
+  #ready(method: string, accountMethod?: boolean): void {
     if (this.#destroyed) {
       throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
     }
@@ -521,8 +532,10 @@ export class Plugin {
       this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {
-      if (!wasVisible && !this.#destroyed) this.#frame.hide();
-      if (!this.#destroyed) this.#emitter.emit(failed, error as VideoPluginError);
+      if (!this.#destroyed) {
+        if (!wasVisible) this.#frame.hide();
+        this.#emitter.emit(failed, error as VideoPluginError);
+      }
       throw error;
     }
   }
@@ -618,7 +631,7 @@ export class Plugin {
     this.#accountID = null;
     const getLoginToken = this.#getLoginToken;
     if (getLoginToken && this.authMode === 'jwt') {
-      return (this.#restoring = this.#restore(accountID, getLoginToken).finally(() => (this.#restoring = undefined)));
+      return (this.#restoring = this.#restore(accountID, getLoginToken));
     }
     this.#lose(
       accountID,
@@ -657,6 +670,8 @@ export class Plugin {
       );
     } finally {
       clearTimeout(this.#restoreTimer);
+      // Always after the assignment in #sessionLost: this function awaits before it gets here.
+      this.#restoring = undefined;
     }
   }
 
@@ -688,15 +703,14 @@ export class Plugin {
       this.#onSession(payload);
       return;
     }
-    const eventName = name as PluginEventName;
     // sessionLost is the Plugin's own: a frame cannot claim it.
-    if (!EVENT_NAMES.includes(eventName) || eventName === 'sessionLost') {
+    if (!EVENT_NAMES.includes(name as PluginEventName) || name === 'sessionLost') {
       this.#log('dropped', name, payload);
       return;
     }
-    if (eventName === 'editorExited') this.#frame.hide();
-    const isError = eventName === 'error' || eventName.endsWith('OpenFailed');
-    this.#emitter.emit(eventName, (isError ? deserializeError(payload as never) : payload) as never);
+    if (name === 'editorExited') this.#frame.hide();
+    const isError = name === 'error' || name.endsWith('OpenFailed');
+    this.#emitter.emit(name as PluginEventName, (isError ? deserializeError(payload as never) : payload) as never);
   }
 
   async #teardown(): Promise<void> {
@@ -716,7 +730,5 @@ export class Plugin {
     );
     this.#frame.destroy();
     this.#emitter.clear();
-    this.#authenticated = false;
-    this.#accountID = null;
   }
 }

@@ -56,7 +56,7 @@ const httpURL = z.custom<string>((value) => {
 }, 'must be an absolute http(s) URL of at most 2048 characters');
 const timeout = z.custom<number>(
   (ms) => typeof ms === 'number' && ms > 0 && ms <= 600_000,
-  'must be a number of milliseconds, more than 0 and at most 600000',
+  'must be a number of milliseconds, > 0 and <= 600000',
 );
 const boolean = z.custom<boolean>((value) => typeof value === 'boolean', 'must be a boolean');
 const signal = z.optional(

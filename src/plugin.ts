@@ -366,7 +366,7 @@ export class Plugin {
     const signal = this.#signal(options);
     const started = performance.now();
     if (this.#frame.mount(element, hidden) === 'reloaded') {
-      this.#connection.expectReload('the iframe was moved to another element');
+      this.#connection.expectReload('mount() moved the iframe');
     }
     await this.#call('ping', undefined, { resend: true, signal });
     this.#since('mounted', started);
@@ -383,7 +383,7 @@ export class Plugin {
     if (new Set(sources).size > 1) {
       throw new InvalidParameterError(
         'invalid_parameter',
-        'options.sourceUrl and options.businessURL are other names of options.sourceURL: pass only one.',
+        'options.sourceUrl and options.businessURL are aliases of options.sourceURL: pass only one.',
         { field: 'options.sourceURL' },
       );
     }
@@ -462,12 +462,12 @@ export class Plugin {
   /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
   #ready(method: string, accountMethod?: boolean): void {
     if (this.#destroyed) {
-      throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
+      throw new DestroyedError('destroyed', `${method} was called after cleanup(): create a new Plugin.`);
     }
     if (accountMethod && this.authMode === 'uncontrolled') {
       throw new AccountMethodsDisabledError(
         'account_methods_disabled',
-        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use authMode "jwt".`,
+        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use "jwt".`,
         { method },
       );
     }
@@ -655,7 +655,8 @@ export class Plugin {
           // A partner function may throw instead of rejecting: catch both.
           Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
         }),
-        'the result of getLoginToken',
+        // Read in the message below: "getLoginToken did not restore it (its result must be …)".
+        'its result',
       );
       const account = await this.#connection.call<Account>('loginAccount', { token }, { early: true });
       if (account.id !== accountID) {
@@ -725,9 +726,7 @@ export class Plugin {
     }
     for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
     this.#statusSubscriptions.clear();
-    this.#connection.destroy(
-      new DestroyedError('destroyed', 'cleanup() ended this call. Create a new Plugin to continue.'),
-    );
+    this.#connection.destroy();
     this.#frame.destroy();
     this.#emitter.clear();
   }

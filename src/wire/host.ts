@@ -198,8 +198,13 @@ export class HostConnection {
     this.#armConnectTimer();
   }
 
-  /** Rejects every pending call with `error` and releases every listener, timer and port. */
-  destroy(error: VideoPluginError = new DestroyedError('destroyed', 'The connection was closed.')): void {
+  /**
+   * Rejects every pending call with `error` and releases every listener, timer and port. The default
+   * error is the one the Plugin's cleanup() gives its calls.
+   */
+  destroy(
+    error: VideoPluginError = new DestroyedError('destroyed', 'cleanup() ended this call: create a new Plugin.'),
+  ): void {
     if (this.#state === 'destroyed') return;
     removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
@@ -318,7 +323,7 @@ export class HostConnection {
       (call) => call.sent && !call.resend,
       new ConnectionError(
         'connection_failed',
-        `The call was interrupted because ${reason}. It may have taken effect: check before calling again.`,
+        `The call was interrupted (${reason}); it may have taken effect: check before calling again.`,
         { retryable: true },
       ),
     );
@@ -422,7 +427,7 @@ export class HostConnection {
     const { iframe, serviceOrigin } = this.#options;
     const origin = location.origin;
     const why = !iframe.isConnected
-      ? 'The iframe was removed from the document: put it back with mount(element), or call cleanup().'
+      ? 'The iframe was removed from the document: call mount(element), or cleanup().'
       : this.#versionSeen === undefined
         ? `Check the service URL, that the partner allows the origin ${origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`
         : `The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;

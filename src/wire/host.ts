@@ -209,7 +209,6 @@ export class HostConnection {
     removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
     clearTimeout(this.#callTimer);
-    this.#callTimer = undefined;
     this.#subscriptions.clear();
     this.#fail('destroyed', error);
   }
@@ -384,7 +383,7 @@ export class HostConnection {
 
   /** Rejects the calls whose deadline passed and re-arms for the next one, if any is pending. */
   readonly #onCallTimer = (): void => {
-    this.#callTimer = undefined;
+    // #callTimer keeps the fired timer's id: clearing it later is harmless.
     this.#callTimerAt = Infinity;
     const now = performance.now();
     let next = Infinity;

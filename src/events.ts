@@ -25,9 +25,8 @@ export class Emitter {
   readonly #listeners = new Map<PluginEventName, Set<(payload: never) => void>>();
 
   on<K extends PluginEventName>(name: K, listener: PluginEventListener<K>): () => void {
-    let set = this.#listeners.get(name);
-    if (!set) this.#listeners.set(name, (set = new Set()));
-    set.add(listener as (payload: never) => void);
+    // add() returns the set: a new one goes into the map, a known one is set again.
+    this.#listeners.set(name, (this.#listeners.get(name) ?? new Set()).add(listener as (payload: never) => void));
     return () => this.off(name, listener);
   }
 

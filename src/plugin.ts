@@ -128,14 +128,14 @@ export class Plugin {
     this.authMode = opts.authMode ?? 'jwt';
     this.#getLoginToken = opts.getLoginToken;
     this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
-    this.#log = createLogger(opts.isDebug ?? false);
+    this.#log = createLogger(!!opts.isDebug);
     const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     this.serviceURL = base.href;
     this.#config = {
       partnerID: this.partnerID,
       authMode: this.authMode,
-      isDebug: opts.isDebug ?? false,
+      isDebug: !!opts.isDebug,
       completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
       appearance: opts.appearance,
       locale: opts.locale,
@@ -168,9 +168,8 @@ export class Plugin {
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
-    this.ready = this.#connection.whenConnected();
     // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
-    this.ready.catch(() => {});
+    (this.ready = this.#connection.whenConnected()).catch(() => {});
   }
 
   /** The iframe that shows the service (hidden until opened). */

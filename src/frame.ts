@@ -13,7 +13,7 @@ export interface FrameOptions {
   parent?: HTMLElement | undefined;
 }
 
-const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none;';
+const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none';
 
 /** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`append`). */
 export type MoveResult = 'kept' | 'reloaded';
@@ -30,7 +30,7 @@ export class Frame {
     iframe.title = options.title;
     iframe.part.add('frame');
     iframe.allow = 'clipboard-write; fullscreen';
-    iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal;';
+    iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal';
     this.iframe = iframe;
     this.#src = options.src;
     this.#place(options.parent);
@@ -86,9 +86,8 @@ export class Frame {
    * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
    */
   reload(): void {
-    const parent = this.iframe.parentNode;
+    const { parentNode: parent, nextSibling: next } = this.iframe;
     if (!parent) return;
-    const next = this.iframe.nextSibling;
     this.iframe.remove();
     this.iframe.src = this.#src;
     parent.insertBefore(this.iframe, next);
@@ -96,22 +95,19 @@ export class Frame {
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */
   destroy(): void {
+    this.#show(false);
     this.iframe.remove();
     this.#overlay?.remove();
     this.#overlay = undefined;
-    this.#visible = false;
   }
 
   #place(parent: HTMLElement | undefined): void {
-    if (parent) {
-      parent.append(this.iframe);
-      return;
+    if (!parent) {
+      parent = this.#overlay = document.createElement('div');
+      parent.dataset.videoPlugin = '';
+      parent.style.cssText = OVERLAY_STYLE;
+      document.body.append(parent);
     }
-    const overlay = document.createElement('div');
-    overlay.dataset.videoPlugin = '';
-    overlay.style.cssText = OVERLAY_STYLE;
-    overlay.append(this.iframe);
-    document.body.append(overlay);
-    this.#overlay = overlay;
+    parent.append(this.iframe);
   }
 }

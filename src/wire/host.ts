@@ -399,7 +399,8 @@ export class HostConnection {
   };
 
   #armConnectTimer(): void {
-    if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failed) return;
+    // Timer ids are above 0.
+    if (this.#connectTimer || this.#state === 'connected' || this.#failed) return;
     this.#connectTimer = setTimeout(() => {
       this.#connectTimer = undefined;
       this.#connectFailed = true;

@@ -500,7 +500,7 @@ export class Plugin {
     this.#authenticated = true;
     this.#accountID = accountID;
     this.#lost = undefined;
-    this.#log('state: logged in', accountID);
+    this.#log('logged in', accountID);
   }
 
   /**
@@ -575,7 +575,8 @@ export class Plugin {
     options: SignalOptions | undefined,
   ): AsyncGenerator<StatusPayload, void> {
     const queue: StatusPayload[] = [];
-    let wake = (): void => {};
+    // Set by the loop's first wait, before anything can call it: updates and aborts come later.
+    let wake: () => void;
     const stop = this.#subscribeStatus(topic, method, field, id, (payload: StatusPayload) => {
       queue.push(payload);
       wake();
@@ -681,7 +682,7 @@ export class Plugin {
       `The service iframe lost the session of account ${accountID} on reload: ${why}`,
       { accountID },
     );
-    this.#log('state: session lost', accountID);
+    this.#log('session lost', accountID);
     if (this.authMode === 'jwt') this.#lost = error;
     this.#emitter.emit('sessionLost', { accountID, error });
   }

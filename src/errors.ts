@@ -28,9 +28,8 @@ export class VideoPluginError extends Error {
 
   /** The plain `{code, message, data?}` form, safe to post or send as JSON. */
   toJSON(): SerializedError {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    const { code, message, data } = this;
+    return data === undefined ? { code, message } : { code, message, data };
   }
 }
 

@@ -12,13 +12,21 @@ export function report(error: unknown): void {
     });
 }
 
+/** Calls `listener` with `payload`; an exception is reported, not thrown. */
+export function deliver<T>(listener: (payload: T) => void, payload: T): void {
+  try {
+    listener(payload);
+  } catch (error) {
+    report(error);
+  }
+}
+
 export class Emitter {
   readonly #listeners = new Map<PluginEventName, Set<(payload: never) => void>>();
 
   on<K extends PluginEventName>(name: K, listener: PluginEventListener<K>): () => void {
-    let set = this.#listeners.get(name);
-    if (!set) this.#listeners.set(name, (set = new Set()));
-    set.add(listener as (payload: never) => void);
+    // add() returns the set: a new one goes into the map, a known one is set again.
+    this.#listeners.set(name, (this.#listeners.get(name) ?? new Set()).add(listener as (payload: never) => void));
     return () => this.off(name, listener);
   }
 
@@ -28,15 +36,7 @@ export class Emitter {
 
   /** Calls every listener of `name`; one listener's exception does not stop the others. */
   emit<K extends PluginEventName>(name: K, payload: PluginEventMap[K]): void {
-    const set = this.#listeners.get(name);
-    if (!set) return;
-    for (const listener of [...set]) {
-      try {
-        (listener as PluginEventListener<K>)(payload);
-      } catch (error) {
-        report(error);
-      }
-    }
+    for (const listener of [...(this.#listeners.get(name) ?? [])]) deliver(listener as PluginEventListener<K>, payload);
   }
 
   clear(): void {

@@ -13,9 +13,9 @@ export interface FrameOptions {
   parent?: HTMLElement | undefined;
 }
 
-const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none;';
+const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none';
 
-/** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`appendChild`). */
+/** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`append`). */
 export type MoveResult = 'kept' | 'reloaded';
 
 export class Frame {
@@ -28,9 +28,9 @@ export class Frame {
   constructor(options: FrameOptions) {
     const iframe = document.createElement('iframe');
     iframe.title = options.title;
-    iframe.setAttribute('part', 'frame');
+    iframe.part.add('frame');
     iframe.allow = 'clipboard-write; fullscreen';
-    iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal;';
+    iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal';
     this.iframe = iframe;
     this.#src = options.src;
     this.#place(options.parent);
@@ -44,15 +44,18 @@ export class Frame {
   }
 
   show(): void {
-    this.#visible = true;
-    this.iframe.style.display = 'block';
-    if (this.#overlay) this.#overlay.style.display = 'block';
+    this.#show(true);
   }
 
   hide(): void {
-    this.#visible = false;
-    this.iframe.style.display = 'none';
-    if (this.#overlay) this.#overlay.style.display = 'none';
+    this.#show(false);
+  }
+
+  #show(visible: boolean): void {
+    const display = visible ? 'block' : 'none';
+    this.#visible = visible;
+    this.iframe.style.display = display;
+    if (this.#overlay) this.#overlay.style.display = display;
   }
 
   /**
@@ -60,25 +63,21 @@ export class Frame {
    * frame's document alive; otherwise the move reloads the frame and the caller must reconnect.
    */
   mount(parent: HTMLElement, hidden: boolean): MoveResult {
-    const previousOverlay = this.#overlay;
-    this.#overlay = undefined;
     let result: MoveResult = 'reloaded';
-    const canMove =
-      typeof (parent as { moveBefore?: unknown }).moveBefore === 'function' &&
-      this.iframe.isConnected &&
-      parent.isConnected;
-    if (canMove) {
+    if (this.iframe.isConnected) {
       try {
         (parent as unknown as { moveBefore(node: Node, child: Node | null): void }).moveBefore(this.iframe, null);
         result = 'kept';
       } catch {
-        // moveBefore refuses some moves (e.g. across documents): fall back to a reloading move.
+        // Not every browser has moveBefore, and it refuses moves out of the iframe's document (e.g.
+        // into an element not in the document): fall back to a reloading move.
       }
     }
-    if (result === 'reloaded') parent.appendChild(this.iframe);
-    previousOverlay?.remove();
-    if (hidden) this.hide();
-    else this.show();
+    if (result === 'reloaded') parent.append(this.iframe);
+    // The iframe is out of its overlay now (if it had one), which goes.
+    this.#overlay?.remove();
+    this.#overlay = undefined;
+    this.#show(!hidden);
     return result;
   }
 
@@ -87,9 +86,8 @@ export class Frame {
    * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
    */
   reload(): void {
-    const parent = this.iframe.parentNode;
+    const { parentNode: parent, nextSibling: next } = this.iframe;
     if (!parent) return;
-    const next = this.iframe.nextSibling;
     this.iframe.remove();
     this.iframe.src = this.#src;
     parent.insertBefore(this.iframe, next);
@@ -97,22 +95,19 @@ export class Frame {
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */
   destroy(): void {
+    this.#show(false);
     this.iframe.remove();
     this.#overlay?.remove();
     this.#overlay = undefined;
-    this.#visible = false;
   }
 
   #place(parent: HTMLElement | undefined): void {
-    if (parent) {
-      parent.appendChild(this.iframe);
-      return;
+    if (!parent) {
+      parent = this.#overlay = document.createElement('div');
+      parent.dataset.videoPlugin = '';
+      parent.style.cssText = OVERLAY_STYLE;
+      document.body.append(parent);
     }
-    const overlay = document.createElement('div');
-    overlay.dataset.videoPlugin = '';
-    overlay.style.cssText = OVERLAY_STYLE;
-    overlay.appendChild(this.iframe);
-    document.body.appendChild(overlay);
-    this.#overlay = overlay;
+    parent.append(this.iframe);
   }
 }

@@ -20,53 +20,54 @@ export const DEFAULT_OPEN_TIMEOUT = 30_000;
 /**
  * A string of `min` to `max` characters. Like every rule of this file, one check with its own
  * message rather than zod's string, number, boolean and literal schemas: the partner reads the
- * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (issue 11).
+ * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (issue 11). The
+ * message is passed as a string, zod's short form of `{ error: message }`.
  */
-function length(min: number, max: number) {
-  return z.custom<string>((value) => typeof value === 'string' && value.length >= min && value.length <= max, {
-    error: `must be a string of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
-  });
+function length(min: number, max: number, what = 'a string') {
+  return z.custom<string>(
+    (value) => typeof value === 'string' && value.length >= min && value.length <= max,
+    `must be ${what} of ${min ? `${min} to ${max}` : `at most ${max}`} characters`,
+  );
 }
 /** One of `values`; the message lists them, as the partner needs them. */
 function oneOf<const T extends readonly (string | number)[]>(values: T) {
-  return z.custom<T[number]>((value) => values.includes(value as T[number]), {
-    error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
-  });
+  return z.custom<T[number]>(
+    (value) => values.includes(value as T[number]),
+    `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+  );
 }
 const text = length(1, 2048);
-const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
-  error: 'must be a function',
-});
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function');
 const optionalFn = z.optional(fn);
-const element = z.custom<HTMLElement>((value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement, {
-  error: 'must be an HTMLElement (e.g. document.getElementById(...))',
-});
+const element = z.custom<HTMLElement>(
+  (value) => typeof HTMLElement !== 'undefined' && value instanceof HTMLElement,
+  'must be an HTMLElement (e.g. document.getElementById(...))',
+);
 /**
  * An absolute http(s) URL of at most 2048 characters (a partner's data must not become a 1 MB
  * request). A refine: zod's z.url() costs 0.8 kB gzip for this one check.
  */
-const httpURL = z.custom<string>(
-  (value) => {
-    try {
-      return typeof value === 'string' && value.length <= 2048 && /^https?:$/.test(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be an absolute http(s) URL of at most 2048 characters' },
+const httpURL = z.custom<string>((value) => {
+  try {
+    return typeof value === 'string' && value.length <= 2048 && /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) URL of at most 2048 characters');
+const timeout = z.custom<number>(
+  (ms) => typeof ms === 'number' && ms > 0 && ms <= 600_000,
+  'must be a number of milliseconds, > 0 and <= 600000',
 );
-const timeout = z.custom<number>((ms) => typeof ms === 'number' && ms > 0 && ms <= 600_000, {
-  error: 'must be a number of milliseconds, more than 0 and at most 600000',
-});
-const boolean = z.custom<boolean>((value) => typeof value === 'boolean', { error: 'must be a boolean' });
+const boolean = z.custom<boolean>((value) => typeof value === 'boolean', 'must be a boolean');
 const signal = z.optional(
-  z.custom<AbortSignal>((value) => value instanceof AbortSignal, {
-    error: 'must be an AbortSignal (e.g. new AbortController().signal)',
-  }),
+  z.custom<AbortSignal>(
+    (value) => value instanceof AbortSignal,
+    'must be an AbortSignal (e.g. new AbortController().signal)',
+  ),
 );
 const plainObject = z.custom<Appearance>(
   (value) => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype,
-  { error: 'must be a plain object' },
+  'must be a plain object',
 );
 
 const confirmationSchema = z.strictObject({
@@ -80,7 +81,7 @@ const confirmationSchema = z.strictObject({
 /** The `getLoginToken` option: a login token for `accountID`, minted by your server. */
 export type GetLoginToken = (accountID: string) => Promise<string> | string;
 
-export const partnerIDSchema = length(1, 256);
+export const partnerIDSchema = length(1, 256, 'the partner ID the service gave you, a string');
 
 export const pluginOptionsSchema = z.strictObject({
   /** `prod` (default) or `demo`. */

@@ -12,7 +12,7 @@ import {
   VideoPluginError,
   deserializeError,
 } from './errors.js';
-import { Emitter, report, type PluginEventListener } from './events.js';
+import { Emitter, deliver, type PluginEventListener } from './events.js';
 import { Frame } from './frame.js';
 import {
   DEFAULT_OPEN_TIMEOUT,
@@ -69,8 +69,9 @@ type StatusCallback = (payload: StatusPayload) => void;
 
 /** One upstream subscription per topic/id, shared by every callback that asked for it. */
 interface StatusSubscription {
-  subscribers: Set<{ callback: StatusCallback }>;
-  last: StatusPayload | undefined;
+  /** One function per subscription, so that a callback subscribed twice is two subscribers. */
+  subscribers: Set<StatusCallback>;
+  last?: StatusPayload;
   stop: () => void;
 }
 
@@ -121,26 +122,26 @@ export class Plugin {
    * Creates the iframe (hidden) in `options.domElement`, or in a `<div>` appended to the body, and
    * starts connecting to the service. Throws an `InvalidParameterError` for invalid arguments.
    */
-  constructor(partnerID: string, options: PluginOptions = {}) {
-    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID', 'Pass the partner ID the service gave you.');
+  constructor(partnerID: string, options?: PluginOptions) {
+    this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID');
     const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
     this.authMode = opts.authMode ?? 'jwt';
     this.#getLoginToken = opts.getLoginToken;
     this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
-    this.#log = createLogger(opts.isDebug ?? false);
+    this.#log = createLogger(!!opts.isDebug);
     const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     this.serviceURL = base.href;
     this.#config = {
       partnerID: this.partnerID,
       authMode: this.authMode,
-      isDebug: opts.isDebug ?? false,
+      isDebug: !!opts.isDebug,
       completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
       appearance: opts.appearance,
       locale: opts.locale,
     };
     const channel = crypto.randomUUID();
-    const src = new URL(PLUGIN_PATH.slice(1), base);
+    const src = new URL(`.${PLUGIN_PATH}`, base);
     src.searchParams.set('partner', this.partnerID);
     src.hash = frameHash(channel);
     this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
@@ -167,9 +168,8 @@ export class Plugin {
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
-    this.ready = this.#connection.whenConnected();
     // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
-    this.ready.catch(() => {});
+    (this.ready = this.#connection.whenConnected()).catch(() => {});
   }
 
   /** The iframe that shows the service (hidden until opened). */
@@ -195,8 +195,9 @@ export class Plugin {
    * use `externalID`.
    */
   async createAccount(createAccountToken: string): Promise<string> {
-    const token = this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken');
-    const { accountID } = await this.#call('createAccount', { token });
+    const { accountID } = await this.#call('createAccount', {
+      token: this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken'),
+    });
     this.#signedIn(accountID);
     return accountID;
   }
@@ -206,8 +207,9 @@ export class Plugin {
    * `accountID` or `externalID`), logging out any current account first.
    */
   async loginAccount(loginAccountToken: string): Promise<Account> {
-    const token = this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken');
-    const account = await this.#call('loginAccount', { token });
+    const account = await this.#call('loginAccount', {
+      token: this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken'),
+    });
     this.#signedIn(account.id);
     return account;
   }
@@ -230,8 +232,9 @@ export class Plugin {
   /** Changes the given fields of the logged-in account (a plain object, not a token). */
   async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
     this.#ready('updateAccountInfo', true);
-    const info = parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo');
-    return this.#call('updateAccountInfo', { info });
+    return this.#call('updateAccountInfo', {
+      info: parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo'),
+    });
   }
 
   // ---- Videos ----
@@ -245,8 +248,7 @@ export class Plugin {
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
     this.#ready('getVideoData');
-    const id = parse(idSchema, videoID, 'videoID');
-    return this.#call('getVideoData', { videoID: id }, { resend: true });
+    return this.#call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
   }
 
   // ---- Background actions ----
@@ -363,7 +365,7 @@ export class Plugin {
     const signal = this.#signal(options);
     const started = performance.now();
     if (this.#frame.mount(element, hidden) === 'reloaded') {
-      this.#connection.expectReload('the iframe was moved to another element');
+      this.#connection.expectReload('mount() moved the iframe');
     }
     await this.#call('ping', undefined, { resend: true, signal });
     this.#since('mounted', started);
@@ -373,14 +375,14 @@ export class Plugin {
    * Opens the AI page: on the search view (`sourceURL`), the prompt step (`topicId`) or the final
    * preview (`generationRequestId`). Resolves when it has opened; emits `pluginOpened`.
    */
-  async openPlugin(options: OpenPluginOptions = {}): Promise<void> {
+  async openPlugin(options?: OpenPluginOptions): Promise<void> {
     this.#ready('openPlugin');
     const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
     const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
     if (new Set(sources).size > 1) {
       throw new InvalidParameterError(
         'invalid_parameter',
-        'options.sourceUrl and options.businessURL are other names of options.sourceURL: pass only one.',
+        'options.sourceUrl and options.businessURL are aliases of options.sourceURL: pass only one.',
         { field: 'options.sourceURL' },
       );
     }
@@ -396,19 +398,29 @@ export class Plugin {
         { field: 'options' },
       );
     }
-    const params = { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
-    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', params, opts);
+    await this.#open(
+      'openPlugin',
+      'pluginOpened',
+      'pluginOpenFailed',
+      { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId },
+      opts,
+    );
   }
 
   /**
    * Opens the editor for one of the logged-in user's videos. Resolves when it has opened; emits
    * `editorOpened` with the video. Rejects for unknown videos and other users' videos.
    */
-  async openEditorForVideo(videoID: string, options: OpenEditorOptions = {}): Promise<void> {
+  async openEditorForVideo(videoID: string, options?: OpenEditorOptions): Promise<void> {
     this.#ready('openEditorForVideo');
     const id = parse(idSchema, videoID, 'videoID');
-    const opts = parse(openEditorOptionsSchema, options ?? {}, 'options');
-    await this.#open('openEditorForVideo', 'editorOpened', 'editorOpenFailed', { videoID: id }, opts);
+    await this.#open(
+      'openEditorForVideo',
+      'editorOpened',
+      'editorOpenFailed',
+      { videoID: id },
+      parse(openEditorOptionsSchema, options ?? {}, 'options'),
+    );
   }
 
   /** Hides the UI. The user stays logged in and the iframe stays loaded. */
@@ -423,8 +435,7 @@ export class Plugin {
    * subscription. Every later call rejects with a `DestroyedError`; a second `cleanup()` is harmless.
    */
   cleanup(): Promise<void> {
-    this.#cleanup ??= this.#teardown();
-    return this.#cleanup;
+    return (this.#cleanup ??= this.#teardown());
   }
 
   // ---- Events ----
@@ -448,14 +459,14 @@ export class Plugin {
   // ---- Internals ----
 
   /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
-  #ready(method: string, accountMethod = false): void {
+  #ready(method: string, accountMethod?: boolean): void {
     if (this.#destroyed) {
-      throw new DestroyedError('destroyed', `${method} was called after cleanup(). Create a new Plugin to continue.`);
+      throw new DestroyedError('destroyed', `${method} was called after cleanup(): create a new Plugin.`);
     }
     if (accountMethod && this.authMode === 'uncontrolled') {
       throw new AccountMethodsDisabledError(
         'account_methods_disabled',
-        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use authMode "jwt".`,
+        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use "jwt".`,
         { method },
       );
     }
@@ -489,7 +500,7 @@ export class Plugin {
     this.#authenticated = true;
     this.#accountID = accountID;
     this.#lost = undefined;
-    this.#log('state: logged in', accountID);
+    this.#log('logged in', accountID);
   }
 
   /**
@@ -520,8 +531,10 @@ export class Plugin {
       this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {
-      if (!wasVisible && !this.#destroyed) this.#frame.hide();
-      if (!this.#destroyed) this.#emitter.emit(failed, error as VideoPluginError);
+      if (!this.#destroyed) {
+        if (!wasVisible) this.#frame.hide();
+        this.#emitter.emit(failed, error as VideoPluginError);
+      }
       throw error;
     }
   }
@@ -529,25 +542,23 @@ export class Plugin {
   #subscribeStatus(topic: string, method: string, field: string, id: unknown, callback: unknown): () => void {
     this.#ready(method);
     const key = parse(idSchema, id, field);
-    const subscriber = { callback: parse(callbackSchema, callback, 'callback') as StatusCallback };
+    const checked = parse(callbackSchema, callback, 'callback') as StatusCallback;
+    const subscriber: StatusCallback = (payload) => checked(payload);
     const mapKey = `${topic}:${key}`;
-    let subscription = this.#statusSubscriptions.get(mapKey);
-    if (!subscription) {
-      const created: StatusSubscription = { subscribers: new Set(), last: undefined, stop: () => {} };
-      created.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(created, value));
-      this.#statusSubscriptions.set(mapKey, created);
-      subscription = created;
+    const subscriptions = this.#statusSubscriptions;
+    // A new one gets its `stop` right below, once it is in the map.
+    const shared = subscriptions.get(mapKey) ?? ({ subscribers: new Set() } as StatusSubscription);
+    if (!subscriptions.has(mapKey)) {
+      subscriptions.set(mapKey, shared);
+      shared.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(shared, value as StatusPayload));
     }
-    const shared = subscription;
-    shared.subscribers.add(subscriber);
-    if (shared.last) {
-      const current = shared.last;
-      queueMicrotask(() => shared.subscribers.has(subscriber) && this.#deliver(subscriber.callback, current));
-    }
+    const { subscribers, last } = shared;
+    subscribers.add(subscriber);
+    if (last) queueMicrotask(() => subscribers.has(subscriber) && deliver(subscriber, last));
     return () => {
-      if (!shared.subscribers.delete(subscriber) || shared.subscribers.size > 0) return;
+      if (!subscribers.delete(subscriber) || subscribers.size) return;
       shared.stop();
-      this.#statusSubscriptions.delete(mapKey);
+      subscriptions.delete(mapKey);
     };
   }
 
@@ -564,7 +575,8 @@ export class Plugin {
     options: SignalOptions | undefined,
   ): AsyncGenerator<StatusPayload, void> {
     const queue: StatusPayload[] = [];
-    let wake = (): void => {};
+    // Set by the loop's first wait, before anything can call it: updates and aborts come later.
+    let wake: () => void;
     const stop = this.#subscribeStatus(topic, method, field, id, (payload: StatusPayload) => {
       queue.push(payload);
       wake();
@@ -595,27 +607,18 @@ export class Plugin {
    * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
    * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
    */
-  #onStatus(subscription: StatusSubscription, value: unknown): void {
-    // The one answer the host reads before passing it on: dedupe and order need a known status
-    // (`typeof`, not `in`: a forged "constructor" must not pass).
-    const payload = value as StatusPayload;
+  #onStatus(subscription: StatusSubscription, payload: StatusPayload): void {
+    // The one answer the host reads before passing it on (`payload` is unchecked): dedupe and
+    // order need a known status (`typeof`, not `in`: a forged "constructor" must not pass).
     const rank = STATUS_RANK[payload?.status];
     if (typeof rank !== 'number') {
-      this.#log('dropped', value);
+      this.#log('dropped', payload);
       return;
     }
     const last = subscription.last;
     if (last && rank <= STATUS_RANK[last.status]) return;
     subscription.last = payload;
-    for (const { callback } of [...subscription.subscribers]) this.#deliver(callback, payload);
-  }
-
-  #deliver(callback: StatusCallback, payload: StatusPayload): void {
-    try {
-      callback(payload);
-    } catch (error) {
-      report(error);
-    }
+    for (const subscriber of [...subscription.subscribers]) deliver(subscriber, payload);
   }
 
   /**
@@ -628,7 +631,7 @@ export class Plugin {
     this.#accountID = null;
     const getLoginToken = this.#getLoginToken;
     if (getLoginToken && this.authMode === 'jwt') {
-      return (this.#restoring = this.#restore(accountID, getLoginToken).finally(() => (this.#restoring = undefined)));
+      return (this.#restoring = this.#restore(accountID, getLoginToken));
     }
     this.#lose(
       accountID,
@@ -652,7 +655,8 @@ export class Plugin {
           // A partner function may throw instead of rejecting: catch both.
           Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
         }),
-        'the result of getLoginToken',
+        // Read in the message below: "getLoginToken did not restore it (its result must be …)".
+        'its result',
       );
       const account = await this.#connection.call<Account>('loginAccount', { token }, { early: true });
       if (account.id !== accountID) {
@@ -667,6 +671,8 @@ export class Plugin {
       );
     } finally {
       clearTimeout(this.#restoreTimer);
+      // Always after the assignment in #sessionLost: this function awaits before it gets here.
+      this.#restoring = undefined;
     }
   }
 
@@ -676,7 +682,7 @@ export class Plugin {
       `The service iframe lost the session of account ${accountID} on reload: ${why}`,
       { accountID },
     );
-    this.#log('state: session lost', accountID);
+    this.#log('session lost', accountID);
     if (this.authMode === 'jwt') this.#lost = error;
     this.#emitter.emit('sessionLost', { accountID, error });
   }
@@ -698,15 +704,14 @@ export class Plugin {
       this.#onSession(payload);
       return;
     }
-    const eventName = name as PluginEventName;
     // sessionLost is the Plugin's own: a frame cannot claim it.
-    if (!EVENT_NAMES.includes(eventName) || eventName === 'sessionLost') {
+    if (!EVENT_NAMES.includes(name as PluginEventName) || name === 'sessionLost') {
       this.#log('dropped', name, payload);
       return;
     }
-    if (eventName === 'editorExited') this.#frame.hide();
-    const isError = eventName === 'error' || eventName.endsWith('OpenFailed');
-    this.#emitter.emit(eventName, (isError ? deserializeError(payload as never) : payload) as never);
+    if (name === 'editorExited') this.#frame.hide();
+    const isError = name === 'error' || name.endsWith('OpenFailed');
+    this.#emitter.emit(name as PluginEventName, (isError ? deserializeError(payload as never) : payload) as never);
   }
 
   async #teardown(): Promise<void> {
@@ -721,12 +726,8 @@ export class Plugin {
     }
     for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
     this.#statusSubscriptions.clear();
-    this.#connection.destroy(
-      new DestroyedError('destroyed', 'cleanup() ended this call. Create a new Plugin to continue.'),
-    );
+    this.#connection.destroy();
     this.#frame.destroy();
     this.#emitter.clear();
-    this.#authenticated = false;
-    this.#accountID = null;
   }
 }

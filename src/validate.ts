@@ -19,12 +19,6 @@ function describe(value: unknown): string {
   return value === null || (type !== 'object' && type !== 'function') ? String(value) : article(type);
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
-  return value;
-}
-
 function explain(issue: Issue, got: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
@@ -34,9 +28,8 @@ function explain(issue: Issue, got: unknown): string {
     case 'unrecognized_keys':
       return `has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove it or fix the spelling`;
     default:
-      return issue.message && issue.message !== 'Invalid input'
-        ? `${issue.message}, got ${describe(got)}`
-        : `is not valid (got ${describe(got)})`;
+      // 'Invalid input': zod's message for a check that has none of its own.
+      return `${issue.message === 'Invalid input' ? 'is not valid' : issue.message}, got ${describe(got)}`;
   }
 }
 
@@ -44,14 +37,13 @@ function explain(issue: Issue, got: unknown): string {
  * Parses `input` with `schema` or throws an `InvalidParameterError` naming `name` + the path of
  * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
  */
-export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string, hint = ''): z.infer<T> {
-  const result = schema.safeParse(input);
+export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string): z.infer<T> {
+  // `reportInput`: each issue carries the value it is about.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const path = issue.path;
-  const field = [name, ...path.map(String)].join('.');
-  const got = valueAt(input, path);
-  throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, got)}.${hint ? ` ${hint}` : ''}`, {
+  const field = [name, ...issue.path].join('.');
+  throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, issue.input)}.`, {
     field,
   });
 }

@@ -76,8 +76,9 @@ interface PendingCall {
   id: number;
   method: string;
   params: unknown;
-  resend: boolean;
-  sent: boolean;
+  resend: boolean | undefined;
+  /** Whether it went out on the current port. */
+  sent?: boolean;
   /** When the call times out, on the `performance.now()` clock. */
   deadline: number;
   timeout: number;
@@ -110,7 +111,6 @@ export class HostConnection {
   /** Why every call fails at once: the service's refusal, or the error `destroy()` was given. */
   #failed: VideoPluginError | undefined;
   #versionSeen: number | undefined;
-  #waiters: { resolve: () => void; reject: (error: VideoPluginError) => void }[] = [];
   readonly #options: HostConnectionOptions;
   readonly #connectTimeout: number;
   readonly #callTimeout: number;
@@ -121,7 +121,8 @@ export class HostConnection {
     this.#connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
     this.#callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
     this.#log = options.log ?? (() => {});
-    window.addEventListener('message', this.#onWindowMessage);
+    // The window's (the SDK runs in a page).
+    addEventListener('message', this.#onWindowMessage);
     options.iframe.addEventListener('load', this.#onLoad);
     this.#armConnectTimer();
   }
@@ -133,32 +134,26 @@ export class HostConnection {
 
   /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
   whenConnected(): Promise<void> {
-    if (this.#state === 'connected' && !this.#held) return Promise.resolve();
-    const failure = this.#failed;
-    if (failure) return Promise.reject(failure);
-    this.#retryConnect();
-    this.#armConnectTimer();
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    // A call without a method: queued, retried and failed like the others, never timed out, and
+    // answered by the connection itself where it would be sent.
+    return this.call('', undefined, { timeout: Infinity });
   }
 
   /** Calls `method` on the service; queued while connecting; settles on every path. */
   call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
-    const failure = this.#failed;
-    if (failure) return Promise.reject(failure);
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const timeout = options.timeout ?? this.#callTimeout;
-    let onAbort = (): unknown => 0;
+    const { signal, timeout = this.#callTimeout } = options;
+    let onAbort: () => void;
     return new Promise<T>((resolve, reject) => {
+      // Thrown here, these reject the call.
+      if (this.#failed) throw this.#failed;
+      signal?.throwIfAborted();
       const id = this.#nextId++;
-      onAbort = () => this.#pending.delete(id) && reject(signal!.reason);
-      signal?.addEventListener('abort', onAbort);
+      signal?.addEventListener('abort', (onAbort = () => this.#pending.delete(id) && reject(signal.reason)));
       const call: PendingCall = {
         id,
         method,
         params,
-        resend: options.resend ?? false,
-        sent: false,
+        resend: options.resend,
         resolve: resolve as (value: unknown) => void,
         reject,
         deadline: performance.now() + timeout,
@@ -179,7 +174,7 @@ export class HostConnection {
    * reconnect. Returns the function that ends it (safe to call twice).
    */
   subscribe(topic: string, key: string, callback: (value: unknown) => void): () => void {
-    if (this.#state === 'destroyed') return () => {};
+    // After destroy() nothing is sent: no handshake can flush it, and it is never connected.
     const sid = this.#nextId++;
     this.#subscriptions.set(sid, { topic, key, callback });
     if (this.#state === 'connected' && !this.#held) this.#post({ t: 'sub', sid, topic, key });
@@ -203,31 +198,27 @@ export class HostConnection {
     this.#armConnectTimer();
   }
 
-  /** Rejects every pending call with `error` and releases every listener, timer and port. */
-  destroy(error: VideoPluginError = new DestroyedError('destroyed', 'The connection was closed.')): void {
+  /**
+   * Rejects every pending call with `error` and releases every listener, timer and port. The default
+   * error is the one the Plugin's cleanup() gives its calls.
+   */
+  destroy(
+    error: VideoPluginError = new DestroyedError('destroyed', 'cleanup() ended this call: create a new Plugin.'),
+  ): void {
     if (this.#state === 'destroyed') return;
-    this.#state = 'destroyed';
-    this.#failed = error;
-    window.removeEventListener('message', this.#onWindowMessage);
+    removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
-    this.#clearConnectTimer();
     clearTimeout(this.#callTimer);
-    this.#callTimer = undefined;
-    this.#closePort();
     this.#subscriptions.clear();
-    this.#rejectAll(() => true, error);
-    this.#settleWaiters(error);
+    this.#fail('destroyed', error);
   }
 
   readonly #onWindowMessage = (event: MessageEvent): void => {
     // Cheapest checks first: only our own iframe's current window, from the service origin.
-    if (event.source === null || event.source !== this.#options.iframe.contentWindow) return;
+    if (!event.source || event.source !== this.#options.iframe.contentWindow) return;
     const data: unknown = event.data;
     const hello =
-      event.origin === this.#options.serviceOrigin &&
-      typeof data === 'object' &&
-      data !== null &&
-      (data as Record<string, unknown>)[HANDSHAKE_KEY] === 'hello'
+      event.origin === this.#options.serviceOrigin && (data as Record<string, unknown>)?.[HANDSHAKE_KEY] === 'hello'
         ? helloSchema.safeParse(data).data
         : undefined;
     if (hello?.channel !== this.#options.channel || hello.v !== PROTOCOL_VERSION) {
@@ -285,7 +276,7 @@ export class HostConnection {
         this.#onReady(message.info);
         return;
       case 'refused':
-        this.#onRefused(deserializeError(message.error));
+        this.#fail('refused', deserializeError(message.error));
         return;
       case 'bye':
         this.#disconnect('the service page is unloading');
@@ -306,7 +297,6 @@ export class HostConnection {
       this.#held = false;
       for (const [sid, { topic, key }] of this.#subscriptions) this.#post({ t: 'sub', sid, topic, key });
       for (const call of this.#pending.values()) if (!call.sent) this.#send(call);
-      this.#settleWaiters();
     };
     this.#held = true;
     const hold = this.#options.onConnected?.(info);
@@ -314,13 +304,13 @@ export class HostConnection {
     else flush();
   }
 
-  #onRefused(error: VideoPluginError): void {
-    this.#state = 'refused';
+  /** Refused or destroyed: every call fails with `error`, now and from now on. */
+  #fail(state: 'refused' | 'destroyed', error: VideoPluginError): void {
+    this.#state = state;
     this.#failed = error;
     this.#clearConnectTimer();
     this.#closePort();
     this.#rejectAll(() => true, error);
-    this.#settleWaiters(error);
   }
 
   /** The service page went away: close the port, settle what cannot be re-sent, queue the rest. */
@@ -328,17 +318,23 @@ export class HostConnection {
     this.#log(`disconnected: ${reason}`);
     this.#closePort();
     if (this.#state === 'connected') this.#state = 'connecting';
-    const error = new ConnectionError(
-      'connection_failed',
-      `The call was interrupted because ${reason}. It may have taken effect: check before calling again.`,
-      { retryable: true },
+    this.#rejectAll(
+      (call) => call.sent && !call.resend,
+      new ConnectionError(
+        'connection_failed',
+        `The call was interrupted (${reason}); it may have taken effect: check before calling again.`,
+        { retryable: true },
+      ),
     );
-    this.#rejectAll((call) => call.sent && !call.resend, error);
     for (const call of this.#pending.values()) call.sent = false;
     this.#options.onDisconnected?.();
   }
 
   #send(call: PendingCall): void {
+    if (!call.method) {
+      this.#pending.delete(call.id);
+      return call.resolve(undefined);
+    }
     try {
       this.#post({ t: 'call', id: call.id, method: call.method, params: call.params });
       call.sent = true;
@@ -347,7 +343,7 @@ export class HostConnection {
       call.reject(
         new InvalidParameterError(
           'invalid_parameter',
-          `The arguments of ${call.method} cannot be sent: pass plain data only. ${String(cause)}`,
+          `The arguments of ${call.method} cannot be sent: pass plain data only. ${cause}`,
           { field: call.method },
         ),
       );
@@ -367,8 +363,9 @@ export class HostConnection {
     this.#port = undefined;
   }
 
-  #rejectAll(which: (call: PendingCall) => boolean, error: VideoPluginError): void {
-    for (const call of [...this.#pending.values()]) {
+  #rejectAll(which: (call: PendingCall) => unknown, error: VideoPluginError): void {
+    // Deleting the entry being visited is safe in a Map, and reject() runs nothing synchronously.
+    for (const call of this.#pending.values()) {
       if (!which(call)) continue;
       this.#pending.delete(call.id);
       call.reject(error);
@@ -376,37 +373,40 @@ export class HostConnection {
   }
 
   #armCallTimer(deadline: number): void {
-    if (this.#callTimer !== undefined && this.#callTimerAt <= deadline) return;
+    // `#callTimerAt` is Infinity while no timer runs: a call that never times out arms none.
+    if (this.#callTimerAt <= deadline) return;
     clearTimeout(this.#callTimer);
     this.#callTimerAt = deadline;
-    this.#callTimer = setTimeout(this.#onCallTimer, Math.max(0, deadline - performance.now()));
+    // A deadline already passed gives a negative delay, which setTimeout takes as 0.
+    this.#callTimer = setTimeout(this.#onCallTimer, deadline - performance.now());
   }
 
   /** Rejects the calls whose deadline passed and re-arms for the next one, if any is pending. */
   readonly #onCallTimer = (): void => {
-    this.#callTimer = undefined;
+    // #callTimer keeps the fired timer's id: clearing it later is harmless.
     this.#callTimerAt = Infinity;
     const now = performance.now();
     let next = Infinity;
-    for (const call of [...this.#pending.values()]) {
+    for (const call of this.#pending.values()) {
       if (call.deadline > now) next = Math.min(next, call.deadline);
       else {
         this.#pending.delete(call.id);
-        call.reject(this.#timeoutError(call.method, call.timeout));
+        call.reject(this.#timeoutError(call));
       }
     }
-    if (next !== Infinity && this.#state !== 'destroyed') this.#armCallTimer(next);
+    // Arms nothing when no call is left (Infinity), as after destroy().
+    this.#armCallTimer(next);
   };
 
   #armConnectTimer(): void {
-    if (this.#connectTimer !== undefined || this.#state === 'connected' || this.#failed) return;
+    // Timer ids are above 0.
+    if (this.#connectTimer || this.#state === 'connected' || this.#failed) return;
     this.#connectTimer = setTimeout(() => {
       this.#connectTimer = undefined;
       this.#connectFailed = true;
       const error = this.#connectError();
       this.#log(error.message);
       this.#rejectAll((call) => !call.sent, error);
-      this.#settleWaiters(error);
     }, this.#connectTimeout);
   }
 
@@ -423,20 +423,11 @@ export class HostConnection {
     this.#connectTimer = undefined;
   }
 
-  #settleWaiters(error?: VideoPluginError): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const waiter of waiters) {
-      if (error) waiter.reject(error);
-      else waiter.resolve();
-    }
-  }
-
   #connectError(): ConnectionError {
     const { iframe, serviceOrigin } = this.#options;
     const origin = location.origin;
     const why = !iframe.isConnected
-      ? 'The iframe was removed from the document: put it back with mount(element), or call cleanup().'
+      ? 'The iframe was removed from the document: call mount(element), or cleanup().'
       : this.#versionSeen === undefined
         ? `Check the service URL, that the partner allows the origin ${origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`
         : `The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;
@@ -447,7 +438,7 @@ export class HostConnection {
     );
   }
 
-  #timeoutError(method: string, timeout: number): TimeoutError {
+  #timeoutError({ method, timeout }: PendingCall): TimeoutError {
     const where = this.#held
       ? ' (it waited for getLoginToken)'
       : this.#state === 'connected'

@@ -96,11 +96,11 @@ export function parseMessage<S extends Record<string, z.ZodMiniType>>(
   schemas: S,
   data: unknown,
 ): z.infer<S[keyof S]> | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const kind = (data as { t?: unknown }).t;
+  // A primitive has no `t` either; the schema checks that it is an object.
+  const kind = (data as { t?: unknown } | undefined)?.t;
   if (typeof kind !== 'string' || !Object.hasOwn(schemas, kind)) return undefined;
-  const result = schemas[kind]!.safeParse(data);
-  return result.success ? (result.data as z.infer<S[keyof S]>) : undefined;
+  // `data` is undefined when the check fails.
+  return schemas[kind]!.safeParse(data).data as z.infer<S[keyof S]> | undefined;
 }
 
 /** Reads `channel` and `v` from an iframe URL hash (`#channel=…&v=…`). */

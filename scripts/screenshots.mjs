@@ -3,6 +3,7 @@
 // look, not the video), a partner page on another origin that loads the CDN module and embeds
 // <video-plugin>, and headless Chromium. Each picture: the prompt step of the AI flow after a real
 // topic search of test/fixtures/business.html. Run `npm run build` first.
+/* global customElements -- the evaluate() callbacks run in the page */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';

@@ -166,7 +166,8 @@ export class Plugin {
       log: this.#log,
     });
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
-      this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
+      // `{ videoSaved: undefined }` (a callback the partner's code left out) registers nothing.
+      if (callback) this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
     // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
     (this.ready = this.#connection.whenConnected()).catch(() => {});

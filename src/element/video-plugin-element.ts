@@ -416,13 +416,38 @@ export class VideoPluginElement extends ReactiveElement {
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
-    const template = document.createElement('template');
-    template.innerHTML =
-      '<slot></slot><div class="stage"><div class="frame"></div>' +
-      '<div part="loading" role="status" aria-label="Loading"><slot name="loading"><i></i><i></i><i></i></slot></div>' +
-      '<div part="failed" role="alert"><p></p><div><button part="retry" type="button"><slot name="retry">Try again</slot></button></div></div>' +
-      '</div><dialog part="dialog" aria-label="Video creation"></dialog>';
-    root.append(template.content);
+    // Built node by node: pages with Trusted Types refuse markup strings (innerHTML).
+    const node = (tag: string, attributes: Record<string, string>, ...children: (Node | string)[]): HTMLElement => {
+      const element = document.createElement(tag);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      element.append(...children);
+      return element;
+    };
+    const bar = () => node('i', {});
+    root.append(
+      node('slot', {}),
+      node(
+        'div',
+        { class: 'stage' },
+        node('div', { class: 'frame' }),
+        node(
+          'div',
+          { part: 'loading', role: 'status', 'aria-label': 'Loading' },
+          node('slot', { name: 'loading' }, bar(), bar(), bar()),
+        ),
+        node(
+          'div',
+          { part: 'failed', role: 'alert' },
+          node('p', {}),
+          node(
+            'div',
+            {},
+            node('button', { part: 'retry', type: 'button' }, node('slot', { name: 'retry' }, 'Try again')),
+          ),
+        ),
+      ),
+      node('dialog', { part: 'dialog', 'aria-label': 'Video creation' }),
+    );
     // Handlers of the element's own nodes: they live and go with the element.
     const dialog = root.querySelector('dialog')!;
     dialog.oncancel = (event) => {
@@ -455,7 +480,9 @@ export class VideoPluginElement extends ReactiveElement {
     this.#built = config;
     const dialog = this.renderRoot.querySelector('dialog')!;
     dialog.className = config.display;
-    (config.display === 'inline' ? this.renderRoot : dialog).append(stage);
+    // Only a change of display moves the stage: moving it reloads the iframe in it.
+    const place = config.display === 'inline' ? this.renderRoot : dialog;
+    if (stage.parentNode !== place) place.append(stage);
     this.#build(config, stage.querySelector('.frame')!);
   }
 

@@ -522,6 +522,11 @@ describe('Plugin: UI, mount and events', () => {
   it('on returns a remover; off removes by reference; the callbacks option registers', async () => {
     const heard: string[] = [];
     const fromOption = () => heard.push('option');
+    // A callback given as undefined (left out by the partner's code) registers nothing: no
+    // "not a function" error when the event comes.
+    const reported: unknown[] = [];
+    const onError = (event: ErrorEvent) => reported.push(event.error);
+    window.addEventListener('error', onError);
     const plugin = await createPlugin({ callbacks: { pluginOpened: fromOption } });
     await signUp(plugin);
     const viaOn = () => heard.push('on');
@@ -535,6 +540,13 @@ describe('Plugin: UI, mount and events', () => {
     plugin.off('pluginOpened', fromOption);
     await plugin.openPlugin();
     expect(heard).to.have.length(2);
+    const quiet = await createPlugin({ callbacks: { pluginOpened: undefined } });
+    await signUp(quiet);
+    await quiet.openPlugin();
+    // reportError() dispatches at once; a microtask-reported one would be in by the next task.
+    await new Promise((resolve) => setTimeout(resolve));
+    window.removeEventListener('error', onError);
+    expect(reported).to.deep.equal([]);
   });
 
   it('two instances on one page stay independent: sessions and events', async () => {

@@ -51,6 +51,7 @@ export const API_SUITES = [
   'fuzz',
   'session',
   'framed',
+  'white-label',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /** Every browser suite (Chromium with default rules runs them all). */

@@ -432,7 +432,7 @@ export class VideoPluginElement extends ReactiveElement {
         node('div', { class: 'frame' }),
         node(
           'div',
-          { part: 'loading', role: 'status', 'aria-label': 'Loading' },
+          { part: 'loading', role: 'progressbar', 'aria-label': 'Loading' },
           node('slot', { name: 'loading' }, bar(), bar(), bar()),
         ),
         node(

@@ -276,7 +276,7 @@ describe('<video-plugin>: loading state and ready', () => {
     await el.updateComplete;
     const loading = el.shadowRoot!.querySelector<HTMLElement>('[part="loading"]')!;
     expect(getComputedStyle(loading).display).to.equal('grid');
-    expect(loading.getAttribute('role')).to.equal('status');
+    expect(loading.getAttribute('role')).to.equal('progressbar');
     await ready;
     await el.ready;
     expect(getComputedStyle(loading).display).to.equal('none');

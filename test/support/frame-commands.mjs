@@ -47,7 +47,8 @@ const STORAGE_ACTIONS = {
 /** What white-label.test.ts reads of an element: its text and look, and the page's language. */
 const PROBE = (selector) => {
   const element = document.querySelector(selector);
-  if (!element) return null;
+  // Not there yet, or not laid out yet (Firefox computes no style in a frame it has not shown).
+  if (!element || !getComputedStyle(document.documentElement).backgroundColor) return null;
   const style = getComputedStyle(element);
   return {
     text: element.textContent.trim(),

@@ -9,14 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
-import type { Appearance } from './options.js';
-
-/** One of `values`; the message lists them. */
-function oneOf<const T extends readonly string[]>(values: T) {
-  return z.custom<T[number]>((value) => values.includes(value as T[number]), {
-    error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
-  });
-}
+import { oneOf, type Appearance } from './options.js';
 
 /** The relative luminance of a hex colour (WCAG 2.1). */
 export function luminance(hex: string): number {

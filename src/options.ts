@@ -30,7 +30,7 @@ function length(min: number, max: number, what = 'a string') {
   );
 }
 /** One of `values`; the message lists them, as the partner needs them. */
-function oneOf<const T extends readonly (string | number)[]>(values: T) {
+export function oneOf<const T extends readonly (string | number)[]>(values: T) {
   return z.custom<T[number]>(
     (value) => values.includes(value as T[number]),
     `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,

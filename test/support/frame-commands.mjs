@@ -81,11 +81,40 @@ async function until(what, timeout, probe) {
 
 // ---- Puppeteer (Chromium, Firefox) ----
 
-async function puppeteerCommand(session, command, { channel, selector, value, url, timeout }) {
+/**
+ * Errors that mean the `Frame` we acted on is gone: the frame reloaded or navigated between finding
+ * it and acting (Firefox over WebDriver BiDi answers "no such frame"; Chromium over CDP reports a
+ * detached frame or a destroyed execution context). The command then finds the live frame again.
+ */
+const STALE_FRAME = /no such frame|Browsing Context|detached|Execution context was destroyed|Target closed|context.+not found/i;
+
+/** The live (not detached) frame whose URL carries the channel; the newest one if several match. */
+function liveFrame(page, channel) {
+  return page
+    .frames()
+    .filter((frame) => !frame.detached && frame.url().includes(channel))
+    .at(-1);
+}
+
+async function puppeteerCommand(session, command, args) {
   const page = session.browser.getPage(session.id);
-  const frame = await until(`no frame with channel ${channel}`, timeout, () =>
-    page.frames().find((f) => f.url().includes(channel)),
-  );
+  const deadline = Date.now() + args.timeout;
+  // Never keep a Frame across a navigation: look it up for every attempt, and try again (within the
+  // command's time) when it went stale under the action.
+  for (;;) {
+    const frame = await until(`no frame with channel ${args.channel}`, Math.max(0, deadline - Date.now()), () =>
+      liveFrame(page, args.channel),
+    );
+    try {
+      return await puppeteerAction(page, frame, command, { ...args, timeout: Math.max(1, deadline - Date.now()) });
+    } catch (error) {
+      if (Date.now() > deadline || !STALE_FRAME.test(String(error?.message))) throw error;
+      await pause(50);
+    }
+  }
+}
+
+async function puppeteerAction(page, frame, command, { selector, value, url, timeout }) {
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-probe') {
     return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector));

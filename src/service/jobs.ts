@@ -10,7 +10,8 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { downloadImage } from './render/images.js';
-import { RenderError, RenderQueue, renderVideo } from './render/render.js';
+import type { LimitFunction } from 'p-limit';
+import { RenderError, renderQueue, renderVideo } from './render/render.js';
 import { buildStoryboard, type Storyboard } from './render/storyboard.js';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
@@ -60,7 +61,7 @@ export class Jobs {
   readonly #fetchTimeoutMs: number;
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
-  readonly #renders: RenderQueue;
+  readonly #renders: LimitFunction;
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   #running = 0;
@@ -82,7 +83,7 @@ export class Jobs {
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
-    this.#renders = new RenderQueue(options.renderConcurrency);
+    this.#renders = renderQueue(options.renderConcurrency);
     this.#webhooks = options.webhooks;
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
@@ -187,7 +188,7 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#run(async () => {
       try {
-        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-preview`));
+        await this.#renderFiles(board, `${video.id}-preview`);
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
@@ -222,7 +223,7 @@ export class Jobs {
 
   /** Renders running and waiting for their turn. */
   get renderQueue(): { active: number; waiting: number } {
-    return { active: this.#renders.active, waiting: this.#renders.waiting };
+    return { active: this.#renders.activeCount, waiting: this.#renders.pendingCount };
   }
 
   /** How many jobs are running. */
@@ -240,9 +241,12 @@ export class Jobs {
       .finally(() => this.#running--);
   }
 
-  /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
+  /**
+   * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
+   * one place that takes a render slot: callers never wrap it in the queue again.
+   */
   #renderFiles(board: Storyboard, name: string): Promise<unknown> {
-    return this.#renders.run(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
+    return this.#renders(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
   }
 
   #wait(ms: number): Promise<void> {
@@ -332,7 +336,7 @@ export class Jobs {
         generation,
       );
       try {
-        await this.#renders.run(() => this.#renderFiles(video.storyboard!, `${video.id}-preview`));
+        await this.#renderFiles(video.storyboard!, `${video.id}-preview`);
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
@@ -354,7 +358,7 @@ export class Jobs {
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        await this.#renders.run(() => this.#renderFiles(board, `${video.id}-final`));
+        await this.#renderFiles(board, `${video.id}-final`);
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         for (const render of video.renders) {

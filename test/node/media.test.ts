@@ -4,7 +4,7 @@
 // restart with a data file resumes an unfinished render. Files are read back with mp4box.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startService } from '../../src/service/server.js';
@@ -279,4 +279,81 @@ describe('real media', () => {
       await second.close();
     }
   });
+});
+
+/**
+ * Starts `count` generations of one topic at once (durations taken in turn from `durations`),
+ * then completes every video; resolves with every generation's and final render's last status,
+ * read from the status stream (nothing polls).
+ */
+async function burst(service: Awaited<ReturnType<typeof start>>, durations: number[], count: number) {
+  const { session } = await createAccount(service);
+  const stream = await EventStream.open(service, session);
+  await stream.next((event) => event.event === 'ready');
+  const { body: topic } = await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/` } });
+  await statusesUntilFinal(stream, 'topic', (data) => data.id === topic.topicId);
+  const started = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      api(service, 'POST', '/api/generations', {
+        session,
+        body: { topicId: topic.topicId, aspectRatio: '16:9', duration: durations[index % durations.length] },
+      }).then(({ body }) => body as { requestId: string; videoId: string }),
+    ),
+  );
+  const generations = new Map<string, string>();
+  while (generations.size < count) {
+    const { data } = await stream.next(
+      (event) =>
+        event.event === 'generation' &&
+        ['COMPLETE', 'FAILED'].includes(event.data.status) &&
+        started.some((one) => one.requestId === event.data.requestId),
+    );
+    generations.set(data.requestId, data.status);
+  }
+  await Promise.all(started.map(({ videoId }) => api(service, 'POST', `/api/videos/${videoId}/complete`, { session })));
+  const renders = new Map<string, string>();
+  while (renders.size < count) {
+    const { data } = await stream.next(
+      (event) =>
+        event.event === 'video' &&
+        started.some((one) => one.videoId === event.data.id) &&
+        ['COMPLETE', 'FAILED'].includes(event.data.renders[0]?.status),
+    );
+    renders.set(data.id, data.renders[0].status);
+  }
+  stream.close();
+  return { generations: [...generations.values()], renders: [...renders.values()] };
+}
+
+describe('the render queue under a burst (issue 19: a render once held a slot while waiting for another)', () => {
+  test(
+    'more renders than --render-concurrency 1 allows: every generation and render COMPLETE',
+    { timeout: 120_000 },
+    async () => {
+      const service = await start({ renderConcurrency: 1 });
+      try {
+        const { generations, renders } = await burst(service, [5, 15, 5], 3);
+        assert.deepEqual(generations, ['COMPLETE', 'COMPLETE', 'COMPLETE']);
+        assert.deepEqual(renders, ['COMPLETE', 'COMPLETE', 'COMPLETE']);
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
+  test(
+    'more renders than the default limit (the cores): every generation and render COMPLETE',
+    { timeout: 120_000 },
+    async () => {
+      const service = await start();
+      try {
+        const count = availableParallelism() + 2;
+        const { generations, renders } = await burst(service, [5], count);
+        assert.deepEqual(generations, Array(count).fill('COMPLETE'));
+        assert.deepEqual(renders, Array(count).fill('COMPLETE'));
+      } finally {
+        await service.close();
+      }
+    },
+  );
 });

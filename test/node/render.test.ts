@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { imageSize } from 'image-size';
 import { checkImage, downloadImage } from '../../src/service/render/images.js';
-import { RenderError, RenderQueue, captions, renderVideo } from '../../src/service/render/render.js';
+import { RenderError, captions, renderQueue, renderVideo } from '../../src/service/render/render.js';
 import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/service/render/storyboard.js';
 import { ffmpegPath } from '../../src/service/render/tools.js';
 import { picture as pictureIn, probe } from './media-helpers.js';
@@ -255,12 +255,12 @@ describe('render', () => {
   });
 
   test('the queue runs at most its limit at once, in order', async () => {
-    const queue = new RenderQueue(2);
+    const queue = renderQueue(2);
     const log: string[] = [];
     let peak = 0;
     const job = (name: string) =>
-      queue.run(async () => {
-        peak = Math.max(peak, queue.active);
+      queue(async () => {
+        peak = Math.max(peak, queue.activeCount);
         log.push(`start ${name}`);
         await new Promise((resolve) => setImmediate(resolve));
         log.push(`end ${name}`);
@@ -271,5 +271,38 @@ describe('render', () => {
       log.filter((line) => line.startsWith('start')),
       ['start a', 'start b', 'start c', 'start d'],
     );
+  });
+
+  test('a woken waiter respects the limit: a newcomer arriving as a slot frees cannot slip past it', async () => {
+    const queue = renderQueue(1);
+    let running = 0;
+    let peak = 0;
+    const job = () =>
+      queue(async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+      });
+    const first = job();
+    const waiting = job();
+    // Arrives in the same turn as the first job's end, before the waiter runs.
+    const late = first.then(() => job());
+    await Promise.all([first, waiting, late]);
+    assert.equal(peak, 1);
+  });
+
+  test('a render that queues inside a render deadlocks a one-slot queue: renders take their slot once', async () => {
+    // The shape of the bug of issue 19, shown on the queue itself: at limit 1 the inner job waits
+    // for the slot its caller holds. Jobs takes the slot in one place (#renderFiles) only.
+    const queue = renderQueue(1);
+    let innerRan = false;
+    const outer = queue(() => queue(async () => void (innerRan = true)));
+    const settled = await Promise.race([
+      outer.then(() => 'done'),
+      new Promise((resolve) => setImmediate(resolve, 'stuck')),
+    ]);
+    assert.equal(settled, 'stuck');
+    assert.equal(innerRan, false);
+    queue.clearQueue();
   });
 });

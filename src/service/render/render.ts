@@ -7,6 +7,7 @@
  * Files are written under temporary names and renamed at the end: a failed or aborted render leaves
  * nothing that could be served.
  */
+import pLimit, { type LimitFunction } from 'p-limit';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -253,32 +254,12 @@ export async function renderVideo(
   }
 }
 
-/** Runs renders at most `limit` at a time, in the order they were asked for. */
-export class RenderQueue {
-  readonly #limit: number;
-  #active = 0;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(limit = availableParallelism()) {
-    this.#limit = Math.max(1, limit);
-  }
-
-  get active(): number {
-    return this.#active;
-  }
-
-  get waiting(): number {
-    return this.#waiting.length;
-  }
-
-  async run<T>(job: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#active++;
-    try {
-      return await job();
-    } finally {
-      this.#active--;
-      this.#waiting.shift()?.();
-    }
-  }
+/**
+ * Runs renders at most `limit` at a time, in the order they were asked for (`p-limit`: a finished
+ * render hands its slot straight to the next waiter, so a newcomer can never slip past the limit).
+ * A render must take its slot exactly once: a job that waits for a second slot while holding one
+ * deadlocks the queue as soon as every slot is held that way.
+ */
+export function renderQueue(limit = availableParallelism()): LimitFunction {
+  return pLimit(Math.max(1, limit));
 }

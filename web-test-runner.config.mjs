@@ -7,7 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
-import { selectedEngine } from './scripts/browsers.mjs';
+import { REAL_MEDIA_SUITES, selectedEngine } from './scripts/browsers.mjs';
 import { cspPlugin } from './test/support/csp-plugin.mjs';
 import { faultPlugin } from './test/support/fault-plugin.mjs';
 
@@ -72,6 +72,12 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 240000,
   browsers: [engine.launcher()],
-  plugins: [typescript(), testServicePlugin(), frameCommandsPlugin(), cspPlugin(), faultPlugin()],
+  plugins: [
+    typescript(),
+    testServicePlugin({ realMediaSuites: engine.realMedia ? REAL_MEDIA_SUITES : [] }),
+    frameCommandsPlugin(),
+    cspPlugin(),
+    faultPlugin(),
+  ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

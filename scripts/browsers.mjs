@@ -54,6 +54,13 @@ export const API_SUITES = [
   'white-label',
 ].map((name) => `test/browser/${name}.test.ts`);
 
+/**
+ * The suites that also run against a service making real media (H.264/AAC renders, the storyboard
+ * the editor edits) in the engines that set `realMedia`: the SDK's own paths meet what partners
+ * get, not only the SVG stand-ins the other suites use for speed.
+ */
+export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label'].map((name) => `test/browser/${name}.test.ts`);
+
 /** Every browser suite (Chromium with default rules runs them all). */
 export const ALL_SUITES = ['test/browser/**/*.test.ts'];
 
@@ -63,8 +70,9 @@ export const ALL_SUITES = ['test/browser/**/*.test.ts'];
  */
 export const ENGINES = {
   chromium: {
-    label: 'Chromium (default storage rules)',
+    label: 'Chromium (default storage rules; real media for the REAL_MEDIA_SUITES)',
     files: ALL_SUITES,
+    realMedia: true,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () => chromium(),

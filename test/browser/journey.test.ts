@@ -8,11 +8,13 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  getLoginTokenFor,
   inFrame,
   nextEvent,
   rejection,
   signUp,
   statusLog,
+  testConfig,
   token,
 } from '../support/plugin.js';
 
@@ -122,6 +124,48 @@ describe('journeys', () => {
     await inFrame(plugin).click('[data-action="complete"]');
     expect((await completed).id).to.equal(videoId);
   }).timeout(20000);
+
+  it('openEditorForVideo opens the same editor as "Open in editor", scenes included, also after the frame reloads', async () => {
+    const { realMedia } = await testConfig();
+    const plugin = await createPlugin({ getLoginToken: getLoginTokenFor() });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+    const frame = inFrame(plugin);
+    /** The editor's first scene title, or null where the video has no scenes (placeholder media). */
+    const firstScene = async (): Promise<string | null> => {
+      await frame.text('#video-name');
+      return realMedia ? ((await frame.probe('#scene-0-heading'))?.value ?? null) : null;
+    };
+
+    // The AI page's way in.
+    await plugin.openPlugin({ generationRequestId: requestId });
+    const fromAIPage = nextEvent(plugin, 'editorOpened');
+    await frame.click('[data-action="open-editor"]');
+    expect((await fromAIPage).id).to.equal(videoId);
+    const scene = await firstScene();
+    if (realMedia) expect(scene).to.equal('Sunny Bakery');
+    await plugin.close();
+
+    // The partner's Edit button: the same editor, the same scenes.
+    await plugin.openEditorForVideo(videoId);
+    expect(await firstScene()).to.equal(scene);
+
+    // After the frame reloads (a mount where the browser has no moveBefore).
+    const target = document.createElement('div');
+    Object.defineProperty(target, 'moveBefore', { value: undefined });
+    document.body.append(target);
+    try {
+      await plugin.mount(target);
+      await plugin.openEditorForVideo(videoId);
+      expect(await firstScene()).to.equal(scene);
+    } finally {
+      await plugin.cleanup();
+      target.remove();
+    }
+  }).timeout(30000);
 
   for (const name of ['sourceURL', 'sourceUrl', 'businessURL']) {
     it(`openPlugin({ ${name} }) fills in the URL, searches at once and moves to the prompt with the topic`, async () => {

@@ -1,20 +1,42 @@
 /** Helpers for browser tests of the `Plugin` against the real local service. */
 import { executeServerCommand } from '@web/test-runner-commands';
+import { getConfig } from '@web/test-runner-core/browser/session.js';
 import { Plugin } from '../../src/plugin.js';
 import type { PluginOptions } from '../../src/options.js';
 import type { VideoPluginError } from '../../src/errors.js';
 import type { ActionStatus, PluginEventMap, PluginEventName } from '../../src/wire/api.js';
 
 export interface TestConfig {
+  /** The service this test file uses: real media for the real-media suites, else SVG stand-ins. */
   serviceURL: string;
   slowServiceURL: string;
+  /** Whether `serviceURL` makes real media (renders, storyboards) for this test file. */
+  realMedia: boolean;
+}
+
+interface ServedConfig extends Omit<TestConfig, 'realMedia'> {
+  realServiceURL?: string;
+  realMediaSuites?: string[];
 }
 
 let config: Promise<TestConfig> | undefined;
 
-/** Where the test service runs (started by test/support/service-plugin.mjs). */
+/**
+ * Where the test service runs (started by test/support/service-plugin.mjs). In an engine that runs
+ * some suites with real media (scripts/browsers.mjs), this file's page gets that service.
+ */
 export function testConfig(): Promise<TestConfig> {
-  config ??= fetch('/__test/config').then((r) => r.json() as Promise<TestConfig>);
+  config ??= Promise.all([fetch('/__test/config').then((r) => r.json() as Promise<ServedConfig>), getConfig()]).then(
+    ([served, { testFile }]) => {
+      const file = new URL(testFile, location.href).pathname.replace(/^\//, '');
+      const realMedia = Boolean(served.realServiceURL && served.realMediaSuites?.includes(file));
+      return {
+        serviceURL: realMedia ? served.realServiceURL! : served.serviceURL,
+        slowServiceURL: served.slowServiceURL,
+        realMedia,
+      };
+    },
+  );
   return config;
 }
 

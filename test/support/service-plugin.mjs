@@ -16,9 +16,14 @@ async function readBody(request) {
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
 }
 
-export function testServicePlugin() {
+/**
+ * @param {{ realMediaSuites?: string[] }} options - test files (paths from the project root) whose
+ *   pages get a service that makes real media as their `serviceURL` (test/support/plugin.ts reads it).
+ */
+export function testServicePlugin({ realMediaSuites = [] } = {}) {
   let service;
   let slowService;
+  let realService;
   let tokens;
   return {
     name: 'video-plugin-test-service',
@@ -46,9 +51,20 @@ export function testServicePlugin() {
         media: 'placeholder',
         partners: TEST_PARTNERS,
       });
+      // Real renders and storyboards, as partners get them (scenes in the editor, MP4 previews).
+      if (realMediaSuites.length > 0) {
+        realService = await startService({
+          port: 0,
+          host: '127.0.0.1',
+          jobMs: 150,
+          heartbeatMs: 1000,
+          media: 'real',
+          partners: TEST_PARTNERS,
+        });
+      }
     },
     async serverStop() {
-      await Promise.all([service?.close(), slowService?.close()]);
+      await Promise.all([service?.close(), slowService?.close(), realService?.close()]);
     },
     async serve(context) {
       if (context.path === '/__test/config') {
@@ -56,6 +72,7 @@ export function testServicePlugin() {
           body: JSON.stringify({
             serviceURL: service.url,
             slowServiceURL: slowService.url,
+            ...(realService ? { realServiceURL: realService.url, realMediaSuites } : {}),
             partners: TEST_PARTNERS.map(({ id }) => id),
           }),
           type: 'application/json',

@@ -151,6 +151,16 @@ function showPreview(generation: Generation): void {
   );
 }
 
+/**
+ * Opens the editor on a video with its scenes: the one way in, whether the user clicked "Open in
+ * editor" in the AI page or the partner called `openEditorForVideo` (a partner's Edit button).
+ */
+async function openEditor(videoId: string): Promise<Video> {
+  const [video, board] = await Promise.all([api.video(videoId), api.storyboard(videoId)]);
+  showEditor(video, board);
+  return video;
+}
+
 function showEditor(video: Video, board?: EditorBoard): void {
   show({ name: 'editor', video, confirming: false, ...(board ? { board } : {}) });
   // The video changes under the editor (a preview made again after a save, a render): show it.
@@ -199,9 +209,7 @@ const actions: ViewActions = {
   },
   openInEditor: async (videoId) => {
     try {
-      const [video, board] = await Promise.all([api.video(videoId), api.storyboard(videoId)]);
-      showEditor(video, board);
-      emit('editorOpened', video);
+      emit('editorOpened', await openEditor(videoId));
     } catch (error) {
       reportError(error);
     }
@@ -391,9 +399,7 @@ const methods = {
   openEditorForVideo: async (params: unknown) => {
     const { videoID } = parse(videoParams, params, 'params');
     requireSession('openEditorForVideo');
-    const video = await api.video(videoID);
-    showEditor(video);
-    return video;
+    return openEditor(videoID);
   },
 
   close: () => {

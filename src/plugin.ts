@@ -510,9 +510,19 @@ export class Plugin {
    * with the `session_lost` error instead.
    */
   async #call<M extends MethodName>(method: M, params: unknown, options?: CallOptions): Promise<Answers[M]> {
-    const answer = this.#connection.call(method, params, options) as Promise<Answers[M]>;
+    const call = () => this.#connection.call(method, params, options) as Promise<Answers[M]>;
+    let answer = call();
+    let restoring: Promise<void> | undefined;
     if (/^(ping|close)$|Account$/.test(method)) return answer;
-    await answer.catch(() => {});
+    // The service refused the session (it restarted without its data): the page said so before
+    // this answer, so a restore is running. The call did nothing; send it again once restored.
+    await answer.catch((e: VideoPluginError) => {
+      if (e.code === 'not_authenticated') restoring = this.#restoring;
+    });
+    if (restoring) {
+      await restoring;
+      if (!this.#lost) await (answer = call()).catch(() => {});
+    }
     if (this.#lost) throw this.#lost;
     return answer;
   }
@@ -624,19 +634,23 @@ export class Plugin {
 
   /**
    * The frame came back from a reload without `accountID`'s session (its storage was denied or
-   * cleared). JWT mode with `getLoginToken`: log the account back in, once, holding the queued
-   * calls meanwhile. Otherwise: report it.
+   * cleared), or the service refused the frame's session (`cause` says which). JWT mode with
+   * `getLoginToken`: log the account back in, once, holding the queued calls meanwhile. Otherwise:
+   * report it.
    */
-  #sessionLost(accountID: string): Promise<void> | undefined {
+  #sessionLost(
+    accountID: string,
+    cause = 'on reload: the browser does not let it keep one (third-party storage blocked or cleared)',
+  ): Promise<void> | undefined {
     this.#authenticated = false;
     this.#accountID = null;
     const getLoginToken = this.#getLoginToken;
     if (getLoginToken && this.authMode === 'jwt') {
-      return (this.#restoring = this.#restore(accountID, getLoginToken));
+      return (this.#restoring = this.#restore(accountID, getLoginToken, cause));
     }
     this.#lose(
       accountID,
-      `the browser does not let it keep one (third-party storage blocked or cleared). ${
+      `${cause}. ${
         this.authMode === 'jwt'
           ? 'Pass the getLoginToken option, or call loginAccount again.'
           : 'The user signs in again in the frame.'
@@ -644,7 +658,7 @@ export class Plugin {
     );
   }
 
-  async #restore(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
+  async #restore(accountID: string, getLoginToken: GetLoginToken, cause: string): Promise<void> {
     try {
       const token = parse(
         tokenSchema,
@@ -668,7 +682,7 @@ export class Plugin {
     } catch (error) {
       this.#lose(
         accountID,
-        `getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
+        `${cause}; getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
       );
     } finally {
       clearTimeout(this.#restoreTimer);
@@ -680,7 +694,7 @@ export class Plugin {
   #lose(accountID: string, why: string): void {
     const error = new NotAuthenticatedError(
       'session_lost',
-      `The service iframe lost the session of account ${accountID} on reload: ${why}`,
+      `The service iframe lost the session of account ${accountID} ${why}`,
       { accountID },
     );
     this.#log('session lost', accountID);
@@ -702,7 +716,13 @@ export class Plugin {
       return;
     }
     if (name === INTERNAL_EVENTS.session) {
+      const had = this.#accountID;
       this.#onSession(payload);
+      // The service no longer knows the frame's session (a restart without its data): as lost.
+      // The service no longer knows the frame's session (a restart without its data): the page
+      // says so in `lost` (the cause, in words), and it is lost as on a reload without storage.
+      const { lost } = payload as SessionInfo;
+      if (lost && had) void this.#sessionLost(had, `${lost}`);
       return;
     }
     // sessionLost is the Plugin's own: a frame cannot claim it.

@@ -77,7 +77,14 @@ export type VideoGenerationStartResult = z.infer<typeof videoGenerationStartSche
 export const TOPICS = { topicSearch: 'topicSearch', videoGeneration: 'videoGeneration' } as const;
 
 /** What the page reports about its session in `ready` and in the `_session` event. */
-export const sessionInfoSchema = z.object({ accountID: z.nullable(z.string()) });
+export const sessionInfoSchema = z.object({
+  accountID: z.nullable(z.string()),
+  /**
+   * Set when the service refused the page's session (it restarted without its data): how it was
+   * lost, in words that continue "lost the session of account X …".
+   */
+  lost: z.optional(z.string()),
+});
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 /** The public events and their payloads. */

@@ -32,7 +32,10 @@ type Mode = { mode: 'ok' | 'down' | '500' } | { mode: 'slow'; delayMs: number; p
 let config: Promise<FaultConfig> | undefined;
 const faults = (): Promise<FaultConfig> => (config ??= fetch('/__faults/config').then((r) => r.json()));
 
-async function fault(path: 'mode' | 'stop' | 'start' | 'cut', body?: Mode): Promise<void> {
+async function fault(
+  path: 'mode' | 'stop' | 'start' | 'cut' | 'restart',
+  body?: Mode | { data: 'fresh' | 'original' },
+): Promise<void> {
   const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
   if (!response.ok) throw new Error(`/__faults/${path}: ${response.status}`);
 }
@@ -242,6 +245,46 @@ describe('faults', function () {
       expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
       expect((await plugin.getAccountInfo()).id).to.equal(accountID);
       expect((await plugin.getVideoData(videoId))?.thumbnailURL).to.be.a('string');
+    });
+  });
+
+  describe('a restart that loses the sessions (no --data, or a new data file)', () => {
+    afterEach(() => fault('restart', { data: 'original' }));
+
+    it('while the frame stays loaded: detected as a lost session, getLoginToken asked once, sessionLost, session_lost', async () => {
+      const asked: string[] = [];
+      const plugin = await subject({
+        getLoginToken: (id) => {
+          asked.push(id);
+          return token('login', { accountID: id });
+        },
+      });
+      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+      const lost = nextEvent(plugin, 'sessionLost');
+      await fault('restart', { data: 'fresh' });
+      // Not silently logged out (getVideos would answer [] for nobody): the call rejects.
+      const error = await rejection(plugin.getVideos());
+      expect(error.code).to.equal('session_lost');
+      expect(error.message).to.contain(`session of account ${accountID} in the service`);
+      // The new service knows no such account, so the login token cannot bring it back.
+      expect(error.message).to.contain('getLoginToken did not restore it');
+      const payload = await lost;
+      expect(payload.accountID).to.equal(accountID);
+      expect(payload.error.code).to.equal('session_lost');
+      expect((await rejection(plugin.getAccountInfo())).code).to.equal('session_lost');
+      expect(asked).to.deep.equal([accountID]);
+    });
+
+    it('without getLoginToken: sessionLost says what to do, and a new login ends the lost state', async () => {
+      const plugin = await subject({ getLoginToken: undefined });
+      const lost = nextEvent(plugin, 'sessionLost');
+      await fault('restart', { data: 'fresh' });
+      const error = await rejection(plugin.getAccountInfo());
+      expect(error.code).to.equal('session_lost');
+      expect(error.message).to.contain('in the service: it no longer knows it').and.contain('getLoginToken');
+      expect((await lost).accountID).to.equal(accountID);
+      const newcomer = await plugin.createAccount(await token('create'));
+      expect((await plugin.getAccountInfo()).id).to.equal(newcomer);
     });
   });
 

@@ -10,7 +10,9 @@
 //           (WebSockets pass as they are)
 //   POST /__faults/cut: cuts the open WebSockets (a dropped connection), the mode stays
 //   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
-//     process again on the same port with the same data file
+//     process again on the same port with the same data file; `/__faults/restart {data:'fresh'}`
+//     starts it on a new, empty data file (a service that lost its data: every session unknown),
+//     `{data:'original'}` back on the first one
 //   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
 // and the server command `fault-frame` {channel, action:'reload'|'navigate', url?}, which makes the
 // service's iframe reload itself or go to another page, from inside, as its own script would.
@@ -169,6 +171,8 @@ function startProxy(target) {
 export function faultPlugin() {
   let dir;
   let dataFile;
+  let originalFile;
+  let fresh = 0;
   let service;
   let target = { port: 0 };
   let proxy;
@@ -187,7 +191,7 @@ export function faultPlugin() {
     name: 'video-plugin-faults',
     async serverStart() {
       dir = await mkdtemp(join(tmpdir(), 'video-plugin-faults-'));
-      dataFile = join(dir, 'state.json');
+      originalFile = dataFile = join(dir, 'state.db');
       await start();
       proxy = await startProxy(target);
       closedURL = `http://127.0.0.1:${await closedPort()}`;
@@ -216,7 +220,10 @@ export function faultPlugin() {
       else if (context.path === '/__faults/stop') await stop();
       else if (context.path === '/__faults/start') await start();
       else if (context.path === '/__faults/restart') {
+        const { data } = await readBody(context.req);
         await stop();
+        if (data === 'fresh') dataFile = join(dir, `fresh-${++fresh}.db`);
+        if (data === 'original') dataFile = originalFile;
         await start();
       } else return undefined;
       return json({ ok: true });

@@ -56,15 +56,24 @@ api.session = readStored(storageKey) ?? undefined;
 let accountID: string | null = api.session ? readStored(`${storageKey}:account`) : null;
 if (!accountID) api.session = undefined;
 
-function setSession(session: string | undefined, account: string | null): void {
+function setSession(session: string | undefined, account: string | null, lost?: string): void {
   api.session = session;
   accountID = account;
   const kept = session && account;
   writeStored(storageKey, kept ? session : undefined);
   writeStored(`${storageKey}:account`, kept ? account : undefined);
   hub.restart();
-  endpoint.emit(INTERNAL_EVENTS.session, { accountID });
+  endpoint.emit(INTERNAL_EVENTS.session, lost ? { accountID, lost } : { accountID });
 }
+
+// The service refused this frame's session (it restarted without its data, or the session ended
+// elsewhere): signed out, and the host is told it was lost, not a logout, so that it restores it
+// through getLoginToken or reports sessionLost. The refused call itself rejects after this.
+api.onSessionRefused = (session) => {
+  if (session === api.session) {
+    setSession(undefined, null, 'in the service: it no longer knows it (it restarted without its data?)');
+  }
+};
 
 function requireSession(method: string): void {
   if (!api.session) {

@@ -49,13 +49,19 @@ export interface LiveChange {
 export class ApiClient {
   /** The session token of the logged-in account, if any. */
   session: string | undefined;
+  /**
+   * Told when the service refuses `session` as unknown (`not_authenticated`): it restarted without
+   * its data, or the session was ended elsewhere. Called before the refused request rejects.
+   */
+  onSessionRefused: ((session: string) => void) | undefined;
 
   constructor(readonly partnerID: string) {}
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async request<T>(method: string, path: string, body?: unknown, { quiet = false } = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    const session = this.session;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.session) headers.authorization = `Bearer ${this.session}`;
+    if (session) headers.authorization = `Bearer ${session}`;
     let response: Response;
     try {
       response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -71,6 +77,7 @@ export class ApiClient {
     if (response.status === 204) return undefined as T;
     const payload = (await response.json().catch(() => ({}))) as { error?: SerializedError };
     if (!response.ok) {
+      if (session && !quiet && payload.error?.code === 'not_authenticated') this.onSessionRefused?.(session);
       throw deserializeError(
         payload.error ?? { code: 'internal_error', message: `The service answered ${response.status}.` },
       );
@@ -94,8 +101,9 @@ export class ApiClient {
   signInUncontrolled(emailAddress: string): Promise<SessionResult> {
     return this.request('POST', `/api/partners/${encodeURIComponent(this.partnerID)}/sign-in`, { emailAddress });
   }
+  /** Ends the session; a session the service no longer knows is ended all the same (quiet). */
   logout(): Promise<void> {
-    return this.request('DELETE', '/api/sessions/current');
+    return this.request('DELETE', '/api/sessions/current', undefined, { quiet: true });
   }
   account(): Promise<Account> {
     return this.request<{ account: Account }>('GET', '/api/account').then((r) => r.account);

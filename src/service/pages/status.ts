@@ -135,8 +135,10 @@ export class StatusHub {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
       this.#positioned = false;
-      if (code === NOT_AUTHENTICATED) this.#refused = true;
-      else {
+      if (code === NOT_AUTHENTICATED) {
+        this.#refused = true;
+        this.api.onSessionRefused?.(session);
+      } else {
         this.#stale = true;
         this.#retry = setTimeout(() => {
           this.#retry = undefined;

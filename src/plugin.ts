@@ -160,7 +160,10 @@ export class Plugin {
         const had = this.#accountID;
         this.#onSession(info);
         // A reload during the restore waits for the same attempt: one per lost session.
-        return this.#restoring ?? (had && had !== this.#accountID ? this.#sessionLost(had) : undefined);
+        return (
+          this.#restoring ??
+          (had && had !== this.#accountID ? this.#sessionLost(had, (info as SessionInfo).lost) : undefined)
+        );
       },
       reload: () => this.#frame.reload(),
       log: this.#log,
@@ -634,14 +637,11 @@ export class Plugin {
 
   /**
    * The frame came back from a reload without `accountID`'s session (its storage was denied or
-   * cleared), or the service refused the frame's session (`cause` says which). JWT mode with
+   * cleared), or the service refused the frame's session: `cause`, in the page's words. JWT mode with
    * `getLoginToken`: log the account back in, once, holding the queued calls meanwhile. Otherwise:
    * report it.
    */
-  #sessionLost(
-    accountID: string,
-    cause = 'on reload: the browser does not let it keep one (third-party storage blocked or cleared)',
-  ): Promise<void> | undefined {
+  #sessionLost(accountID: string, cause?: string): Promise<void> | undefined {
     this.#authenticated = false;
     this.#accountID = null;
     const getLoginToken = this.#getLoginToken;
@@ -658,7 +658,7 @@ export class Plugin {
     );
   }
 
-  async #restore(accountID: string, getLoginToken: GetLoginToken, cause: string): Promise<void> {
+  async #restore(accountID: string, getLoginToken: GetLoginToken, cause?: string): Promise<void> {
     try {
       const token = parse(
         tokenSchema,
@@ -722,7 +722,7 @@ export class Plugin {
       // The service no longer knows the frame's session (a restart without its data): the page
       // says so in `lost` (the cause, in words), and it is lost as on a reload without storage.
       const { lost } = payload as SessionInfo;
-      if (lost && had) void this.#sessionLost(had, `${lost}`);
+      if (lost && had) void this.#sessionLost(had, lost);
       return;
     }
     // sessionLost is the Plugin's own: a frame cannot claim it.

@@ -80,8 +80,9 @@ export const TOPICS = { topicSearch: 'topicSearch', videoGeneration: 'videoGener
 export const sessionInfoSchema = z.object({
   accountID: z.nullable(z.string()),
   /**
-   * Set when the service refused the page's session (it restarted without its data): how it was
-   * lost, in words that continue "lost the session of account X …".
+   * Without a session: how a session the host had would have been lost, in words that continue
+   * "lost the session of account X …" (on reload without storage; in the `_session` event, the
+   * service refused it, e.g. after a restart without its data).
    */
   lost: z.optional(z.string()),
 });

@@ -468,7 +468,14 @@ function statusTopic(kind: 'topic' | 'generation') {
 const endpoint = serveHost({
   methods,
   topics: { [TOPICS.topicSearch]: statusTopic('topic'), [TOPICS.videoGeneration]: statusTopic('generation') },
-  info: () => ({ accountID }),
+  // Without a session, why: if the host had one before this page loaded, it was lost on reload.
+  info: () =>
+    accountID
+      ? { accountID }
+      : {
+          accountID,
+          lost: 'on reload: the browser does not let it keep one (third-party storage blocked or cleared)',
+        },
   async checkOrigin(origin: string, connect) {
     const host = hostConfigSchema.safeParse(connect.config);
     if (!host.success || host.data.partnerID !== partnerID) {

@@ -1,0 +1,413 @@
+// `npm run bench:load`: the local service under the load a partner's integration makes (issue 19).
+// It runs the service the way partners do — the `video-plugin-service` command as its own process,
+// real media, the default render concurrency (the cores), a SQLite --data file — and reports:
+//   1. 20 generations with real media started at once: how many end COMPLETE, whether each one's
+//      statuses came in order, and how long the twenty take (then their 20 final renders);
+//   2. 100 aborted downloads of a preview MP4 (a player seeking): the service's open files and
+//      memory before and after;
+//   3. a soak of mixed API use (default 10 minutes): accounts, logins, topic searches, generations,
+//      renames, lists, status streams opened and dropped, range downloads, aborted downloads;
+//      requests per kind, failures, and the service's open files and memory at start and end.
+// Figures come from /proc/<pid> of the service process. Uses the built code (`npm run build`).
+// Writes bench/results/load.json. Every loop is bounded in count and time; traffic stays on 127.0.0.1.
+//
+//   node bench/load.mjs                    all three, a 10-minute soak
+//   node bench/load.mjs --soak-minutes 1   a shorter soak
+/* global fetch, AbortController, setTimeout, clearTimeout, performance, TextDecoder */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const argument = (name, fallback) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
+const SOAK_MINUTES = argument('--soak-minutes', 10);
+const GENERATIONS = argument('--generations', 20);
+const ABORTS = argument('--aborts', 100);
+
+const BIN = fileURLToPath(new URL('../packages/service/bin/video-plugin-service.js', import.meta.url));
+const { createAccountToken, loginAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url));
+const { ffmpegPath } = await import(new URL('../dist/service/render/tools.js', import.meta.url));
+const PARTNER = 'bench-partner';
+const SECRET = 'bench-partner-secret-0123456789abcdef';
+
+const work = mkdtempSync(join(tmpdir(), 'video-plugin-bench-load-'));
+let child;
+let site;
+const cleanup = () => {
+  child?.kill('SIGKILL');
+  site?.close();
+  rmSync(work, { recursive: true, force: true });
+};
+process.once('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
+// ---- The partner's web page the topic searches read: text and two real pictures ----
+const picture = (name, source) => {
+  const file = join(work, name);
+  execFileSync(ffmpegPath(), [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `${source}=s=1280x960`,
+    '-frames:v',
+    '1',
+    file,
+  ]);
+  return readFileSync(file);
+};
+const pictures = { '/a.png': picture('a.png', 'mandelbrot'), '/b.jpg': picture('b.jpg', 'testsrc2') };
+site = createServer((req, res) => {
+  const body = pictures[req.url];
+  if (body)
+    return res.writeHead(200, { 'content-type': req.url.endsWith('png') ? 'image/png' : 'image/jpeg' }).end(body);
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html lang="en"><head><title>Harbor Lane Coffee</title>
+    <meta name="description" content="Small-batch coffee roasted every morning by the harbor."></head>
+    <body><h1>Roasted at dawn</h1><p>We roast twelve single-origin coffees in small batches. The café opens at seven.</p>
+    <h2>Beans to take home</h2><p>Order online and pick them up on your way to work.</p>
+    <img src="/a.png" alt=""><img src="/b.jpg" alt=""></body></html>`);
+});
+await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+const SOURCE = `http://127.0.0.1:${site.address().port}/`;
+
+// ---- The service, as its own process ----
+const dataFile = join(work, 'service.db');
+child = spawn(
+  process.execPath,
+  [
+    BIN,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--partner',
+    PARTNER,
+    '--secret',
+    SECRET,
+    '--data',
+    dataFile,
+    '--job-ms',
+    '1000',
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
+let serviceLog = '';
+child.stderr.on('data', (chunk) => (serviceLog += chunk));
+const BASE = await new Promise((resolve, reject) => {
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+    if (match) resolve(match[1]);
+  });
+  child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${output}${serviceLog}`)));
+});
+
+/** Open files and resident memory of the service process. */
+function serviceResources() {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kB = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { openFiles: readdirSync(`/proc/${child.pid}/fd`).length, rssMB: Math.round(kB('VmRSS') / 1024) };
+}
+
+/**
+ * The service's open files and memory once it is idle: its running jobs done (the soak's renders)
+ * and idle keep-alive connections closed (the server closes them after 5 s). Unchanged for 6 s, at
+ * most 5 minutes.
+ */
+async function settledResources() {
+  let last = serviceResources();
+  let steady = 0;
+  for (let i = 0; i < 600 && steady < 12; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = serviceResources();
+    steady = now.openFiles === last.openFiles ? steady + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
+async function api(method, path, { session, body } = {}) {
+  const headers = {};
+  if (session) headers.authorization = `Bearer ${session}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function newAccount() {
+  const token = await createAccountToken({ partnerID: PARTNER, secret: SECRET, account: {} });
+  const { status, body } = await api('POST', '/api/accounts', { body: { token } });
+  if (status !== 201) throw new Error(`createAccount: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** An SSE status stream: resolves `until(predicate)` with the first event that matches. */
+async function openStream(session) {
+  const abort = new AbortController();
+  const response = await fetch(`${BASE}/api/events`, {
+    headers: { authorization: `Bearer ${session}` },
+    signal: abort.signal,
+  });
+  const events = [];
+  const waiters = new Set();
+  (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(frame)?.[1];
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (event && data) {
+            events.push({ event, data: JSON.parse(data) });
+            for (const waiter of waiters) waiter();
+          }
+        }
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return {
+    events,
+    close: () => abort.abort(),
+    /** Resolves once `done(events)` is true; rejects after `ms`. */
+    until(done, ms) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!done(events)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`not done within ${ms} ms`));
+        }, ms);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+const FINAL = ['COMPLETE', 'FAILED'];
+const RANK = { PENDING: 0, PROCESSING: 1, COMPLETE: 2, FAILED: 2 };
+
+async function completedTopic(session, stream) {
+  const { body } = await api('POST', '/api/topics', { session, body: { sourceURL: SOURCE } });
+  await stream.until(
+    (events) => events.some((e) => e.event === 'topic' && e.data.id === body.topicId && FINAL.includes(e.data.status)),
+    60_000,
+  );
+  return body.topicId;
+}
+
+const results = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version };
+const start = serviceResources();
+results.start = start;
+
+// ---- 1. Generations at once ----
+{
+  const { session } = await newAccount();
+  const stream = await openStream(session);
+  const topicId = await completedTopic(session, stream);
+  const before = serviceResources();
+  const began = performance.now();
+  const started = await Promise.all(
+    Array.from({ length: GENERATIONS }, () =>
+      api('POST', '/api/generations', { session, body: { topicId, aspectRatio: '16:9', duration: 5 } }).then(
+        (r) => r.body,
+      ),
+    ),
+  );
+  const ids = new Set(started.map((one) => one.requestId));
+  const finals = (events) =>
+    events.filter((e) => e.event === 'generation' && ids.has(e.data.requestId) && FINAL.includes(e.data.status));
+  await stream.until((events) => new Set(finals(events).map((e) => e.data.requestId)).size === ids.size, 20 * 60_000);
+  const generationSeconds = (performance.now() - began) / 1000;
+  const inOrder = [...ids].every((id) => {
+    const ranks = stream.events
+      .filter((e) => e.event === 'generation' && e.data.requestId === id)
+      .map((e) => RANK[e.data.status]);
+    return ranks.every((rank, index) => index === 0 || rank >= ranks[index - 1]);
+  });
+  const complete = new Set(
+    finals(stream.events)
+      .filter((e) => e.data.status === 'COMPLETE')
+      .map((e) => e.data.requestId),
+  ).size;
+  const peak = serviceResources();
+  // Their final renders, all at once too.
+  const renderBegan = performance.now();
+  await Promise.all(started.map(({ videoId }) => api('POST', `/api/videos/${videoId}/complete`, { session })));
+  const videos = new Set(started.map((one) => one.videoId));
+  const rendered = (events) =>
+    new Set(
+      events
+        .filter((e) => e.event === 'video' && videos.has(e.data.id) && FINAL.includes(e.data.renders?.[0]?.status))
+        .map((e) => e.data.id),
+    );
+  await stream.until((events) => rendered(events).size === videos.size, 20 * 60_000);
+  const renderSeconds = (performance.now() - renderBegan) / 1000;
+  stream.close();
+  results.generations = {
+    count: GENERATIONS,
+    complete,
+    statusesInOrder: inOrder,
+    seconds: Number(generationSeconds.toFixed(1)),
+    finalRenders: rendered(stream.events).size,
+    finalRenderSeconds: Number(renderSeconds.toFixed(1)),
+    before,
+    afterGenerations: peak,
+    previewVideoId: started[0].videoId,
+    session,
+  };
+  console.log(
+    `1. ${GENERATIONS} generations at once: ${complete} COMPLETE, statuses in order: ${inOrder}, ${generationSeconds.toFixed(1)} s; ` +
+      `their final renders: ${rendered(stream.events).size} in ${renderSeconds.toFixed(1)} s`,
+  );
+}
+
+// ---- 2. Aborted downloads ----
+/** Starts a GET of `path` and destroys the connection after the first body bytes (a seeking player). */
+function abortedDownload(path, range) {
+  return new Promise((resolve) => {
+    const req = request(`${BASE}${path}`, { headers: range ? { range } : {}, agent: false }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve(res.statusCode);
+      });
+      res.once('end', () => resolve(res.statusCode));
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+{
+  const path = `/media/videos/${results.generations.previewVideoId}/preview.mp4`;
+  const before = await settledResources();
+  const statuses = await Promise.all(
+    Array.from({ length: ABORTS }, (_, index) =>
+      abortedDownload(path, index % 2 ? `bytes=${index * 1000}-` : undefined),
+    ),
+  );
+  const after = await settledResources();
+  results.abortedDownloads = { count: ABORTS, statuses: [...new Set(statuses)], before, after };
+  console.log(
+    `2. ${ABORTS} aborted downloads: open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB`,
+  );
+}
+
+// ---- 3. Soak ----
+{
+  const began = Date.now();
+  const until = began + SOAK_MINUTES * 60_000;
+  const counts = {};
+  const failures = {};
+  const count = (kind, ok) => {
+    counts[kind] = (counts[kind] ?? 0) + 1;
+    if (!ok) failures[kind] = (failures[kind] ?? 0) + 1;
+  };
+  const before = await settledResources();
+  const samples = [];
+  const { session: shared, account } = await newAccount();
+  const sharedStream = await openStream(shared);
+  const topicId = await completedTopic(shared, sharedStream);
+  const videoPath = `/media/videos/${results.generations.previewVideoId}/preview.mp4`;
+  const oldSession = results.generations.session;
+  /** One user's round: what a partner's page does in a few seconds. */
+  const round = async (index) => {
+    const kind = index % 6;
+    if (kind === 0) {
+      const { session } = await newAccount();
+      count('createAccount', true);
+      const stream = await openStream(session);
+      count('open stream', true);
+      const r = await api('GET', '/api/videos', { session });
+      count('list videos', r.status === 200);
+      stream.close();
+    } else if (kind === 1) {
+      const token = await loginAccountToken({ partnerID: PARTNER, secret: SECRET, accountID: account.id });
+      const r = await api('POST', '/api/sessions', { body: { token } });
+      count('login', r.status === 200 || r.status === 201);
+    } else if (kind === 2) {
+      const r = await api('POST', '/api/topics', { session: shared, body: { sourceURL: SOURCE } });
+      count('startTopicSearch', r.status === 202);
+    } else if (kind === 3 && Date.now() >= nextGeneration) {
+      // A generation every 10 s (each renders a real video), in either aspect ratio.
+      nextGeneration = Date.now() + 10_000;
+      const r = await api('POST', '/api/generations', {
+        session: shared,
+        body: { topicId, aspectRatio: index % 24 === 3 ? '4:5' : '16:9', duration: 5 },
+      });
+      count('startVideoGeneration', r.status === 202);
+    } else if (kind === 3) {
+      const list = await api('GET', '/api/videos', { session: oldSession });
+      count('list videos', list.status === 200);
+      const video = list.body.videos[index % list.body.videos.length];
+      const r = await api('PATCH', `/api/videos/${video.id}`, { session: oldSession, body: { name: `Soak ${index}` } });
+      count('rename', r.status === 200);
+    } else if (kind === 4) {
+      const response = await fetch(`${BASE}${videoPath}`, { headers: { range: 'bytes=0-65535' } });
+      await response.arrayBuffer();
+      count('range download', response.status === 206);
+    } else {
+      const status = await abortedDownload(videoPath, `bytes=${index * 100}-`);
+      count('aborted download', status === 206 || status === 200);
+    }
+  };
+  let index = 0;
+  let nextSample = began;
+  let nextGeneration = began;
+  // Four users at a time, until the time is up.
+  const user = async () => {
+    while (Date.now() < until) {
+      const mine = index++;
+      await round(mine).catch((error) => count(`error: ${error.message.slice(0, 60)}`, false));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (Date.now() >= nextSample) {
+        nextSample = Date.now() + 30_000;
+        samples.push({ atSeconds: Math.round((Date.now() - began) / 1000), ...serviceResources() });
+      }
+    }
+  };
+  await Promise.all([user(), user(), user(), user()]);
+  sharedStream.close();
+  const after = await settledResources();
+  results.soak = {
+    minutes: SOAK_MINUTES,
+    requests: Object.values(counts).reduce((a, b) => a + b, 0),
+    counts,
+    failures,
+    before,
+    after,
+    samples,
+  };
+  console.log(
+    `3. ${SOAK_MINUTES}-minute soak: ${results.soak.requests} rounds' steps, failures ${JSON.stringify(failures)}; ` +
+      `open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB`,
+  );
+  console.log(`   ${JSON.stringify(counts)}`);
+}
+
+delete results.generations.session;
+writeFileSync(new URL('./results/load.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log('bench/results/load.json written');
+process.exit(0);

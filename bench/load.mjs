@@ -13,7 +13,7 @@
 //
 //   node bench/load.mjs                    all three, a 10-minute soak
 //   node bench/load.mjs --soak-minutes 1   a shorter soak
-/* global fetch, AbortController, setTimeout, clearTimeout, performance, TextDecoder */
+/* global fetch, AbortController, performance, TextDecoder */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';

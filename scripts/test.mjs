@@ -42,6 +42,8 @@ await check('typecheck', ...npx('tsc', '-p', 'tsconfig.json', '--noEmit'));
 await check('lint', 'npm', ['run', '--silent', 'lint']);
 const built = await check('build', 'npm', ['run', '--silent', 'build']);
 if (built) await check('size budget (npm run size)', 'node', ['scripts/size.mjs']);
+if (built)
+  await check('integrity hashes of the snippets (npm run sri -- --check)', 'node', ['scripts/sri.mjs', '--check']);
 
 console.log('\n== node tests');
 // Node 20's --test does not expand globs: list the files here.

@@ -311,6 +311,10 @@ echo json_encode($out);`)
           const page = await browser.newPage();
           const problems = [];
           page.on('pageerror', (error) => problems.push(String(error)));
+          // A script blocked by its integrity hash throws nothing: the browser only logs it.
+          page.on('console', (message) => {
+            if (message.type() === 'error' && /integrity/i.test(message.text())) problems.push(message.text());
+          });
           try {
             await page.goto(link, { waitUntil: 'load' });
             const seen = await page.evaluate(() => ({

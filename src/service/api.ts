@@ -174,10 +174,17 @@ const createAccount: Handler = async (request) => {
   const { partner, claim } = await verifyToken(token, AccountClaimsSchema, tokenContext(ctx), partnerID);
   const now = nowISO();
   const account: AccountRecord = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
-  ctx.store.addAccount(account);
-  ctx.webhooks.accountCreated(account);
-  return session(ctx, account, 201);
+  return created(ctx, account);
 };
+
+/** Saves a new account, its first session and its `account.created` webhook together. */
+function created(ctx: ApiContext, account: AccountRecord): Reply {
+  return ctx.store.transaction(() => {
+    ctx.store.addAccount(account);
+    ctx.webhooks.accountCreated(account);
+    return session(ctx, account, 201);
+  });
+}
 
 const login: Handler = async (request) => {
   const { ctx } = request;
@@ -236,9 +243,7 @@ const signIn: Handler = async (request) => {
     updatedAt: now,
     signIn: true,
   };
-  ctx.store.addAccount(account);
-  ctx.webhooks.accountCreated(account);
-  return session(ctx, account, 201);
+  return created(ctx, account);
 };
 
 const logout: Handler = ({ req, ctx }) => {
@@ -246,7 +251,7 @@ const logout: Handler = ({ req, ctx }) => {
   const token = bearer(req);
   if (token !== undefined) {
     const key = sessionKey(token);
-    if (ctx.store.sessions.delete(key)) ctx.store.changed();
+    ctx.store.deleteSession(key);
     ctx.streams.endSession(key);
   }
   return { status: 204 };
@@ -260,19 +265,19 @@ const getAccount: Handler = (request) => ({
 const updateAccount: Handler = async (request) => {
   const { account } = authenticate(request);
   const update = await body(request, AccountUpdateBody);
+  const updated: AccountRecord = { ...account };
   let changed = false;
   for (const [field, value] of Object.entries(update) as [keyof typeof update, string | undefined][]) {
     // Only the fields given change; a field given as undefined (dropped by JSON) is not given.
-    if (value !== undefined && account[field] !== value) {
-      account[field] = value;
+    if (value !== undefined && updated[field] !== value) {
+      updated[field] = value;
       changed = true;
     }
   }
-  if (changed) {
-    account.updatedAt = nowISO();
-    request.ctx.store.changed();
-  }
-  return { status: 200, body: { account: accountView(account) } };
+  if (!changed) return { status: 200, body: { account: accountView(account) } };
+  updated.updatedAt = nowISO();
+  request.ctx.store.saveAccount(updated);
+  return { status: 200, body: { account: accountView(updated) } };
 };
 
 const listVideos: Handler = (request) => {
@@ -295,6 +300,7 @@ const renameVideo: Handler = async (request) => {
   const { store } = request.ctx;
   const video = store.ownedVideo(owner, request.params.videoId as string);
   const { name, scenes } = await body(request, SaveBody);
+  const images = store.topics.get(video.topicId ?? '')?.files ?? [];
   if (scenes !== undefined) {
     if (video.media !== 'mp4' || !video.storyboard) {
       throw new InvalidStateError('invalid_state', `Video "${video.id}" has no scenes to edit (placeholder media).`, {
@@ -310,7 +316,6 @@ const renameVideo: Handler = async (request) => {
         },
       );
     }
-    const images = request.ctx.store.topics.get(video.topicId ?? '')?.files ?? [];
     for (const [index, scene] of scenes.entries()) {
       if (scene.image !== null && scene.image >= images.length) {
         throw new InvalidParameterError(
@@ -320,13 +325,16 @@ const renameVideo: Handler = async (request) => {
         );
       }
     }
-    request.ctx.jobs.editScenes(video, scenes, images);
   }
-  if (name !== undefined && video.name !== name) {
-    video.name = name;
-    video.updatedAt = nowISO();
-    store.changed({ kind: 'video', record: video });
-  }
+  // The scenes and the name are saved together, or neither is.
+  store.transaction(() => {
+    if (scenes !== undefined) request.ctx.jobs.editScenes(video, scenes, images);
+    if (name !== undefined && video.name !== name) {
+      video.name = name;
+      video.updatedAt = nowISO();
+      store.changed({ kind: 'video', record: video });
+    }
+  });
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
 
@@ -368,7 +376,8 @@ const completeVideo: Handler = (request) => {
       { videoId: video.id, status: generation.status },
     );
   }
-  jobs.completeVideo(video);
+  // The video and its `video.completed` webhook are saved together.
+  store.transaction(() => jobs.completeVideo(video));
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
 
@@ -417,13 +426,16 @@ const startGeneration: Handler = async (request) => {
       { topicId: topic.id, status: topic.status },
     );
   }
-  const { generation } = request.ctx.jobs.startGeneration(owner, topic, {
-    topicId: topic.id,
-    aspectRatio: params.aspectRatio,
-    duration: params.duration,
-    language: params.language ?? 'en-US',
-    ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
-  });
+  // The generation and its video are saved together.
+  const { generation } = request.ctx.store.transaction(() =>
+    request.ctx.jobs.startGeneration(owner, topic, {
+      topicId: topic.id,
+      aspectRatio: params.aspectRatio,
+      duration: params.duration,
+      language: params.language ?? 'en-US',
+      ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
+    }),
+  );
   return { status: 202, body: { requestId: generation.requestId, videoId: generation.videoId, topicId: topic.id } };
 };
 

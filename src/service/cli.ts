@@ -28,7 +28,8 @@ async function main(): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     const hint =
       code === 'EADDRINUSE' ? ' The port is taken: choose another with --port, or --port 0 for any free one.' : '';
-    console.error(`video-plugin-service: ${(error as Error).message}.${hint}`);
+    const message = (error as Error).message.replace(/\.?$/, '.');
+    console.error(`video-plugin-service: ${message}${hint}`);
     process.exit(1);
   }
 

@@ -94,7 +94,8 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   `allowedOrigins` defaults to `http://localhost:*` and `http://127.0.0.1:*`; `webhookURLs` (http
  *   or https, at most 10) receive the partner's signed events (docs/service.md "Webhooks");
  * - `jobMs`: how long a topic search or a generation takes (default 5000);
- * - `dataFile`: JSON file that keeps the state across restarts (default: in memory);
+ * - `dataFile`: SQLite database that keeps the state across restarts, every change committed before
+ *   it is answered (default: in memory; docs/service.md "Data");
  * - `fetchTimeoutMs`: time limit of a topic search's fetch (default 5000);
  * - `heartbeatMs`: interval of the status stream's keep-alive comment (default 15000);
  * - `publicDir`: directory served under `/assets/` (default: the built iframe pages);
@@ -202,7 +203,7 @@ Options:
                          (default http://localhost:* and http://127.0.0.1:*)
   --job-ms N             how long a topic search or generation takes, in ms (default ${DEFAULT_JOB_MS})
                                                                                  env VIDEO_PLUGIN_JOB_MS
-  --data FILE            keep accounts, videos and sessions in FILE across restarts (default: memory)
+  --data FILE            keep all data in FILE, an SQLite database, across restarts (default: memory)
   --media real|placeholder  real MP4 videos with a voiceover (default), or instant SVG stand-ins
                          for tests that never look at the video
   --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,

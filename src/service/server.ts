@@ -53,7 +53,7 @@ export interface RunningService {
   };
   /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
   stats(): ServiceStats;
-  /** Stops the service: ends streams and jobs, writes the data file, closes every connection. */
+  /** Stops the service: ends streams and jobs, closes every connection, then the data file. */
   close(): Promise<void>;
 }
 
@@ -114,7 +114,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const { port } = server.address() as AddressInfo;
   origin = `http://${displayHost(config.host)}:${port}`;
+  // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
   jobs.resume();
+  webhooks.resume();
 
   let closing: Promise<void> | undefined;
   return {

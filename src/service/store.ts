@@ -1,128 +1,51 @@
 /**
- * The service's data: accounts, sessions, topics, generations, videos and used token IDs, kept in
- * memory and, with a data file, written to disk atomically (temp file + rename), debounced.
+ * The service's data: accounts, sessions, topics, generations, videos, used token IDs and the
+ * webhook outbox. The Maps are what the service reads; only the store writes.
  *
- * Every change goes through {@link Store.changed}, which schedules the write and tells the
- * listeners (the status streams). Node runs one request at a time between awaits, so a
- * check-then-insert done without an await in between (externalID, jti) cannot race.
+ * The store is a wall: every change goes through one of its methods, which writes it — with
+ * `--data FILE`, to the SQLite database, committed before the method returns, so before the request
+ * that made it is answered — then updates the Maps and tells the listeners (the status streams).
+ * A write that fails throws (a request then answers 500) and leaves the Maps as the file has them.
+ * Without a data file nothing is written anywhere: the Maps are all there is.
+ *
+ * Node runs one request at a time between awaits, so a check-then-insert done without an await in
+ * between (externalID, jti) cannot race.
  */
-import type { Storyboard } from './render/storyboard.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { InvalidStateError, NotFoundError, AccountAlreadyExistsError } from '../errors.js';
+import { Database, isSqliteError, type Kind } from './store/database.js';
+import { DataFileError, notOurs, storageError } from './store/errors.js';
+import { importLegacyFile, sniff } from './store/legacy.js';
+import { lockDataFile, type Lock } from './store/lock.js';
+import type {
+  AccountRecord,
+  Change,
+  DeliveryRecord,
+  GenerationRecord,
+  Owner,
+  SessionRecord,
+  Snapshot,
+  Status,
+  StatusError,
+  TopicRecord,
+  VideoRecord,
+} from './store/records.js';
 
-/** Status of a topic search, a generation or a render. */
-export type Status = 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
-/** Why a background action failed. */
-export interface StatusError {
-  code: string;
-  message: string;
-}
-
-/** Who a record belongs to. Records of other partners or accounts are invisible. */
-export interface Owner {
-  partnerID: string;
-  accountID: string;
-}
-
-/** A stored account. */
-export interface AccountRecord {
-  partnerID: string;
-  id: string;
-  externalID?: string;
-  firstName?: string;
-  lastName?: string;
-  emailAddress?: string;
-  companyName?: string;
-  phone?: string;
-  city?: string;
-  state?: string;
-  createdAt: string;
-  updatedAt: string;
-  /**
-   * Set on accounts made by the uncontrolled-mode sign-in, the only ones that sign-in (which takes
-   * no secret) may enter: an account made with a partner's token is reachable only with a token.
-   */
-  signIn?: true;
-}
-
-/** A login session; stored under the SHA-256 of its token so the data file holds no usable token. */
-export interface SessionRecord extends Owner {
-  createdAt: string;
-}
-
-/** Something with a status that moves forward only (see {@link advance}). */
-export interface StatusRecord {
-  status: Status;
-  error?: StatusError;
-  updatedAt: string;
-}
-
-/** A stored topic search and the topic it fills in. */
-export interface TopicRecord extends Owner, StatusRecord {
-  id: string;
-  requestId: string;
-  sourceURL: string;
-  title?: string;
-  description?: string;
-  images: string[];
-  /** The page's headings and key sentences, for the storyboard (not part of the public topic). */
-  headings?: string[];
-  sentences?: string[];
-  /** The images downloaded and kept by the service (`media: real`), in page order. */
-  files?: string[];
-  createdAt: string;
-}
-
-/** A stored video generation request. */
-export interface GenerationRecord extends Owner, StatusRecord {
-  requestId: string;
-  videoId: string;
-  topicId: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
-  language: string;
-  videoInstructions?: string;
-  createdAt: string;
-}
-
-/** A stored render of a completed video. */
-export interface RenderRecord {
-  format: string;
-  status: Status;
-  error?: StatusError;
-  renderedAt?: string;
-}
-
-/** A stored video. Media URLs are not stored: they depend on where the service listens. */
-export interface VideoRecord extends Owner {
-  id: string;
-  name: string;
-  topicId?: string;
-  /** The generation that made this video. */
-  requestId?: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
-  language: string;
-  createdAt: string;
-  updatedAt: string;
-  isCompleted: boolean;
-  /** Set once the generation completed: the thumbnail is then served. */
-  hasThumbnail: boolean;
-  renders: RenderRecord[];
-  /** `mp4` (real renders, `media: real`) or `svg` (stand-ins); `svg` when absent. */
-  media?: 'mp4' | 'svg';
-  /** What the renders are made from (real media only). */
-  storyboard?: Storyboard;
-  /** Whether the preview render (made when the generation completes) is there. */
-  hasPreview?: boolean;
-}
-
-/** A change the status streams may forward. */
-export type Change =
-  | { kind: 'topic'; record: TopicRecord }
-  | { kind: 'generation'; record: GenerationRecord }
-  | { kind: 'video'; record: VideoRecord };
+export type {
+  AccountRecord,
+  Change,
+  DeliveryRecord,
+  GenerationRecord,
+  Owner,
+  RenderRecord,
+  SessionRecord,
+  Status,
+  StatusError,
+  StatusRecord,
+  TopicRecord,
+  VideoRecord,
+} from './store/records.js';
+export { DataFileError } from './store/errors.js';
 
 const NEXT: Record<Status, readonly Status[]> = {
   PENDING: ['PROCESSING', 'FAILED'],
@@ -130,10 +53,6 @@ const NEXT: Record<Status, readonly Status[]> = {
   COMPLETE: [],
   FAILED: [],
 };
-
-const FORMAT_VERSION = 1;
-/** Writes are coalesced over this window: a burst of changes costs one write. */
-const SAVE_DEBOUNCE_MS = 25;
 
 /** The current time as an ISO-8601 string. */
 export const nowISO = (): string => new Date().toISOString();
@@ -144,38 +63,81 @@ export const newId = (prefix: string): string => `${prefix}_${randomUUID().repla
 /** The stored key of a session token. */
 export const sessionKey = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
-/** The service's state, with optional atomic persistence to one JSON file. */
+const nowSeconds = (): number => Date.now() / 1000;
+
+/** A row a write touched: what to read back from the file when the write does not hold. */
+interface Touch {
+  kind: Kind;
+  key: string;
+}
+
+/** The service's state, in memory, and with a data file in an SQLite database. */
 export class Store {
-  readonly accounts = new Map<string, AccountRecord>();
-  readonly sessions = new Map<string, SessionRecord>();
+  readonly #accounts = new Map<string, AccountRecord>();
+  readonly #sessions = new Map<string, SessionRecord>();
+  readonly #usedJtis = new Map<string, number>();
+  readonly #outbox = new Map<string, DeliveryRecord>();
+  readonly #accountByExternalID = new Map<string, string>();
+
+  readonly accounts: ReadonlyMap<string, AccountRecord> = this.#accounts;
+  /** Sessions by {@link sessionKey} of their token. */
+  readonly sessions: ReadonlyMap<string, SessionRecord> = this.#sessions;
+  /** `partnerID \n jti` → epoch seconds after which the jti may be forgotten. */
+  readonly usedJtis: ReadonlyMap<string, number> = this.#usedJtis;
+  /** Saved with {@link changed} (which inserts a record it does not hold yet). */
   readonly topics = new Map<string, TopicRecord>();
   readonly generations = new Map<string, GenerationRecord>();
   readonly videos = new Map<string, VideoRecord>();
-  /** `partnerID \n jti` → epoch seconds after which the jti may be forgotten. */
-  readonly usedJtis = new Map<string, number>();
 
-  readonly #accountByExternalID = new Map<string, string>();
   readonly #listeners = new Set<(change: Change) => void>();
-  readonly #file: string | undefined;
-  #saveTimer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> = Promise.resolve();
-  #tempCounter = 0;
+  readonly #db: Database | undefined;
+  readonly #lock: Lock | undefined;
+  /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
+  readonly #dropped = new WeakSet<object>();
+  #transaction: { touched: Touch[]; after: (() => void)[] } | undefined;
+  #closed = false;
 
-  private constructor(file: string | undefined) {
-    this.#file = file;
+  private constructor(db?: Database, lock?: Lock) {
+    this.#db = db;
+    this.#lock = lock;
   }
 
-  /** Opens the store, loading `file` if it exists. Without a file the data lives in memory. */
+  /**
+   * Opens the store. Without a file the data lives in memory. With one: takes the file's lock (one
+   * process per file), imports a 0.1 JSON data file, opens the database and reads it all.
+   *
+   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable.
+   */
   static async open(file?: string): Promise<Store> {
-    const store = new Store(file);
-    if (file !== undefined) await store.#load(file);
-    return store;
+    if (file === undefined) return new Store();
+    const lock = lockDataFile(file);
+    try {
+      if (lock.tookOverFrom !== undefined) {
+        console.warn(
+          `video-plugin-service: took over the lock of ${file} from process ${lock.tookOverFrom}, which is no longer running.`,
+        );
+      }
+      const kind = sniff(file);
+      if (kind === 'other') throw notOurs(file);
+      if (kind === 'json') console.log(`video-plugin-service: ${importLegacyFile(file, nowSeconds())}`);
+      const db = Database.open(file);
+      const store = new Store(db, lock);
+      try {
+        store.#load(db.load(nowSeconds()));
+      } catch (error) {
+        db.close();
+        throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
+      }
+      return store;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
-  /** Records a change: schedules a write and, for status-bearing records, tells the listeners. */
-  changed(change?: Change): void {
-    this.#scheduleSave();
-    if (change) for (const listener of this.#listeners) listener(change);
+  /** The data file, or undefined when the data lives in memory. */
+  get file(): string | undefined {
+    return this.#db?.file;
   }
 
   /** How many listeners are subscribed (the open streams). */
@@ -189,47 +151,141 @@ export class Store {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Runs `fn`, whose changes are then saved together or not at all: a request that writes several
+   * rows (an account, its session and its webhook) wraps them in one. Listeners and
+   * {@link afterCommit} callbacks run once it is committed. Nests (an inner one is part of the outer).
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.#transaction || !this.#db) return fn();
+    const transaction = { touched: [] as Touch[], after: [] as (() => void)[] };
+    this.#transaction = transaction;
+    let result: T;
+    try {
+      result = this.#db.transaction(fn);
+    } catch (error) {
+      for (const touch of transaction.touched.reverse()) this.#restore(touch);
+      throw isSqliteError(error) ? storageError(this.#db.file, error) : error;
+    } finally {
+      this.#transaction = undefined;
+    }
+    for (const run of transaction.after) run();
+    return result;
+  }
+
+  /** Runs `fn` once the current transaction is committed (at once outside of one); not if it fails. */
+  afterCommit(fn: () => void): void {
+    if (this.#transaction) this.#transaction.after.push(fn);
+    else fn();
+  }
+
+  /**
+   * Saves a topic, generation or video — inserting it when the store does not hold it yet — and
+   * tells the listeners. The record is saved as it is now.
+   */
+  changed(change: Change): void {
+    const { kind, record } = change;
+    if (this.#dropped.has(record)) return;
+    const key = kind === 'generation' ? change.record.requestId : change.record.id;
+    this.#write({ kind, key }, (db) => {
+      if (change.kind === 'topic') db.putTopic(change.record);
+      else if (change.kind === 'generation') db.putGeneration(change.record);
+      else db.putVideo(change.record);
+    });
+    if (change.kind === 'topic') this.topics.set(key, change.record);
+    else if (change.kind === 'generation') this.generations.set(key, change.record);
+    else this.videos.set(key, change.record);
+    this.afterCommit(() => {
+      for (const listener of this.#listeners) listener(change);
+    });
+  }
+
   // --- accounts and sessions ---
 
   /** Adds an account; refuses an externalID the partner already uses. */
   addAccount(account: AccountRecord): void {
-    if (account.externalID !== undefined) {
-      const key = `${account.partnerID}\n${account.externalID}`;
-      if (this.#accountByExternalID.has(key)) {
-        throw new AccountAlreadyExistsError(
-          'account_already_exists',
-          `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
-          { externalID: account.externalID },
-        );
-      }
-      this.#accountByExternalID.set(key, account.id);
+    const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
+    if (key !== undefined && this.#accountByExternalID.has(key)) {
+      throw new AccountAlreadyExistsError(
+        'account_already_exists',
+        `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
+        { externalID: account.externalID },
+      );
     }
-    this.accounts.set(account.id, account);
-    this.changed();
+    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+    this.#setAccount(account);
+  }
+
+  /** Replaces a stored account (same ID and externalID) by its new version. */
+  saveAccount(account: AccountRecord): void {
+    const current = this.#accounts.get(account.id);
+    if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
+      throw new InvalidStateError('invalid_state', `saveAccount: account "${account.id}" is not stored as given.`);
+    }
+    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+    this.#setAccount(account);
   }
 
   /** The partner's account with this ID, or undefined. */
   findAccount(partnerID: string, accountID: string): AccountRecord | undefined {
-    const account = this.accounts.get(accountID);
+    const account = this.#accounts.get(accountID);
     return account?.partnerID === partnerID ? account : undefined;
   }
 
   /** The partner's account with this externalID, or undefined. */
   findAccountByExternalID(partnerID: string, externalID: string): AccountRecord | undefined {
     const id = this.#accountByExternalID.get(`${partnerID}\n${externalID}`);
-    return id === undefined ? undefined : this.accounts.get(id);
+    return id === undefined ? undefined : this.#accounts.get(id);
   }
 
   /** Opens a session on an account; returns its token (only its hash is kept). */
   createSession(owner: Owner): string {
     const token = randomBytes(32).toString('base64url');
-    this.sessions.set(sessionKey(token), {
-      partnerID: owner.partnerID,
-      accountID: owner.accountID,
-      createdAt: nowISO(),
-    });
-    this.changed();
+    const key = sessionKey(token);
+    const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
+    this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
+    this.#sessions.set(key, session);
     return token;
+  }
+
+  /** Ends the session stored under `key` ({@link sessionKey}); false when there was none. */
+  deleteSession(key: string): boolean {
+    if (!this.#sessions.has(key)) return false;
+    this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
+    return this.#sessions.delete(key);
+  }
+
+  /**
+   * Records the use of a token ID until `until` (epoch seconds); false when the partner already
+   * used it. Token IDs whose time is over are forgotten on the way.
+   */
+  useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
+    for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
+    const key = `${partnerID}\n${jti}`;
+    if (this.#usedJtis.has(key)) return false;
+    this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
+    this.#usedJtis.set(key, until);
+    return true;
+  }
+
+  // --- the webhook outbox ---
+
+  /** Webhook deliveries not over yet (those a previous run left included), oldest first. */
+  deliveries(): DeliveryRecord[] {
+    return [...this.#outbox.values()];
+  }
+
+  /** Saves a delivery before it is tried, or its new count of tries. */
+  saveDelivery(delivery: DeliveryRecord): void {
+    this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
+    this.#outbox.set(delivery.id, delivery);
+  }
+
+  /** Removes a delivery that is over (delivered, or given up). */
+  removeDelivery(id: string): void {
+    if (!this.#outbox.has(id)) return;
+    this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
+    this.#outbox.delete(id);
   }
 
   // --- owned records: another partner's or account's record is reported as missing ---
@@ -264,114 +320,106 @@ export class Store {
   }
 
   /** Every record of a collection that belongs to the account, newest first. */
-  ownedBy<T extends Owner & { createdAt: string }>(collection: Map<string, T>, owner: Owner): T[] {
+  ownedBy<T extends Owner & { createdAt: string }>(collection: ReadonlyMap<string, T>, owner: Owner): T[] {
     return [...collection.values()]
       .filter((record) => isOwner(record, owner))
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   }
 
-  // --- persistence ---
-
-  /** Writes any pending change now and waits for it. */
-  async flush(): Promise<void> {
-    if (this.#file === undefined) return;
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
-    // Chained so that writes never interleave; each writes the state as it is when it runs.
-    this.#writing = this.#writing.then(() => this.#write(this.#file as string));
-    return this.#writing;
-  }
-
-  /** Flushes and stops the debounce timer. The store stays readable. */
+  /**
+   * Closes the data file (its WAL is folded into it) and gives up its lock. Idempotent. The store
+   * stays readable; changes after this are not saved (the next run resumes from the file).
+   */
   async close(): Promise<void> {
-    await this.flush();
+    if (this.#closed) return;
+    this.#closed = true;
     this.#listeners.clear();
-  }
-
-  #scheduleSave(): void {
-    if (this.#file === undefined || this.#saveTimer) return;
-    this.#saveTimer = setTimeout(() => {
-      this.#saveTimer = undefined;
-      void this.flush();
-    }, SAVE_DEBOUNCE_MS);
-  }
-
-  async #write(file: string): Promise<void> {
-    const data = JSON.stringify({
-      format: 'video-plugin-service',
-      version: FORMAT_VERSION,
-      accounts: [...this.accounts.values()],
-      sessions: [...this.sessions],
-      topics: [...this.topics.values()],
-      generations: [...this.generations.values()],
-      videos: [...this.videos.values()],
-      usedJtis: [...this.usedJtis],
-    });
-    // A reader (or a crash) sees either the old file or the new one, never half of one.
-    const temp = `${file}.${process.pid}.${++this.#tempCounter}.tmp`;
     try {
-      const handle = await open(temp, 'w', 0o600);
-      try {
-        await handle.writeFile(data, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
+      this.#db?.close();
+    } finally {
+      this.#lock?.release();
+    }
+  }
+
+  /**
+   * Writes one row with `write`. A failure outside a transaction reads the row back (the Maps then
+   * match the file) and throws the storage error; inside one, the transaction does both.
+   */
+  #write(touch: Touch, write: (db: Database) => void): void {
+    const db = this.#db;
+    if (!db || this.#closed) return;
+    this.#transaction?.touched.push(touch);
+    try {
+      write(db);
+    } catch (error) {
+      if (!this.#transaction) this.#restore(touch);
+      throw isSqliteError(error) ? storageError(db.file, error) : error;
+    }
+  }
+
+  /** Puts a row's in-memory copy back as the file has it (after a write that did not hold). */
+  #restore({ kind, key }: Touch): void {
+    let stored: unknown;
+    try {
+      stored = this.#db?.get(kind, key);
+    } catch (error) {
+      console.error(`video-plugin-service: cannot read back ${kind} ${key} after a failed write:`, error);
+      return;
+    }
+    if (kind === 'account') {
+      const current = this.#accounts.get(key);
+      if (current?.externalID !== undefined)
+        this.#accountByExternalID.delete(`${current.partnerID}\n${current.externalID}`);
+      this.#accounts.delete(key);
+      if (stored) this.#setAccount(stored as AccountRecord);
+    } else if (kind === 'session') {
+      if (stored) this.#sessions.set(key, stored as SessionRecord);
+      else this.#sessions.delete(key);
+    } else if (kind === 'jti') {
+      if (typeof stored === 'number') this.#usedJtis.set(key, stored);
+      else this.#usedJtis.delete(key);
+    } else if (kind === 'delivery') {
+      if (stored) this.#outbox.set(key, stored as DeliveryRecord);
+      else this.#outbox.delete(key);
+    } else {
+      // Records the jobs hold keep their identity: their fields go back to the stored ones.
+      const map: Map<string, object> =
+        kind === 'topic' ? this.topics : kind === 'generation' ? this.generations : this.videos;
+      const current = map.get(key);
+      if (!stored) {
+        map.delete(key);
+        if (current) this.#dropped.add(current);
+      } else if (current) {
+        for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
+        Object.assign(current, stored);
+      } else {
+        map.set(key, stored as object);
       }
-      await rename(temp, file);
-    } catch (error) {
-      await unlink(temp).catch(() => {});
-      // The service keeps running on its in-memory state; the next change retries the write.
-      console.error(`video-plugin-service: could not write ${file}: ${(error as Error).message}`);
     }
   }
 
-  async #load(file: string): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new Error(`Cannot read the data file ${file}: ${(error as Error).message}`, { cause: error });
+  #setAccount(account: AccountRecord): void {
+    this.#accounts.set(account.id, account);
+    if (account.externalID !== undefined) {
+      this.#accountByExternalID.set(`${account.partnerID}\n${account.externalID}`, account.id);
     }
-    let data: PersistedState;
-    try {
-      data = JSON.parse(text) as PersistedState;
-      if (data.format !== 'video-plugin-service' || data.version !== FORMAT_VERSION) throw new Error('unknown format');
-    } catch (error) {
-      throw new Error(
-        `The data file ${file} is not a video-plugin-service data file (${(error as Error).message}). Move it away or choose another file.`,
-        { cause: error },
-      );
-    }
-    for (const account of data.accounts) {
-      this.accounts.set(account.id, account);
-      if (account.externalID !== undefined) {
-        this.#accountByExternalID.set(`${account.partnerID}\n${account.externalID}`, account.id);
-      }
-    }
-    for (const [key, session] of data.sessions) this.sessions.set(key, session);
-    for (const topic of data.topics) this.topics.set(topic.id, topic);
-    for (const generation of data.generations) this.generations.set(generation.requestId, generation);
-    for (const video of data.videos) this.videos.set(video.id, video);
-    for (const [key, until] of data.usedJtis) this.usedJtis.set(key, until);
   }
-}
 
-interface PersistedState {
-  format: string;
-  version: number;
-  accounts: AccountRecord[];
-  sessions: [string, SessionRecord][];
-  topics: TopicRecord[];
-  generations: GenerationRecord[];
-  videos: VideoRecord[];
-  usedJtis: [string, number][];
+  #load(snapshot: Snapshot): void {
+    for (const account of snapshot.accounts) this.#setAccount(account);
+    for (const [key, session] of snapshot.sessions) this.#sessions.set(key, session);
+    for (const topic of snapshot.topics) this.topics.set(topic.id, topic);
+    for (const generation of snapshot.generations) this.generations.set(generation.requestId, generation);
+    for (const video of snapshot.videos) this.videos.set(video.id, video);
+    for (const { partnerID, jti, until } of snapshot.usedJtis) this.#usedJtis.set(`${partnerID}\n${jti}`, until);
+    for (const delivery of snapshot.outbox) this.#outbox.set(delivery.id, delivery);
+  }
 }
 
 /**
  * Moves a topic, generation or render to its next status. Only PENDING → PROCESSING → COMPLETE and
  * PENDING|PROCESSING → FAILED exist (COMPLETE and FAILED are final); anything else is a bug in the
- * caller, reported as `invalid_state`. The caller then records the change with {@link Store.changed}.
+ * caller, reported as `invalid_state`. The caller then saves the record with {@link Store.changed}.
  */
 export function advance(
   record: { status: Status; error?: StatusError; updatedAt?: string },

@@ -181,18 +181,14 @@ export async function verifyToken<S extends z.ZodMiniType>(
 }
 
 function consumeJti(store: Store, partnerID: string, jti: string, exp: number, now: number): void {
-  for (const [key, until] of store.usedJtis) if (until < now) store.usedJtis.delete(key);
-  const key = `${partnerID}\n${jti}`;
-  if (store.usedJtis.has(key)) {
+  // Remembered for as long as the token could still pass the expiry check.
+  if (!store.useJti(partnerID, jti, exp + CLOCK_SKEW_SECONDS, now)) {
     fail(
       'token_replayed',
       `The token's jti "${jti}" was already used. Mint a new token (with a new jti) for every call.`,
       { jti },
     );
   }
-  // Remembered for as long as the token could still pass the expiry check.
-  store.usedJtis.set(key, exp + CLOCK_SKEW_SECONDS);
-  store.changed();
 }
 
 function decodePart(part: string, name: string): Record<string, unknown> {

@@ -4,18 +4,20 @@
  * `webhookURLs`. The body is a compact HS256 JWT signed with the partner's secret
  * (`content-type: application/jwt`); `verifyWebhook` in `video-plugin/server` reads it.
  *
- * Deliveries live in memory, outside any request: the API only queues an event and answers. Each
- * delivery tries up to `webhookTries` times, `webhookTimeoutMs` each, waiting `webhookRetryMs`,
- * then twice that… (at most {@link MAX_WEBHOOK_RETRY_MS}) between tries; every attempt is recorded.
- * `close()` aborts the attempts in flight and the waits, so no timer outlives the service. Pending
- * deliveries are not kept across restarts.
+ * Deliveries run outside any request: the API only queues an event and answers. A delivery (one
+ * event to one URL) is saved in the store's outbox, with the request's other changes, before it is
+ * first tried, and removed once it is over (delivered, or given up): with a data file, deliveries a
+ * stopped or killed service left are tried again by the next one (`resume()`). Each delivery tries
+ * up to `webhookTries` times, `webhookTimeoutMs` each, waiting `webhookRetryMs`, then twice that…
+ * (at most {@link MAX_WEBHOOK_RETRY_MS}) between tries; every attempt is recorded. `close()` aborts
+ * the attempts in flight and the waits, so no timer outlives the service.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from '../server/claims.js';
 import { MAX_WEBHOOK_RETRY_MS, type Partner, type ServiceConfig } from './config.js';
-import { newId, nowISO, type AccountRecord, type Store, type VideoRecord } from './store.js';
+import { newId, nowISO, type AccountRecord, type DeliveryRecord, type Store, type VideoRecord } from './store.js';
 import { videoView } from './views.js';
 
 /** Lifetime of a webhook token (`exp` − `iat`), in seconds. Each attempt is signed anew. */
@@ -109,6 +111,24 @@ export class Webhooks {
     });
   }
 
+  /**
+   * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
+   * a partner or URL no longer configured is dropped, with a warning.
+   */
+  resume(): void {
+    for (const delivery of this.#store.deliveries()) {
+      const partner = this.#config.partners.get(delivery.partnerID);
+      if (!partner || !partner.webhookURLs.includes(delivery.url)) {
+        console.warn(
+          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${delivery.url}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
+        );
+        this.#store.removeDelivery(delivery.id);
+        continue;
+      }
+      this.#track(this.#deliver(partner, delivery));
+    }
+  }
+
   /** Resolves once no delivery is under way (at once when none is). */
   settled(): Promise<void> {
     if (this.#pending.size === 0) return Promise.resolve();
@@ -135,9 +155,14 @@ export class Webhooks {
   #emit(partnerID: string, input: EventInput): void {
     const partner = this.#config.partners.get(partnerID);
     if (!partner || partner.webhookURLs.length === 0 || this.#closing.signal.aborted) return;
-    const id = newId('evt');
-    const event = { ...input, id, createdAt: nowISO() } as WebhookEvent;
-    for (const url of partner.webhookURLs) this.#track(this.#deliver(partner, event, url));
+    const createdAt = nowISO();
+    const event = { ...input, id: newId('evt'), createdAt } as WebhookEvent;
+    for (const url of partner.webhookURLs) {
+      const delivery: DeliveryRecord = { id: newId('dlv'), partnerID, url, event, attempts: 0, createdAt };
+      // Saved with the change that caused it; tried once that is committed.
+      this.#store.saveDelivery(delivery);
+      this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
+    }
   }
 
   #track(delivery: Promise<void>): void {
@@ -153,9 +178,11 @@ export class Webhooks {
       });
   }
 
-  async #deliver(partner: Partner, event: WebhookEvent, url: string): Promise<void> {
+  async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
+    const { event, url } = delivery;
     const tries = this.#config.webhookTries;
-    for (let attempt = 1; ; attempt++) {
+    // After a restart, the count goes on from the tries made before it.
+    for (let attempt = delivery.attempts + 1; ; attempt++) {
       const startedAt = nowISO();
       const started = performance.now();
       const result = await this.#post(partner, event, url);
@@ -180,6 +207,9 @@ export class Webhooks {
         outcome,
       };
       this.deliveries.push(record);
+      // An abandoned delivery stays in the outbox: the next run tries it again.
+      if (outcome === 'delivered' || outcome === 'failed') this.#store.removeDelivery(delivery.id);
+      else if (outcome === 'retrying') this.#store.saveDelivery({ ...delivery, attempts: attempt });
       if (outcome !== 'retrying') return log(record);
       const wait = Math.min(this.#config.webhookRetryMs * 2 ** (attempt - 1), MAX_WEBHOOK_RETRY_MS);
       try {

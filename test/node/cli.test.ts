@@ -1,11 +1,12 @@
 // The video-plugin-service command: flags, environment, banner, exit codes, clean stop.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { createAccountToken } from '../../src/server/index.js';
 import { parseCommandLine, USAGE } from '../../src/service/config.js';
 
@@ -44,7 +45,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 test('prints its actual URL, partner, secret and origins; serves; stops cleanly writing its data', async () => {
-  const dataFile = join(dir, 'cli.json');
+  const dataFile = join(dir, 'cli.db');
   const service = run([
     '--port',
     '0',
@@ -84,7 +85,12 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   assert.equal(created.status, 201);
   service.child.kill('SIGTERM');
   assert.equal(await service.exited, 0);
-  assert.match(await readFile(dataFile, 'utf8'), /"externalID":"from-cli"/);
+  // Stopped cleanly: the data file is whole (its WAL folded in), its lock is gone.
+  assert.deepEqual(await readdir(dir), ['cli.db']);
+  const db = new Database(dataFile, { readonly: true });
+  const externalIDs = db.prepare('SELECT external_id FROM accounts').pluck().all();
+  db.close();
+  assert.deepEqual(externalIDs, ['from-cli']);
 });
 
 test('takes its settings from the environment, with flags winning', async () => {

@@ -275,6 +275,26 @@ describe('faults', function () {
       expect(asked).to.deep.equal([accountID]);
     });
 
+    it('sessions ended, accounts kept: getLoginToken restores the session and the call goes through, no sessionLost', async () => {
+      const asked: string[] = [];
+      const plugin = await subject({
+        getLoginToken: (id) => {
+          asked.push(id);
+          return token('login', { accountID: id });
+        },
+      });
+      const lostEvents: unknown[] = [];
+      plugin.on('sessionLost', (payload) => lostEvents.push(payload));
+      const { videoId } = await plugin.startVideoGeneration(generation());
+      await fault('restart', { data: 'no-sessions' });
+      // The call meets not_authenticated, the session is restored, and the call is sent again.
+      const videos = await plugin.getVideos();
+      expect(videos.map((video) => video.id)).to.include(videoId);
+      expect(asked).to.deep.equal([accountID]);
+      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+      expect(lostEvents).to.deep.equal([]);
+    });
+
     it('without getLoginToken: sessionLost says what to do, and a new login ends the lost state', async () => {
       const plugin = await subject({ getLoginToken: undefined });
       const lost = nextEvent(plugin, 'sessionLost');

@@ -12,11 +12,13 @@
 //   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
 //     process again on the same port with the same data file; `/__faults/restart {data:'fresh'}`
 //     starts it on a new, empty data file (a service that lost its data: every session unknown),
-//     `{data:'original'}` back on the first one
+//     `{data:'original'}` back on the first one, `{data:'no-sessions'}` on the same file with its
+//     sessions deleted (the service ended every session but keeps the accounts)
 //   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
 // and the server command `fault-frame` {channel, action:'reload'|'navigate', url?}, which makes the
 // service's iframe reload itself or go to another page, from inside, as its own script would.
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
@@ -224,6 +226,11 @@ export function faultPlugin() {
         await stop();
         if (data === 'fresh') dataFile = join(dir, `fresh-${++fresh}.db`);
         if (data === 'original') dataFile = originalFile;
+        if (data === 'no-sessions') {
+          const db = new Database(dataFile);
+          db.exec('DELETE FROM sessions');
+          db.close();
+        }
         await start();
       } else return undefined;
       return json({ ok: true });

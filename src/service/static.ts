@@ -6,9 +6,9 @@
  * X-Frame-Options, which cannot list several origins) and may load nothing from elsewhere.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import send from 'send';
 import { NotFoundError } from '../errors.js';
 import type { ServiceConfig } from './config.js';
 import { videoSvg } from './media.js';
@@ -163,46 +163,59 @@ export async function serveMedia(
 }
 
 /**
- * Sends a file with `Content-Length` and `Accept-Ranges: bytes`; a `Range: bytes=a-b` request (one
- * range) gets `206` and that part, an unsatisfiable one `416`.
+ * Sends a file with the `send` package: `Content-Length`, `Accept-Ranges: bytes`, one `Range`
+ * (`206`, or `416` when unsatisfiable; several ranges get the whole file), `If-Range`, `ETag` and
+ * `Last-Modified` with `304` on `If-None-Match`/`If-Modified-Since` (`412` on a failed `If-Match`),
+ * and HEAD. The file is read only while the client is there: `send` destroys the read stream when
+ * the response ends or the client goes (a player that seeks drops its request), and on a read error
+ * (the response, then under way, is cut).
+ *
+ * Which file may be read is decided by the callers; a missing one is the service's JSON 404.
  */
-async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): Promise<void> {
-  let size: number;
-  try {
-    size = (await stat(file)).size;
-  } catch {
-    throw missing(new URL(req.url ?? '/', 'http://service.invalid').pathname);
-  }
-  const headers = {
-    'content-type': type,
-    'accept-ranges': 'bytes',
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
-    // Players on the partner's page (another origin) may read it, as from a CDN.
-    'access-control-allow-origin': '*',
-    'cross-origin-resource-policy': 'cross-origin',
-  };
-  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-  if (range && (range[1] || range[2])) {
-    // `a-b`, `a-` (to the end) or `-n` (the last n bytes).
-    const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-    const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (start >= size || start > end) {
-      res.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
-      return;
-    }
-    res.writeHead(206, {
-      ...headers,
-      'content-range': `bytes ${start}-${end}/${size}`,
-      'content-length': end - start + 1,
-    });
-    if (req.method === 'HEAD') return void res.end();
-    createReadStream(file, { start, end }).pipe(res);
-    return;
-  }
-  res.writeHead(200, { ...headers, 'content-length': size });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const failed = (error: unknown): void => {
+      // Nothing sent yet: the error answer must not carry the file's headers.
+      if (!res.headersSent) for (const name of res.getHeaderNames()) res.removeHeader(name);
+      fail(error);
+    };
+    // The file's own folder as the root, its name as the path: send then joins nothing that came
+    // from the request, and no character of the folder's name is read as URL syntax.
+    send(req, `/${encodeURIComponent(basename(file))}`, {
+      root: dirname(file),
+      dotfiles: 'allow',
+      index: false,
+      // `no-cache` (below): a re-rendered preview keeps its URL, so a player must revalidate.
+      cacheControl: false,
+      etag: true,
+      lastModified: true,
+      acceptRanges: true,
+    })
+      .on('headers', (response: ServerResponse) => {
+        // Set before send writes its own: on 200, 206, 304, 412 and 416 alike.
+        response.setHeader('content-type', type);
+        response.setHeader('cache-control', 'no-cache');
+        response.setHeader('x-content-type-options', 'nosniff');
+        // Players on the partner's page (another origin) may read it, as from a CDN.
+        response.setHeader('access-control-allow-origin', '*');
+        response.setHeader('cross-origin-resource-policy', 'cross-origin');
+      })
+      .on('directory', () => failed(missing(pathOf(req))))
+      .on('error', (error: { status?: number; statusCode?: number }) => {
+        const status = error.status ?? error.statusCode ?? 500;
+        if (res.headersSent) return failed(error); // a read error mid-file: the response is cut
+        if (status === 404) return failed(missing(pathOf(req)));
+        // send has set Content-Range (`bytes */size`) on a 416; the answer has no body.
+        if (status === 416 || status === 412) return void res.writeHead(status, { 'content-length': 0 }).end();
+        failed(error);
+      })
+      .pipe(res);
+    res.once('close', () => done());
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://service.invalid').pathname;
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -103,7 +103,6 @@ export class Jobs {
       createdAt: now,
       updatedAt: now,
     };
-    this.#store.topics.set(topic.id, topic);
     this.#store.changed({ kind: 'topic', record: topic });
     this.#run(() => this.#searchTopic(topic));
     return topic;
@@ -144,8 +143,6 @@ export class Jobs {
       renders: [],
       media: RENDER_FORMAT[this.#media],
     };
-    this.#store.videos.set(video.id, video);
-    this.#store.generations.set(generation.requestId, generation);
     this.#store.changed({ kind: 'video', record: video });
     this.#store.changed({ kind: 'generation', record: generation });
     this.#run(() => this.#generate(generation));
@@ -231,14 +228,20 @@ export class Jobs {
     return this.#running;
   }
 
+  /**
+   * Starts `job` once the store's current transaction is committed (at once outside of one): a job
+   * never works on a record that a failed transaction took back.
+   */
   #run(job: () => Promise<void>): void {
-    this.#running++;
-    job()
-      .catch((error: unknown) => {
-        if (this.#closing.signal.aborted) return;
-        console.error('video-plugin-service: a background job failed unexpectedly:', error);
-      })
-      .finally(() => this.#running--);
+    this.#store.afterCommit(() => {
+      this.#running++;
+      job()
+        .catch((error: unknown) => {
+          if (this.#closing.signal.aborted) return;
+          console.error('video-plugin-service: a background job failed unexpectedly:', error);
+        })
+        .finally(() => this.#running--);
+    });
   }
 
   /**

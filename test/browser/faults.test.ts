@@ -34,7 +34,7 @@ const faults = (): Promise<FaultConfig> => (config ??= fetch('/__faults/config')
 
 async function fault(
   path: 'mode' | 'stop' | 'start' | 'cut' | 'restart',
-  body?: Mode | { data: 'fresh' | 'original' },
+  body?: Mode | { data: 'fresh' | 'original' | 'no-sessions' },
 ): Promise<void> {
   const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
   if (!response.ok) throw new Error(`/__faults/${path}: ${response.status}`);

@@ -10,7 +10,9 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { createAccountToken } from '../../src/server/index.js';
+import { Jobs } from '../../src/service/jobs.js';
 import type { RunningService } from '../../src/service/server.js';
+import { Store } from '../../src/service/store.js';
 import { runService } from './child-service.js';
 import {
   EventStream,
@@ -410,4 +412,31 @@ test('webhook deliveries not over at a stop are tried again after the restart', 
   assert.equal(third.webhooks.deliveries.length, 0, 'a delivered event is not sent again');
   assert.equal(posts.length, 2);
   await third.close();
+});
+
+test('a job starts only once its record is committed: none runs for a transaction that failed', async () => {
+  const store = await Store.open(join(dir, 'rolled-back.db'));
+  const jobs = new Jobs(store, { jobMs: 50, fetchTimeoutMs: 1000, media: 'placeholder', mediaDir: dir });
+  try {
+    const owner = { partnerID: PARTNER, accountID: 'acc_rolled_back' };
+    let started: string | undefined;
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          started = jobs.startTopicSearch(owner, `${source}/rolled-back`).id;
+          assert.equal(jobs.running, 0, 'not started inside the transaction');
+          throw new Error('the request failed after starting the search');
+        }),
+      /the request failed/,
+    );
+    assert.ok(started);
+    assert.equal(store.topics.has(started), false, 'the topic was taken back');
+    assert.equal(jobs.running, 0, 'and no job searches it');
+    const kept = store.transaction(() => jobs.startTopicSearch(owner, `${source}/kept`));
+    assert.equal(jobs.running, 1, 'a committed search runs');
+    await until(() => store.topics.get(kept.id)?.status === 'COMPLETE');
+  } finally {
+    jobs.close();
+    await store.close();
+  }
 });

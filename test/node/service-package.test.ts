@@ -2,7 +2,7 @@
 // ships none of it and none of its dependencies; the service package runs on its own, from a
 // folder that holds nothing but the package and its declared dependencies.
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -40,11 +40,62 @@ describe('the SDK package carries no service', () => {
     const files = packed([]);
     assert.ok(files.includes('dist/index.js'));
     assert.ok(files.includes('dist/cdn/video-plugin.min.js'));
+    assert.ok(files.includes('LICENSE') && files.includes('THIRD-PARTY-NOTICES.md'), 'its licence and notices');
     assert.deepEqual(
       files.filter((file) => /(^|\/)service\//.test(file) || file.startsWith('packages/')),
       [],
     );
   });
+});
+
+/** The bare specifiers (packages) the JavaScript files under `dir` import. */
+function importedPackages(dir: string, include: (file: string) => boolean): Set<string> {
+  const specifiers = new Set<string>();
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => name.endsWith('.js') && include(name),
+  )) {
+    const code = readFileSync(join(dir, file), 'utf8');
+    for (const [, specifier] of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
+      specifiers.add(specifier!);
+    }
+    for (const [, specifier] of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.add(specifier!);
+  }
+  return new Set(
+    [...specifiers].filter(
+      (specifier) =>
+        !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier),
+    ),
+  );
+}
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`). */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+describe('the SDK package installs only what its code imports', { skip }, () => {
+  test('its dependencies are exactly the packages dist/ imports: no lit (the service pages bundle it at build)', () => {
+    const dist = join(root, 'dist');
+    const imported = new Set(
+      [...importedPackages(dist, (file) => !file.startsWith('service') && !file.startsWith('cdn'))]
+        .map(packageOf)
+        .filter((name) => name !== sdk.name), // its own entries, by name
+    );
+    assert.deepEqual([...imported].sort(), Object.keys(sdk.dependencies ?? {}).sort());
+    assert.ok(!('lit' in (sdk.dependencies ?? {})), 'lit is not installed with video-plugin');
+  });
+});
+
+test('the third-party notices list every package both installs bring (npm run notices)', () => {
+  const result = spawnSync(process.execPath, [join(root, 'scripts/notices.mjs'), '--check'], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  const notices = readFileSync(join(root, 'packages/service/THIRD-PARTY-NOTICES.md'), 'utf8');
+  for (const name of Object.keys(service.dependencies)) assert.ok(notices.includes(`| ${name} |`), name);
+  for (const file of ['LICENSE', 'packages/service/LICENSE']) {
+    assert.match(readFileSync(join(root, file), 'utf8'), /^MIT License/);
+  }
 });
 
 describe('the video-plugin-service package', { skip }, () => {
@@ -61,28 +112,16 @@ describe('the video-plugin-service package', { skip }, () => {
       'dist/public/app.js',
       'package.json',
       'README.md',
+      'LICENSE',
+      'THIRD-PARTY-NOTICES.md',
     ]) {
       assert.ok(files.includes(file), `${file} is in the package`);
     }
   });
 
   test('its code imports only Node built-ins and its declared dependencies', () => {
-    const dir = join(root, 'packages/service/dist');
-    const specifiers = new Set<string>();
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
-      (name) => name.endsWith('.js') && !name.startsWith('public'),
-    )) {
-      const code = readFileSync(join(dir, file), 'utf8');
-      for (const [, specifier] of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
-        specifiers.add(specifier!);
-      }
-      for (const [, specifier] of code.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.add(specifier!);
-    }
-    const foreign = [...specifiers].filter((specifier) => {
-      if (specifier.startsWith('./')) return false;
-      if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return false;
-      return !Object.keys(service.dependencies).some((name) => specifier === name || specifier.startsWith(`${name}/`));
-    });
+    const specifiers = importedPackages(join(root, 'packages/service/dist'), (file) => !file.startsWith('public'));
+    const foreign = [...specifiers].filter((specifier) => !(packageOf(specifier) in service.dependencies));
     assert.deepEqual(foreign, []);
     assert.ok([...specifiers].includes('ws'), 'the bundle reads its dependencies from the package (ws)');
   });

@@ -86,7 +86,8 @@ async function until(what, timeout, probe) {
  * it and acting (Firefox over WebDriver BiDi answers "no such frame"; Chromium over CDP reports a
  * detached frame or a destroyed execution context). The command then finds the live frame again.
  */
-const STALE_FRAME = /no such frame|Browsing Context|detached|Execution context was destroyed|Target closed|context.+not found/i;
+const STALE_FRAME =
+  /no such frame|Browsing Context|detached|Execution context was destroyed|Target closed|context.+not found/i;
 
 /** The live (not detached) frame whose URL carries the channel; the newest one if several match. */
 function liveFrame(page, channel) {

@@ -11,6 +11,10 @@
  *    since `after`, or `null` when it cannot replay them (re-read what you follow).
  * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order.
  * A ping every `heartbeatMs` finds dead peers: one that has not answered the previous ping is cut.
+ * A peer that stops reading is cut sooner if more than {@link Streams.maxUnsentBytes} wait for it
+ * (1 MiB, `MAX_UNSENT_BYTES` in stream.ts, unless the streams are given another limit): it is
+ * closed with {@link CLOSE_TOO_SLOW} and, unless it takes its close frame within
+ * {@link CLOSE_GRACE_MS}, dropped; it no longer follows the changes from the moment it is cut.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -27,6 +31,13 @@ export const LIVE_PATH = '/api/live';
 export const AUTH_MS = 5000;
 /** Close code for a missing, malformed or ended session (as HTTP 401). */
 export const CLOSE_NOT_AUTHENTICATED = 4401;
+/**
+ * Close code for a peer that stopped reading ("try again later"): the page reconnects with its
+ * cursor and is sent what it missed, as after any drop.
+ */
+export const CLOSE_TOO_SLOW = 1013;
+/** How long a closed socket may take to say goodbye before it is dropped. */
+export const CLOSE_GRACE_MS = 1000;
 /** Largest accepted message: the first message holds a session and a cursor only. */
 const MAX_PAYLOAD = 4096;
 
@@ -65,7 +76,7 @@ export class Live {
     for (const ws of this.#sockets) ws.close(1001, 'service_closing');
     const cut = setTimeout(() => {
       for (const ws of this.#sockets) ws.terminate();
-    }, 1000);
+    }, CLOSE_GRACE_MS);
     await Promise.all(closed);
     clearTimeout(cut);
     this.#server.close();
@@ -84,6 +95,17 @@ export class Live {
     this.#sockets.add(ws);
     let alive = true;
     let unfollow = (): void => {};
+    let drop: ReturnType<typeof setTimeout> | undefined;
+    // One limit for the streams and the sockets.
+    const limit = this.streams.maxUnsentBytes;
+    /** Cuts a peer that has stopped reading: no more changes for it, and gone within the grace. */
+    const tooSlow = (): void => {
+      if (drop) return;
+      unfollow();
+      this.streams.clientCut('status socket');
+      ws.close(CLOSE_TOO_SLOW, 'too_slow');
+      drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    };
     const deadline = setTimeout(() => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'), AUTH_MS);
     const heartbeat = setInterval(() => {
       if (!alive) return ws.terminate();
@@ -104,7 +126,10 @@ export class Live {
         {
           sessionKey: session.key,
           owner: session.owner,
-          send: (text) => ws.send(text),
+          send: (text) => {
+            ws.send(text);
+            if (ws.bufferedAmount > limit) tooSlow();
+          },
           stop: () => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'),
         },
         first?.after,
@@ -116,6 +141,7 @@ export class Live {
     ws.on('error', () => {});
     ws.once('close', () => {
       clearTimeout(deadline);
+      clearTimeout(drop);
       clearInterval(heartbeat);
       unfollow();
       this.#sockets.delete(ws);

@@ -11,6 +11,9 @@
  * The same numbered changes make the change feed (`GET /api/changes?after=<id>`) and the plugin
  * page's socket (`/api/live`, see live.ts), which gets each change pushed: a WebSocket is not one of
  * the browser's 6 HTTP/1.1 connections per host, so one per iframe never starves the API calls.
+ *
+ * A client that stops reading (a frozen tab, a stalled proxy) is cut once more than
+ * {@link MAX_UNSENT_BYTES} wait for it: else the service would keep every change for it, without bound.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -27,10 +30,28 @@ export interface StreamFilter {
 /** How many recent changes are kept for streams that reopen with `Last-Event-ID`. */
 export const REPLAY_LIMIT = 1000;
 
+/**
+ * Bytes written to a status stream or socket that the network has not taken yet (the response's
+ * `writableLength`, the socket's `bufferedAmount`) beyond which its client is cut. A client that
+ * reads never comes near: a change is a few kB at most, and the kernel's socket buffers come first.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
+/** Options of {@link Streams}. */
+export interface StreamsOptions {
+  /** Interval of the stream's keep-alive comment. */
+  heartbeatMs: number;
+  /** The service's origin, for the videos' media URLs. */
+  baseURL: () => string;
+  /** See {@link MAX_UNSENT_BYTES} (the default). */
+  maxUnsentBytes?: number;
+}
+
 interface OpenStream {
   sessionKey: string;
   wanted: (change: Change) => boolean;
-  res: ServerResponse;
+  /** Writes an event; cuts the stream instead when its client is too far behind. */
+  send: (text: string) => void;
   stop: () => void;
 }
 
@@ -68,11 +89,19 @@ export class Streams {
   readonly #recent: SentChange[] = [];
   readonly #followers = new Set<Follower>();
 
+  /** Streams and sockets cut because their client stopped reading, since the service started. */
+  #cut = 0;
+
   constructor(
     readonly store: Store,
-    readonly options: { heartbeatMs: number; baseURL: () => string },
+    readonly options: StreamsOptions,
   ) {
     store.subscribe((change) => this.#publish(change));
+  }
+
+  /** The limit of unsent bytes per client (see {@link MAX_UNSENT_BYTES}). */
+  get maxUnsentBytes(): number {
+    return this.options.maxUnsentBytes ?? MAX_UNSENT_BYTES;
   }
 
   /**
@@ -111,15 +140,25 @@ export class Streams {
     }
     // `ready` carries the position, so that a stream that drops before any change can still resume.
     res.write(`id: ${this.#cursor()}\nevent: ready\ndata: {}\n\n`);
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), this.options.heartbeatMs);
+    // Checked on the writes after the opening (whose replay is written at once), as changes come.
+    const send = (text: string): void => {
+      res.write(text);
+      if (res.writableLength > this.maxUnsentBytes) {
+        this.clientCut('status stream');
+        stop(true);
+      }
+    };
+    const heartbeat = setInterval(() => send(': heartbeat\n\n'), this.options.heartbeatMs);
     // Everything stops in one step, before the response ends: a write after end() would be an error.
-    const stop = (): void => {
+    // A cut stream is dropped with what it holds: end() would keep that until its client read it.
+    const stop = (cut = false): void => {
       if (!this.#open.delete(res)) return;
       clearInterval(heartbeat);
-      res.end();
+      if (cut) res.destroy();
+      else res.end();
     };
-    this.#open.set(res, { sessionKey, wanted, res, stop });
-    res.once('close', stop);
+    this.#open.set(res, { sessionKey, wanted, send, stop: () => stop() });
+    res.once('close', () => stop());
   }
 
   /**
@@ -153,6 +192,24 @@ export class Streams {
     return this.#open.size;
   }
 
+  /** How many sockets follow the changes (see {@link follow}). */
+  get followers(): number {
+    return this.#followers.size;
+  }
+
+  /** How many streams and sockets were cut because their client stopped reading. */
+  get cut(): number {
+    return this.#cut;
+  }
+
+  /** Counts and reports a client cut for being {@link maxUnsentBytes} behind (live.ts calls it too). */
+  clientCut(what: 'status stream' | 'status socket'): void {
+    this.#cut++;
+    console.warn(
+      `video-plugin-service: cut a ${what} whose client stopped reading (over ${this.maxUnsentBytes} bytes unsent).`,
+    );
+  }
+
   /** Ends the streams and sockets of one session (on logout). */
   endSession(sessionKey: string): void {
     for (const stream of [...this.#open.values()]) if (stream.sessionKey === sessionKey) stream.stop();
@@ -172,7 +229,7 @@ export class Streams {
     const message = JSON.stringify({ cursor: this.#cursor(), change: { kind: change.kind, record: view } });
     this.#recent.push({ seq, change, view, text });
     if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
-    for (const stream of this.#open.values()) if (stream.wanted(change)) stream.res.write(text);
+    for (const stream of this.#open.values()) if (stream.wanted(change)) stream.send(text);
     for (const follower of this.#followers) if (owns(follower.owner, change)) follower.send(message);
   }
 

@@ -3,13 +3,22 @@
 // the first answer replays from a cursor exactly as GET /api/changes does (null when it cannot);
 // then each of the account's own changes is pushed once, as the status stream sends it; dead peers
 // are cut by the heartbeat; and every socket is counted in stats and closed on logout and shutdown.
+// A client that stops reading (socket or status stream) is cut once too much waits for it.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { createServer, get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
 import { WebSocket, type RawData } from 'ws';
-import { AUTH_MS } from '../../src/service/live.js';
+import { resolveConfig } from '../../src/service/config.js';
+import { AUTH_MS, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../src/service/live.js';
+import { sessionOf } from '../../src/service/api.js';
 import type { RunningService } from '../../src/service/server.js';
+import { Store, newId, nowISO } from '../../src/service/store.js';
+import { MAX_UNSENT_BYTES, Streams } from '../../src/service/stream.js';
 import {
   EventStream,
+  PARTNER,
+  SECRET,
   api,
   createAccount,
   serve,
@@ -38,7 +47,7 @@ interface Client {
 }
 
 function connect(
-  target: RunningService,
+  target: Pick<RunningService, 'url' | 'origin'>,
   first?: unknown,
   options: { origin?: string | null; autoPong?: boolean; path?: string } = {},
 ): Client {
@@ -229,5 +238,164 @@ describe('/api/live', () => {
     assert.equal((await ready.closed).code, 1001);
     assert.equal((await pending.closed).code, 1001);
     assert.equal(closing.stats().streams, 0);
+  });
+});
+
+/**
+ * The status stream and socket wired as server.ts wires them (same Store, Streams and Live), with
+ * a lower limit of unsent bytes than {@link MAX_UNSENT_BYTES}, so that a few MB overflow it; and
+ * one account whose topic changes can be published at will, each `CHANGE_BYTES` long.
+ */
+async function limitedService(maxUnsentBytes: number) {
+  // No ping during the test: a paused client could not answer it and would be cut for that.
+  const config = resolveConfig({ heartbeatMs: 600_000, partners: [{ id: PARTNER, secret: SECRET }] });
+  const store = await Store.open();
+  let origin = '';
+  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin, maxUnsentBytes });
+  const live = new Live(config, store, streams, () => origin);
+  const server = createServer((req, res) => {
+    // GET /api/events as api.ts opens it, without filters.
+    const { owner, key } = sessionOf(store, req.headers.authorization?.replace(/^Bearer /, ''));
+    streams.open(res, owner, key, { topics: new Set(), generations: new Set(), videos: new Set() }, []);
+  });
+  server.on('upgrade', (req, socket, head) => live.upgrade(req, socket, head));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  after(async () => {
+    streams.endAll();
+    await live.closeAll();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+  });
+  const owner = { partnerID: PARTNER, accountID: newId('acct') };
+  store.addAccount({ ...owner, id: owner.accountID, createdAt: nowISO(), updatedAt: nowISO() });
+  const topic = { ...owner, id: newId('topic'), requestId: newId('search'), sourceURL: 'https://shop.example/' };
+  let published = 0;
+  return {
+    url: origin,
+    origin,
+    store,
+    streams,
+    live,
+    session: store.createSession(owner),
+    /**
+     * Publishes changes of the account's topic until `done()` or 32 MiB; returns the bytes
+     * published. Yields between changes, so that the sockets write and the clients read.
+     */
+    async publishUntil(done: () => boolean): Promise<number> {
+      let bytes = 0;
+      while (!done() && bytes < 32 * 1024 * 1024) {
+        const description = `${++published} `.padEnd(CHANGE_BYTES, 'x');
+        store.changed({
+          kind: 'topic',
+          record: { ...topic, status: 'PROCESSING', description, images: [], createdAt: nowISO(), updatedAt: nowISO() },
+        });
+        bytes += CHANGE_BYTES;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return bytes;
+    },
+  };
+}
+const CHANGE_BYTES = 16 * 1024;
+const LIMIT = 64 * 1024;
+
+/** Waits (polling, at most `ms`) until `done()`. */
+async function until(done: () => boolean, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return done();
+}
+
+describe('a client that stops reading', () => {
+  test(`is cut past ${MAX_UNSENT_BYTES} unsent bytes (1 MiB) unless told otherwise`, async () => {
+    assert.equal(MAX_UNSENT_BYTES, 1024 * 1024);
+    const store = await Store.open();
+    assert.equal(new Streams(store, { heartbeatMs: 1000, baseURL: () => '' }).maxUnsentBytes, MAX_UNSENT_BYTES);
+    assert.equal(new Streams(store, { heartbeatMs: 1000, baseURL: () => '', maxUnsentBytes: 10 }).maxUnsentBytes, 10);
+    await store.close();
+  });
+
+  test('socket: cut with 1013 too_slow, no longer follows, dropped; a reading socket stays', async (t) => {
+    const warned = t.mock.method(console, 'warn', () => {});
+    const service = await limitedService(LIMIT);
+    const reading = connect(service, { session: service.session });
+    const stalled = connect(service, { session: service.session });
+    await Promise.all([reading.next(), stalled.next()]);
+    assert.equal(service.streams.followers, 2);
+    // The peer stops reading: what the service sends piles up in the kernel, then in the service.
+    stalled.ws.pause();
+    const bytes = await service.publishUntil(() => service.streams.followers < 2);
+    t.diagnostic(`${bytes} bytes published until the cut`);
+    assert.equal(service.streams.followers, 1, `the stalled socket still follows after ${bytes} bytes`);
+    assert.equal(service.streams.cut, 1);
+    assert.match(String(warned.mock.calls[0]?.arguments[0]), /cut a status socket whose client stopped reading/);
+    // It never reads again: dropped after the grace, nothing of it held.
+    assert.ok(await until(() => service.live.size === 1, CLOSE_GRACE_MS + 5000), `${service.live.size} sockets`);
+    // The reading socket heard every change, in order, and stays.
+    assert.equal(reading.ws.readyState, WebSocket.OPEN);
+    await until(() => reading.messages.length === bytes / CHANGE_BYTES + 1);
+    assert.equal(reading.messages.length, bytes / CHANGE_BYTES + 1);
+    reading.ws.close();
+    await reading.closed;
+    assert.ok(await until(() => service.live.size === 0));
+    assert.equal(service.streams.followers, 0);
+    assert.equal(service.store.listenerCount, 1); // the Streams' own
+    // Reading again, the stalled peer finds its connection gone without a close frame.
+    stalled.ws.resume();
+    assert.equal((await stalled.closed).code, 1006);
+  });
+
+  test('socket: one that reads again within the grace gets the close frame, 1013 too_slow', async (t) => {
+    t.mock.method(console, 'warn', () => {});
+    const service = await limitedService(LIMIT);
+    const client = connect(service, { session: service.session });
+    await client.next();
+    client.ws.pause();
+    const bytes = await service.publishUntil(() => service.streams.followers === 0);
+    assert.equal(service.streams.followers, 0, `still follows after ${bytes} bytes`);
+    client.ws.resume();
+    assert.deepEqual(await client.closed, { code: CLOSE_TOO_SLOW, reason: 'too_slow' });
+    // Nothing after the cut was sent to it.
+    assert.ok(client.messages.length <= bytes / CHANGE_BYTES + 1);
+    assert.ok(await until(() => service.live.size === 0));
+  });
+
+  test('status stream: cut (the response is dropped) and released; a reading stream stays', async (t) => {
+    const warned = t.mock.method(console, 'warn', () => {});
+    const service = await limitedService(LIMIT);
+    const open = async () => {
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        get(`${service.url}/api/events`, { headers: { authorization: `Bearer ${service.session}` } }, resolve).once(
+          'error',
+          reject,
+        ),
+      );
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      await until(() => text.includes('event: ready'));
+      return { res, events: () => text.split('\nevent: topic\n').length - 1 };
+    };
+    const reading = await open();
+    const stalled = await open();
+    assert.equal(service.streams.size, 2);
+    // The client stops reading its socket.
+    stalled.res.socket.pause();
+    const bytes = await service.publishUntil(() => service.streams.size < 2);
+    t.diagnostic(`${bytes} bytes published until the cut`);
+    assert.equal(service.streams.size, 1, `the stalled stream is still open after ${bytes} bytes`);
+    assert.equal(service.streams.cut, 1);
+    assert.match(String(warned.mock.calls[0]?.arguments[0]), /cut a status stream whose client stopped reading/);
+    assert.ok(await until(() => reading.events() === bytes / CHANGE_BYTES));
+    reading.res.destroy();
+    assert.ok(await until(() => service.streams.size === 0));
+    assert.equal(service.store.listenerCount, 1);
+    // Reading again, the stalled client finds its response cut short.
+    const closed = new Promise((resolve) => stalled.res.once('close', resolve));
+    stalled.res.socket.resume();
+    await closed;
+    assert.equal(stalled.res.complete, false);
   });
 });

@@ -5,6 +5,7 @@
  * Failures are {@link SourceError}s whose `code` becomes the topic's `error.code`:
  * `source_unreachable`, `source_timeout`, `source_http_error`, `source_not_html`.
  */
+import { PageDecoder } from './source/charset.js';
 
 /** Status error codes of a failed topic search. */
 export type SourceErrorCode = 'source_unreachable' | 'source_timeout' | 'source_http_error' | 'source_not_html';
@@ -61,8 +62,10 @@ export async function fetchSourcePage(url: string, limits: FetchLimits): Promise
       await response.body?.cancel();
       throw notHTML();
     }
-    const charset = /charset\s*=\s*"?([\w-]+)/i.exec(type)?.[1] ?? 'utf-8';
-    const html = decode(await readLimited(response, signal), charset);
+    const decoder = new PageDecoder(/charset\s*=\s*"?([\w.:-]+)/i.exec(type)?.[1]);
+    let html = '';
+    await readLimited(response, signal, (bytes) => (html += decoder.write(bytes)));
+    html += decoder.end();
     // Without a Content-Type, trust the page only if it starts like HTML.
     if (!declaredHTML && !/^\s*(<!doctype html|<html)/i.test(html)) throw notHTML();
     return readPage(html, finalURL);
@@ -109,27 +112,20 @@ async function follow(url: string, signal: AbortSignal): Promise<{ response: Res
   }
 }
 
-async function readLimited(response: Response, signal: AbortSignal): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array();
+/** Hands the body's first {@link MAX_PAGE_BYTES} to `read` as they arrive; the rest is not fetched. */
+async function readLimited(response: Response, signal: AbortSignal, read: (bytes: Uint8Array) => void): Promise<void> {
+  if (!response.body) return;
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < MAX_PAGE_BYTES) {
-    signal.throwIfAborted();
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  return Buffer.concat(chunks).subarray(0, MAX_PAGE_BYTES);
-}
-
-function decode(bytes: Uint8Array, charset: string): string {
   try {
-    return new TextDecoder(charset).decode(bytes);
-  } catch {
-    return new TextDecoder().decode(bytes);
+    for (let size = 0; size < MAX_PAGE_BYTES;) {
+      signal.throwIfAborted();
+      const { done, value } = await reader.read();
+      if (done) break;
+      read(value.subarray(0, MAX_PAGE_BYTES - size));
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
   }
 }
 

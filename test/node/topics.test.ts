@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readPage } from '../../src/service/source.js';
 import { EventStream, api, closedPort, createAccount, serve, startTestService, statusesUntilFinal } from './helpers.js';
+import { pageFixture, windows1252 } from './page-fixtures.js';
 
 const service = await startTestService({ jobMs: 40, fetchTimeoutMs: 300 });
 const { session } = await createAccount(service);
@@ -11,6 +12,13 @@ await stream.next((event) => event.event === 'ready');
 
 const hanging = new Set<() => void>();
 const source = await serve((req, res) => {
+  if (req.url?.startsWith('/pages/')) {
+    const name = req.url.slice('/pages/'.length);
+    // The windows-1252 page is sent in that encoding, declared only by its own <meta charset>.
+    const body = name.includes('windows-1252') ? windows1252(pageFixture(name)) : pageFixture(name);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    return;
+  }
   switch (req.url) {
     case '/page':
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -107,6 +115,15 @@ describe('topic search sources', () => {
     const { topic } = await search(`${source}/hang`);
     for (const release of hanging) release();
     assert.equal(topic.error.code, 'source_timeout');
+  });
+
+  test('a windows-1252 page declared only by its <meta charset> is decoded in that encoding', async () => {
+    const { topic } = await search(`${source}/pages/bakery-windows-1252.html`);
+    assert.equal(topic.title, 'Bäckerei Müller – Brot, Brötchen & Kuchen');
+    assert.equal(
+      topic.description,
+      'Handwerksbäckerei in Freiburg: Sauerteigbrot, Brezeln und „Schwarzwälder“ Kuchen seit 1962 – ab 2,50 €.',
+    );
   });
 
   for (const sourceURL of ['ftp://example.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url', '']) {

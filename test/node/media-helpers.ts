@@ -37,3 +37,31 @@ export function probe(bytes: Buffer): Promise<Movie> {
     mp4.flush();
   });
 }
+
+/**
+ * Decodes the frames of `video` at the given `times` (seconds) as raw RGB, one buffer of
+ * `width` × `height` × 3 bytes per time, in order.
+ */
+export function framesAt(video: string, times: readonly number[], width: number, height: number): Buffer[] {
+  return times.map((time) =>
+    execFileSync(
+      ffmpegPath(),
+      [
+        '-loglevel',
+        'error',
+        '-ss',
+        time.toFixed(3),
+        '-i',
+        video,
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ],
+      { maxBuffer: width * height * 3 + 1024 },
+    ),
+  );
+}

@@ -226,7 +226,10 @@ describe('real media', () => {
         ]);
         const failed = (await api(service, 'GET', `/api/generations/${body.requestId}`, { session })).body.generation;
         assert.equal(failed.error.code, 'render_failed');
-        assert.match(failed.error.message, /^The preview render failed: ffmpeg failed/);
+        assert.match(
+          failed.error.message,
+          /^The preview render failed: The picture of scene 1 could not be made: .*0\.png/,
+        );
         assert.equal((await fetch(`${service.url}/media/videos/${body.videoId}/preview.mp4`)).status, 404);
         assert.deepEqual(readdirSync(join(mediaDir, 'videos')), []);
         stream.close();

@@ -107,6 +107,22 @@ describe('storyboard', () => {
     assert.equal(board.scenes.at(-1)!.narration, 'Besuchen Sie harbor-lane.example.');
   });
 
+  test('text cut to fit a scene ends with an ellipsis on screen and a full stop in the narration', () => {
+    const long = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
+    const board = buildStoryboard(
+      {
+        ...SOURCE,
+        headings: [`${long}, and more`],
+        sentences: [`${long} seventeen eighteen nineteen twenty, twenty-one twenty-two twenty-three.`],
+      },
+      { aspectRatio: '16:9', duration: 15, language: 'en-US' },
+    );
+    const scene = board.scenes[1]!;
+    assert.equal(scene.heading, 'one two three four five six seven eight…');
+    assert.match(scene.body!, /twenty-one twenty-two…$/);
+    assert.match(scene.narration, /[a-z]\.$/);
+  });
+
   test('a page without images gets text scenes; a page without text still gets a video', () => {
     const board = buildStoryboard(SOURCE, { aspectRatio: '4:5', duration: 30, language: 'en-US' });
     assert.ok(board.scenes.every((scene) => scene.image === undefined));

@@ -1,8 +1,9 @@
 /**
  * The render: a storyboard and its voiceover into an MP4 (H.264 video, AAC audio, `+faststart` so
  * players start before the end is loaded), a thumbnail that is a real frame of it, and WebVTT
- * captions of the narration. ffmpeg does the pictures: each scene is its image scaled to cover the
- * frame (or the palette's colour), a shaded band with the scene's text, fades between scenes.
+ * captions of the narration. Each scene's still is composed by sharp (`still.ts`: its image
+ * cover-cropped to the frame or the palette's colour, a shaded band, the text laid out by measured
+ * width); ffmpeg repeats the stills for their scenes' lengths, fades between them and encodes.
  *
  * Files are written under temporary names and renamed at the end: a failed or aborted render leaves
  * nothing that could be served.
@@ -11,9 +12,10 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import type { Scene, Storyboard } from './storyboard.js';
-import { ffmpegPath, fontPath } from './tools.js';
+import { basename, join } from 'node:path';
+import type { Storyboard } from './storyboard.js';
+import { sceneStill } from './still.js';
+import { ffmpegPath } from './tools.js';
 import { voiceover } from './voice.js';
 
 /** A render that did not produce its file. */
@@ -62,67 +64,6 @@ export function ffmpeg(args: string[], signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Escapes a value for an ffmpeg filtergraph option (`:`, `\`, `'` and the graph's separators). */
-function option(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "'\\''").replace(/:/g, '\\:')}'`;
-}
-
-/** Breaks `text` into lines of at most `width` characters. */
-export function wrapLines(text: string, width: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (next.length > width && line) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  if (lines.length > maxLines) {
-    lines.length = maxLines;
-    lines[maxLines - 1] = `${lines[maxLines - 1]!.replace(/[.,;:!?]?$/, '')}…`;
-  }
-  return lines;
-}
-
-/**
- * The filter chain that draws one scene's still picture, from its input `[i:v]` to `[s<i>]`: the
- * image scaled to cover the frame (or the palette's colour), the text band, the text.
- */
-function stillFilter(
-  scene: Scene,
-  index: number,
-  board: Storyboard,
-  textFiles: { heading: string; headingLines: number; body?: string },
-): string {
-  const { width: w, height: h, palette } = board;
-  const font = option(fontPath());
-  const big = Math.round(Math.min(w, h) * (scene.kind === 'content' ? 0.062 : 0.08));
-  const small = Math.round(big * 0.55);
-  const margin = Math.round(w * 0.06);
-  const steps: string[] = [];
-  if (scene.image) {
-    steps.push(`scale=${w}:${h}:force_original_aspect_ratio=increase`, `crop=${w}:${h}`);
-    // A shaded band for the text, the lower part of the frame.
-    steps.push(`drawbox=x=0:y=ih*0.58:w=iw:h=ih*0.42:color=black@0.6:t=fill`);
-  }
-  steps.push('setsar=1');
-  steps.push(
-    `drawbox=x=${margin}:y=ih*${scene.image ? 0.62 : 0.3}:w=${Math.round(w * 0.12)}:h=${Math.max(4, Math.round(h * 0.008))}:color=${palette.accent}:t=fill`,
-  );
-  const top = scene.image ? `h*0.65` : `h*0.34`;
-  steps.push(
-    `drawtext=fontfile=${font}:textfile=${option(textFiles.heading)}:fontcolor=${palette.text}:fontsize=${big}:x=${margin}:y=${top}:line_spacing=${Math.round(big * 0.2)}`,
-  );
-  if (textFiles.body) {
-    steps.push(
-      `drawtext=fontfile=${font}:textfile=${option(textFiles.body)}:fontcolor=${palette.text}@0.9:fontsize=${small}:x=${margin}:y=${top}+${Math.round(big * (1.25 * textFiles.headingLines + 0.45))}:line_spacing=${Math.round(small * 0.3)}`,
-    );
-  }
-  return `[${index}:v]${steps.join(',')}[s${index}]`;
-}
-
 /** WebVTT captions: one cue per scene, its narration. */
 export function captions(board: Storyboard): string {
   const time = (seconds: number) => {
@@ -152,30 +93,19 @@ export async function renderVideo(
   try {
     const voice = join(work, 'voice.wav');
     await writeFile(voice, await voiceover(board));
-    // 1. One still picture per scene (one ffmpeg run): the costly scaling and text drawing happen
-    //    once per scene, not once per frame.
-    const stillInputs: string[] = [];
-    const stillFilters: string[] = [];
-    const stillOutputs: string[] = [];
-    const charsPerLine = Math.round(board.width / (Math.min(board.width, board.height) * 0.062 * 0.58));
-    for (const [index, scene] of board.scenes.entries()) {
-      const heading = join(work, `heading-${index}.txt`);
-      const headingLines = wrapLines(scene.heading, charsPerLine, 2);
-      await writeFile(heading, headingLines.join('\n'));
-      let body: string | undefined;
-      if (scene.body) {
-        body = join(work, `body-${index}.txt`);
-        await writeFile(body, wrapLines(scene.body, Math.round(charsPerLine * 1.7), 3).join('\n'));
-      }
-      if (scene.image) stillInputs.push('-i', scene.image);
-      else
-        stillInputs.push('-f', 'lavfi', '-i', `color=c=${board.palette.background}:s=${board.width}x${board.height}`);
-      stillFilters.push(
-        stillFilter(scene, index, board, { heading, headingLines: headingLines.length, ...(body ? { body } : {}) }),
-      );
-      stillOutputs.push('-map', `[s${index}]`, '-frames:v', '1', join(work, `still-${index}.png`));
-    }
-    await ffmpeg([...stillInputs, '-filter_complex', stillFilters.join(';'), ...stillOutputs], signal);
+    // 1. One still picture per scene, composed by sharp (image, band, text): the costly scaling and
+    //    text layout happen once per scene, not once per frame.
+    const stills = await Promise.all(
+      board.scenes.map((scene, index) =>
+        sceneStill(scene, board).catch((error: unknown) => {
+          // The message reaches the partner: the image's name, not where the service keeps it.
+          const reason = (error as Error).message.replaceAll(scene.image ?? '\0', basename(scene.image ?? ''));
+          throw new RenderError('render_failed', `The picture of scene ${index + 1} could not be made: ${reason}`);
+        }),
+      ),
+    );
+    if (signal?.aborted) throw new RenderError('render_aborted', 'The render was stopped.');
+    for (const [index, still] of stills.entries()) await writeFile(join(work, `still-${index}.png`), still);
 
     // 2. The video: each still for its scene's length, faded in and out, then the voiceover.
     const inputs: string[] = [];

@@ -142,14 +142,17 @@ export function sceneCount(duration: 5 | 15 | 30, pace: Pace): number {
   return base + (pace === 'brisk' ? 1 : pace === 'calm' ? -1 : 0);
 }
 
-/** The first `max` words of `text`, ending with a full stop when cut. */
-function limitWords(text: string, max: number): string {
+/**
+ * The first `max` words of `text`, ending with `end` when cut: a full stop for what is spoken, an
+ * ellipsis for what is shown (a cut shown with a full stop reads as the page's own sentence).
+ */
+function limitWords(text: string, max: number, end: '.' | '…' = '.'): string {
   const parts = text.split(/\s+/).filter(Boolean);
   if (parts.length <= max) return parts.join(' ');
   return `${parts
     .slice(0, max)
     .join(' ')
-    .replace(/[,;:]$/, '')}.`;
+    .replace(end === '.' ? /[,;:]$/ : /[.,;:]$/, '')}${end}`;
 }
 
 function sentenceOf(text: string | undefined): string | undefined {
@@ -178,7 +181,7 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
   scenes.push({
     kind: 'title',
     heading: name,
-    ...(intro ? { body: limitWords(intro, 18) } : {}),
+    ...(intro ? { body: limitWords(intro, 18, '…') } : {}),
     ...(source.images[0] ? { image: source.images[0] } : {}),
     narration: limitWords([`${name}.`, intro].filter(Boolean).join(' '), wordBudget),
   });
@@ -188,8 +191,8 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
     const image = source.images.length > 0 ? source.images[i % source.images.length] : undefined;
     scenes.push({
       kind: 'content',
-      heading: limitWords(heading, 8),
-      body: limitWords(text, 22),
+      heading: limitWords(heading, 8, '…'),
+      body: limitWords(text, 22, '…'),
       ...(image ? { image } : {}),
       narration: limitWords(text, wordBudget),
     });

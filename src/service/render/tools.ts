@@ -12,7 +12,7 @@ export function ffmpegPath(): string {
   return process.env.VIDEO_PLUGIN_FFMPEG || (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
-/** Path of the bold sans-serif font of the scenes' text. */
-export function fontPath(): string {
-  return require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+/** Path of the sans-serif font of the scenes' text: bold for headings, regular (Book) for the rest. */
+export function fontPath(weight: 'bold' | 'regular' = 'bold'): string {
+  return require.resolve(`dejavu-fonts-ttf/ttf/${weight === 'bold' ? 'DejaVuSans-Bold' : 'DejaVuSans'}.ttf`);
 }

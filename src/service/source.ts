@@ -1,11 +1,15 @@
 /**
- * Reads a topic search's source page: fetches it (time limit, size limit, a few redirects) and
- * picks out its title, description and image URLs.
+ * Reads a topic search's source page: fetches it (time limit, size limit, a few redirects) and reads
+ * its title, description, image URLs, headings and sentences as the bytes arrive (source/charset.ts
+ * decodes them, source/page.ts parses them).
  *
  * Failures are {@link SourceError}s whose `code` becomes the topic's `error.code`:
  * `source_unreachable`, `source_timeout`, `source_http_error`, `source_not_html`.
  */
 import { PageDecoder } from './source/charset.js';
+import { PageReader, type SourcePage } from './source/page.js';
+
+export { MAX_IMAGES, readPage, type SourcePage } from './source/page.js';
 
 /** Status error codes of a failed topic search. */
 export type SourceErrorCode = 'source_unreachable' | 'source_timeout' | 'source_http_error' | 'source_not_html';
@@ -20,16 +24,6 @@ export class SourceError extends Error {
   }
 }
 
-/** What a topic takes from its source page. */
-export interface SourcePage {
-  title?: string;
-  description?: string;
-  images: string[];
-  /** The text of its `h1`–`h3` headings and the first sentences of its paragraphs (a few each). */
-  headings: string[];
-  sentences: string[];
-}
-
 /** Limits of one fetch. */
 export interface FetchLimits {
   timeoutMs: number;
@@ -41,9 +35,6 @@ export interface FetchLimits {
 export const MAX_PAGE_BYTES = 1024 * 1024;
 /** Redirects followed before giving up. */
 export const MAX_REDIRECTS = 5;
-/** Images kept per topic. */
-export const MAX_IMAGES = 8;
-const MAX_TEXT = 300;
 
 /** Fetches `url` and reads it as a topic source. */
 export async function fetchSourcePage(url: string, limits: FetchLimits): Promise<SourcePage> {
@@ -63,12 +54,20 @@ export async function fetchSourcePage(url: string, limits: FetchLimits): Promise
       throw notHTML();
     }
     const decoder = new PageDecoder(/charset\s*=\s*"?([\w.:-]+)/i.exec(type)?.[1]);
-    let html = '';
-    await readLimited(response, signal, (bytes) => (html += decoder.write(bytes)));
-    html += decoder.end();
-    // Without a Content-Type, trust the page only if it starts like HTML.
-    if (!declaredHTML && !/^\s*(<!doctype html|<html)/i.test(html)) throw notHTML();
-    return readPage(html, finalURL);
+    const reader = new PageReader(finalURL);
+    let started = declaredHTML;
+    const read = (text: string) => {
+      // Without a Content-Type, trust the page only if it starts like HTML.
+      if (!started && text !== '') {
+        if (!/^\s*(<!doctype html|<html)/i.test(text)) throw notHTML();
+        started = true;
+      }
+      reader.write(text);
+    };
+    await readLimited(response, signal, (bytes) => read(decoder.write(bytes)));
+    read(decoder.end());
+    if (!started) throw notHTML();
+    return reader.end();
   } catch (error) {
     if (limits.signal?.aborted) throw error;
     if (error instanceof SourceError) throw error;
@@ -127,89 +126,4 @@ async function readLimited(response: Response, signal: AbortSignal, read: (bytes
   } finally {
     await reader.cancel().catch(() => {});
   }
-}
-
-/** Picks the title, description and images out of an HTML page (exported for tests). */
-export function readPage(html: string, pageURL: URL): SourcePage {
-  // Comments, scripts and styles may contain tag-like text that is not part of the page.
-  const markup = html.replace(/<!--[\s\S]*?-->|<(script|style|template)\b[\s\S]*?<\/\1\s*>/gi, ' ');
-  const meta = new Map<string, string>();
-  for (const [tag] of markup.matchAll(/<meta\b[^>]*>/gi)) {
-    const attrs = attributes(tag);
-    const name = (attrs.get('property') ?? attrs.get('name'))?.toLowerCase();
-    const content = attrs.get('content');
-    if (name && content !== undefined && !meta.has(name)) meta.set(name, content);
-  }
-  const baseHref = /<base\b[^>]*>/i.exec(markup)?.[0];
-  const base = resolve(baseHref ? attributes(baseHref).get('href') : undefined, pageURL) ?? pageURL;
-
-  const title = clean(meta.get('og:title') ?? /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(markup)?.[1]);
-  const description = clean(meta.get('og:description') ?? meta.get('description'));
-  const candidates = [meta.get('og:image'), meta.get('og:image:url'), meta.get('og:image:secure_url')];
-  for (const [tag] of markup.matchAll(/<img\b[^>]*>/gi)) candidates.push(attributes(tag).get('src'));
-  const images: string[] = [];
-  for (const candidate of candidates) {
-    const url = resolve(candidate, base);
-    if (url && !images.includes(url.href)) images.push(url.href);
-    if (images.length === MAX_IMAGES) break;
-  }
-  const headings = texts(markup, /<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi, MAX_TEXTS);
-  const sentences = texts(markup, /<p\b[^>]*>([\s\S]*?)<\/p\s*>/gi, MAX_TEXTS * 2)
-    .flatMap((paragraph) => paragraph.match(/[^.!?]+[.!?]+/g) ?? [paragraph])
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.split(' ').length >= 4)
-    .slice(0, MAX_TEXTS);
-  return { ...(title ? { title } : {}), ...(description ? { description } : {}), images, headings, sentences };
-}
-
-/** Headings and sentences kept per topic, each. */
-const MAX_TEXTS = 8;
-
-/** The cleaned text of every match of `pattern` (group 1), without repeats. */
-function texts(markup: string, pattern: RegExp, max: number): string[] {
-  const found: string[] = [];
-  for (const match of markup.matchAll(pattern)) {
-    const text = clean(match[1]);
-    if (text && !found.includes(text)) found.push(text);
-    if (found.length === max) break;
-  }
-  return found;
-}
-
-function attributes(tag: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const match of tag.matchAll(/([^\s"'<>/=]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g)) {
-    const name = (match[1] as string).toLowerCase();
-    if (!found.has(name)) found.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ''));
-  }
-  return found;
-}
-
-/** An absolute http(s) URL, or undefined for anything else (data:, javascript:, garbage). */
-function resolve(value: string | undefined, base: URL): URL | undefined {
-  if (!value?.trim()) return undefined;
-  try {
-    const url = new URL(value.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function clean(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const plain = decodeEntities(text.replace(/<[^>]*>/g, ''))
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, MAX_TEXT);
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
-    if (body[0] !== '#') return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-    const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-  });
 }

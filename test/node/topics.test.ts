@@ -1,5 +1,7 @@
 // Topic searches really fetch their source page: what they read, and how each failure is reported.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
 import { readPage } from '../../src/service/source.js';
 import { EventStream, api, closedPort, createAccount, serve, startTestService, statusesUntilFinal } from './helpers.js';
@@ -20,6 +22,9 @@ const source = await serve((req, res) => {
     return;
   }
   switch (req.url) {
+    case '/huge':
+      void sendHugePage(res);
+      return;
     case '/page':
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><head>
@@ -53,6 +58,23 @@ const source = await serve((req, res) => {
       res.writeHead(500).end();
   }
 });
+
+/** A 5 MB page: its head, an image, then paragraphs and scripts; a last image past the first megabyte. */
+async function sendHugePage(res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  const closed = once(res, 'close');
+  let sent = 0;
+  const write = async (text: string) => {
+    sent += Buffer.byteLength(text);
+    if (!res.write(text)) await Promise.race([once(res, 'drain'), closed]);
+  };
+  await write('<!doctype html><html lang="en"><head><meta property="og:title" content="A very long page">');
+  await write('</head><body><h1>Everything we bake</h1><img src="/first.jpg" alt="">');
+  const block = `<p>Our bakers start at four in the morning, every day of the year. ${'Flour, water, salt and time. '.repeat(60)}</p><script>var x = "<img src='/in-script.jpg'>";</script>\n`;
+  // Stops when the reader goes away (as it should, after its limit).
+  while (sent < 5 * 1024 * 1024 && !res.destroyed) await write(block);
+  res.end('<img src="/last.jpg" alt=""></body></html>');
+}
 
 /** Starts a search and returns its statuses and the final topic. */
 async function search(sourceURL: string) {
@@ -124,6 +146,52 @@ describe('topic search sources', () => {
       topic.description,
       'Handwerksbäckerei in Freiburg: Sauerteigbrot, Brezeln und „Schwarzwälder“ Kuchen seit 1962 – ab 2,50 €.',
     );
+  });
+
+  test("a title's and a description's named and numeric entities are all decoded", async () => {
+    const { topic } = await search(`${source}/pages/entities.html`);
+    assert.equal(topic.title, 'L’été au café… Rock’n’roll — Crème & Co');
+    assert.equal(topic.description, 'Crème brûlée & café – dès 8\u00a0h…');
+  });
+
+  test('lazy-loaded images are found: data-src, the largest of srcset and data-srcset, <picture> sources', async () => {
+    const { topic } = await search(`${source}/pages/lazy-images.html`);
+    assert.deepEqual(
+      topic.images,
+      [
+        'social/cover.jpg',
+        'lazy/data-src.jpg',
+        'lazy/large.jpg',
+        'lazy/lazy-src.jpg',
+        'photos/shop@2x.jpg',
+        'photos/bread-1200.webp',
+        'photos/wide.jpg',
+        // The SVG logo last: the renderer cannot use it, the studio can still show it.
+        'logo.svg',
+      ].map((path) => `${source}/assets/${path}`),
+    );
+  });
+
+  test("a Twitter card's title, description and image are read when there is no og: metadata", async () => {
+    const { topic } = await search(`${source}/pages/twitter-card.html`);
+    assert.equal(topic.title, 'Harbor Coffee Roasters');
+    assert.equal(topic.description, 'Small-batch coffee, roasted by the harbor every morning.');
+    assert.deepEqual(topic.images, ['https://images.harbor.example/card.jpg', `${source}/beans.jpg`]);
+  });
+
+  test('a page without images completes with none', async () => {
+    const { statuses, topic } = await search(`${source}/pages/no-images.html`);
+    assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'COMPLETE']);
+    assert.equal(topic.title, 'Plain Text Bookbinding');
+    assert.deepEqual(topic.images, []);
+  });
+
+  test('a 5 MB page is read up to the size limit within the time limit, and no further', async () => {
+    const { topic } = await search(`${source}/huge`);
+    assert.equal(topic.status, 'COMPLETE', JSON.stringify(topic.error));
+    assert.equal(topic.title, 'A very long page');
+    // Not the image inside a script, not the one after the first megabyte.
+    assert.deepEqual(topic.images, [`${source}/first.jpg`]);
   });
 
   for (const sourceURL of ['ftp://example.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url', '']) {

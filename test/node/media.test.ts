@@ -70,10 +70,11 @@ describe('real media', () => {
       try {
         const { session, stream, topicId, videoId, statuses } = await generated(service);
         assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'COMPLETE']);
-        // The public topic lists the page's images; the service kept only the one it can use.
+        // The public topic lists the page's images; the service kept only the one it can use, as a
+        // JPEG it wrote (the PNG is opaque).
         const topic = (await api(service, 'GET', `/api/topics/${topicId}`, { session })).body.topic;
         assert.equal(topic.images.length, 4);
-        assert.deepEqual(readdirSync(join(mediaDir, 'topics', topicId)), ['0.png']);
+        assert.deepEqual(readdirSync(join(mediaDir, 'topics', topicId)), ['0.jpg']);
 
         const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
         assert.equal(video.thumbnailURL, `${service.url}/media/videos/${videoId}/thumbnail.jpg`);
@@ -138,7 +139,7 @@ describe('real media', () => {
         assert.equal(board.editable, true);
         assert.equal(board.scenes.length, 4);
         assert.equal(board.images.length, 1);
-        assert.equal((await fetch(board.images[0])).headers.get('content-type'), 'image/png');
+        assert.equal((await fetch(board.images[0])).headers.get('content-type'), 'image/jpeg');
         assert.equal(board.scenes[0].image, 0);
 
         // Bad edits are refused, naming the field; nothing changes.
@@ -228,7 +229,7 @@ describe('real media', () => {
         assert.equal(failed.error.code, 'render_failed');
         assert.match(
           failed.error.message,
-          /^The preview render failed: The picture of scene 1 could not be made: .*0\.png/,
+          /^The preview render failed: The picture of scene 1 could not be made: .*0\.jpg/,
         );
         assert.equal((await fetch(`${service.url}/media/videos/${body.videoId}/preview.mp4`)).status, 404);
         assert.deepEqual(readdirSync(join(mediaDir, 'videos')), []);

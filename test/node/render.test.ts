@@ -1,17 +1,13 @@
-// The local service's renderer (src/service/render/): storyboards from a topic, images checked
-// before they are kept, the voiceover, and real MP4 files read back with a media parser (mp4box):
-// duration, dimensions, codecs, an audio track, a thumbnail that is a frame showing the scene's
-// image, WebVTT captions. Also: a render that fails leaves no file behind; the queue's limit.
+// The local service's renderer (src/service/render/): storyboards from a topic, the voiceover, and
+// real MP4 files read back with a media parser (mp4box): duration, dimensions, codecs, an audio
+// track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind; the queue's limit.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { imageSize } from 'image-size';
-import { checkImage, downloadImage } from '../../src/service/render/images.js';
 import { RenderError, captions, renderQueue, renderVideo } from '../../src/service/render/render.js';
 import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/service/render/storyboard.js';
 import { ffmpegPath } from '../../src/service/render/tools.js';
@@ -132,57 +128,6 @@ describe('storyboard', () => {
     );
     assert.equal(bare.scenes.length, 4);
     assert.ok(bare.scenes.every((scene) => scene.heading.length > 0 && scene.narration.length > 0));
-  });
-});
-
-describe('images', () => {
-  let server: Server;
-  let base: string;
-  const files: Record<string, [string, Buffer]> = {};
-  before(async () => {
-    files['/ok.png'] = ['image/png', readFileSync(picture('ok.png', 'blue', '64x48'))];
-    const jpeg = readFileSync(picture('ok.jpg', 'green', '64x48'));
-    // A JPEG whose header is right and whose data is not.
-    files['/broken.jpg'] = ['image/jpeg', Buffer.concat([jpeg.subarray(0, 200), Buffer.alloc(400, 0x5a)])];
-    files['/page.html'] = ['image/png', Buffer.from('<!doctype html><p>not an image</p>')];
-    server = createServer((req, res) => {
-      const file = files[req.url ?? ''];
-      if (!file) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(() => server.close());
-
-  test('a decompression bomb is refused from its header, before any decoding', () => {
-    // A PNG header announcing 50000×50000 pixels (and nothing else).
-    const png = Buffer.alloc(33);
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
-    png.writeUInt32BE(13, 8);
-    png.write('IHDR', 12);
-    png.writeUInt32BE(50_000, 16);
-    png.writeUInt32BE(50_000, 20);
-    png[24] = 8;
-    png[25] = 2;
-    assert.deepEqual(checkImage(png), { refused: '50000×50000 is too large' });
-    assert.deepEqual(checkImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')), {
-      refused: 'a svg file, not JPEG, PNG, GIF or WebP',
-    });
-    assert.deepEqual(checkImage(Buffer.from('hello')), { refused: 'not an image' });
-  });
-
-  test('downloads a good image; skips one that does not decode, one of the wrong type, one that is missing', async () => {
-    const dir = join(work, 'topic-images');
-    const limits = { timeoutMs: 2000 };
-    const ok = await downloadImage(`${base}/ok.png`, dir, 0, limits);
-    assert.ok('file' in ok);
-    assert.deepEqual([ok.width, ok.height], [64, 48]);
-    assert.deepEqual(await downloadImage(`${base}/broken.jpg`, dir, 1, limits), { skipped: 'does not decode' });
-    assert.deepEqual(await downloadImage(`${base}/page.html`, dir, 2, limits), { skipped: 'not an image' });
-    assert.deepEqual(await downloadImage(`${base}/missing.png`, dir, 3, limits), { skipped: 'HTTP 404' });
-    // Only the good one is kept.
-    assert.deepEqual(readdirSync(dir), ['0.png']);
   });
 });
 

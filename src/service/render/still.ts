@@ -2,7 +2,8 @@
  * A scene's still picture, composed by sharp (libvips): the scene's image cover-cropped to the
  * frame (or the palette's colour), a shaded band under the text when there is an image, the accent
  * bar, and the text laid out by {@link layoutText} inside the frame's safe area. ffmpeg then only
- * repeats and encodes these stills.
+ * repeats and encodes these stills: it never decodes a picture the service did not make (the
+ * scenes' images were rewritten by sharp when they were downloaded, `images.ts`).
  *
  * Layout: with an image, the text sits at the bottom of the safe area and the band grows with it
  * (up to the lower 45 % of the frame); without one, the text is centred in the safe area.

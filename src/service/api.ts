@@ -14,10 +14,12 @@ import {
 } from '../errors.js';
 import { ACCOUNT_CLAIM, AccountClaimsSchema, MAX_FIELD_LENGTH, accountInfoShape } from '../server/claims.js';
 import { parseOrThrow, strictObject } from '../server/validate.js';
+import { VERSION } from '../version.js';
+import { PROTOCOL_VERSION } from '../wire/protocol.js';
 import type { Partner, ServiceConfig } from './config.js';
 import { HttpError, readJson, sendJson } from './http.js';
 import type { Jobs } from './jobs.js';
-import { isOriginAllowed } from './origins.js';
+import { frameAncestorSources, isOriginAllowed } from './origins.js';
 import { newId, nowISO, sessionKey, type AccountRecord, type Change, type Owner, type Store } from './store.js';
 import type { Streams } from './stream.js';
 import { verifyToken } from './tokens.js';
@@ -166,6 +168,44 @@ const originCheck: Handler = (request) => {
     );
   }
   return { status: 200, body: { allowed: isOriginAllowed(partner.allowedOrigins, origin) } };
+};
+
+/**
+ * `GET /api/diagnose?partnerID=`: what `diagnose()` (video-plugin/diagnose) asks from the partner's
+ * page, with CORS so that any page may read it. It says whether the request's `Origin` (the page
+ * that asks; `?origin=` only when there is no such header, for curl) is allowed for the partner,
+ * the `frame-ancestors` the plugin page is sent with, and the versions. Nothing secret: no allowed
+ * origins of the partner beyond what the plugin page's own header shows to anyone.
+ */
+const diagnose: Handler = (request) => {
+  const { req, res, url, ctx } = request;
+  // Also on errors: the page must be able to read why.
+  res.setHeader('access-control-allow-origin', '*');
+  res.setHeader('vary', 'Origin');
+  const partnerID = url.searchParams.get('partnerID');
+  if (!partnerID) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      'GET /api/diagnose: give the partner ID as ?partnerID=, e.g. ?partnerID=demo-partner.',
+      { field: 'partnerID' },
+    );
+  }
+  const partner = partnerOf({ ...request, params: { partnerID } });
+  const header = req.headers.origin;
+  const origin = header && header !== 'null' ? header : (url.searchParams.get('origin') ?? null);
+  return {
+    status: 200,
+    body: {
+      service: 'video-plugin-service',
+      version: VERSION,
+      protocolVersion: PROTOCOL_VERSION,
+      partnerID: partner.id,
+      origin,
+      originAllowed: origin === null ? null : isOriginAllowed(partner.allowedOrigins, origin),
+      frameAncestors: frameAncestorSources(ctx.config.partners.values()),
+      pluginURL: `${ctx.baseURL()}/plugin?partner=${encodeURIComponent(partner.id)}`,
+    },
+  };
 };
 
 const createAccount: Handler = async (request) => {
@@ -476,6 +516,7 @@ const changes: Handler = (request) => {
 const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['GET', '/api/health', health],
   ['GET', '/api/partners/:partnerID/origin-check', originCheck],
+  ['GET', '/api/diagnose', diagnose],
   ['POST', '/api/partners/:partnerID/sign-in', signIn],
   ['POST', '/api/accounts', createAccount],
   ['POST', '/api/sessions', login],

@@ -50,3 +50,14 @@ export function originMatches(pattern: OriginPattern, origin: string): boolean {
 export function isOriginAllowed(patterns: readonly OriginPattern[], origin: string): boolean {
   return patterns.some((pattern) => originMatches(pattern, origin));
 }
+
+/**
+ * The `frame-ancestors` sources of a page that the given partners may frame: every allowed origin
+ * of each (one plugin page serves them all and checks the host origin per partner itself), or
+ * `'none'` when there is none.
+ */
+export function frameAncestorSources(partners: Iterable<{ allowedOrigins: readonly OriginPattern[] }>): string[] {
+  const sources = new Set<string>();
+  for (const partner of partners) for (const origin of partner.allowedOrigins) sources.add(origin.source);
+  return sources.size > 0 ? [...sources] : ["'none'"];
+}

@@ -12,6 +12,7 @@ import send from 'send';
 import { NotFoundError } from '../errors.js';
 import type { ServiceConfig } from './config.js';
 import { videoSvg } from './media.js';
+import { frameAncestorSources } from './origins.js';
 import { pluginPageHtml } from './page-html.js';
 import { videoFile } from './jobs.js';
 import type { Store } from './store.js';
@@ -34,9 +35,6 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** The Content-Security-Policy of the plugin page. */
 export function pageCsp(config: ServiceConfig): string {
-  const ancestors = new Set<string>();
-  for (const partner of config.partners.values())
-    for (const origin of partner.allowedOrigins) ancestors.add(origin.source);
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -46,7 +44,7 @@ export function pageCsp(config: ServiceConfig): string {
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
-    `frame-ancestors ${[...ancestors].join(' ') || "'none'"}`,
+    `frame-ancestors ${frameAncestorSources(config.partners.values()).join(' ')}`,
   ].join('; ');
 }
 

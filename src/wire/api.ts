@@ -210,5 +210,21 @@ export interface Answers {
   close: unknown;
   /** Applies a new appearance and/or locale (`Plugin#update`). */
   configure: unknown;
+  /** What only the frame can tell `diagnose()` (video-plugin/diagnose). */
+  diagnose: FrameDiagnosis;
+}
+
+/** The frame's answer to `diagnose`: what it sees from inside the partner's page. */
+export interface FrameDiagnosis {
+  /** The service page's version (semver). */
+  version: string;
+  /** The wire protocol version it speaks. */
+  protocolVersion: number;
+  /** Whether the browser lets the frame keep its session in storage (a reload then keeps it). */
+  storage: boolean;
+  /** `document.referrer` of the frame: what the page's Referrer-Policy let through. */
+  referrer: string;
+  /** The host origin the handshake gave the frame (set by the browser, not by the page). */
+  hostOrigin: string;
 }
 export type MethodName = keyof Answers;

@@ -19,15 +19,17 @@ import {
   INTERNAL_EVENTS,
   TOPICS,
   hostConfigSchema,
+  type FrameDiagnosis,
   type HostConfig,
   type PluginEventName,
   type Video,
 } from '../../wire/api.js';
+import { PROTOCOL_VERSION } from '../../wire/protocol.js';
 import { serveHost, type HostInfo } from '../../wire/service.js';
 import * as z from 'zod/mini';
 import { ApiClient, type Generation, type Topic } from './client.js';
 import { StatusHub } from './status.js';
-import { readStored, writeStored } from './storage.js';
+import { readStored, storageWorks, writeStored } from './storage.js';
 import { renderView, type EditorBoard, type UserError, type View, type ViewActions } from './views.js';
 import { LOCALES, resolveLocale, t, useLocale } from './i18n.js';
 import { applyAppearance } from './theme.js';
@@ -323,6 +325,15 @@ function requireStatus(kind: string, id: string, status: Topic['status']): void 
 const methods = {
   ping: () => ({ version: VERSION, accountID }),
 
+  /** What `diagnose()` asks the frame: what only the frame can see (FrameDiagnosis in wire/api.ts). */
+  diagnose: (_params: unknown, host: HostInfo): FrameDiagnosis => ({
+    version: VERSION,
+    protocolVersion: PROTOCOL_VERSION,
+    storage: storageWorks(),
+    referrer: document.referrer,
+    hostOrigin: host.origin,
+  }),
+
   createAccount: async (params: unknown) => {
     const { token } = parse(tokenParams, params, 'params');
     await endSession();
@@ -489,7 +500,14 @@ const endpoint = serveHost({
     } catch (error) {
       return serializeError(error);
     }
-    const { allowed } = await api.originAllowed(origin);
+    let allowed: boolean;
+    try {
+      ({ allowed } = await api.originAllowed(origin));
+    } catch (error) {
+      // An unknown partner (partner_not_found) or a service that cannot answer: refused with why,
+      // at once, rather than a host left waiting for its connect limit.
+      return serializeError(error);
+    }
     return allowed
       ? undefined
       : {

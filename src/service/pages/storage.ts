@@ -30,3 +30,14 @@ export function writeStored(key: string, value: string | undefined): boolean {
     return false;
   }
 }
+
+/**
+ * Whether this frame can keep anything in its storage right now: a probe key written, read back and
+ * removed (`diagnose()` reports it; a denied storage means a reload loses the session).
+ */
+export function storageWorks(): boolean {
+  const key = 'video-plugin:probe';
+  const kept = writeStored(key, '1') && readStored(key) === '1';
+  writeStored(key, undefined);
+  return kept;
+}

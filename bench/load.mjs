@@ -331,6 +331,8 @@ function abortedDownload(path, range) {
   const sharedStream = await openStream(shared);
   const topicId = await completedTopic(shared, sharedStream);
   const videoPath = `/media/videos/${results.generations.previewVideoId}/preview.mp4`;
+  // Seeks land inside the file (a start past its end is a 416, not a seek).
+  const videoBytes = Number((await fetch(`${BASE}${videoPath}`, { method: 'HEAD' })).headers.get('content-length'));
   const oldSession = results.generations.session;
   /** One user's round: what a partner's page does in a few seconds. */
   const round = async (index) => {
@@ -369,7 +371,7 @@ function abortedDownload(path, range) {
       await response.arrayBuffer();
       count('range download', response.status === 206);
     } else {
-      const status = await abortedDownload(videoPath, `bytes=${index * 100}-`);
+      const status = await abortedDownload(videoPath, `bytes=${(index * 100) % videoBytes}-`);
       count('aborted download', status === 206 || status === 200);
     }
   };

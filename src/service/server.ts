@@ -16,6 +16,7 @@ import { resolveConfig, type ServiceOptions } from './config.js';
 import { sendError } from './http.js';
 import { Jobs } from './jobs.js';
 import { Live } from './live.js';
+import { announceFfmpeg } from './render/tools.js';
 import { serveAsset, serveMedia, servePluginPage } from './static.js';
 import { Store } from './store.js';
 import { Streams } from './stream.js';
@@ -117,6 +118,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
   jobs.resume();
   webhooks.resume();
+  if (config.media === 'real') announceFfmpeg(); // which ffmpeg renders (path, version), once
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,15 +1,121 @@
 /**
- * Where the renderer's tools are: the ffmpeg binary shipped inside `@ffmpeg-installer/*` (one npm
- * package per platform, the binary in the package: nothing is downloaded at install or run time),
- * and the DejaVu Sans font shipped by `dejavu-fonts-ttf` for the scenes' text.
+ * Where the renderer's tools are: ffmpeg, and the DejaVu Sans font shipped by `dejavu-fonts-ttf`
+ * for the scenes' text.
+ *
+ * ffmpeg, in this order: `VIDEO_PLUGIN_FFMPEG` (whatever it names); the `ffmpeg` on `PATH`, a
+ * maintained build kept current by the system's packages, when it can encode H.264 (`libx264`)
+ * and AAC; else the binary inside `@ffmpeg-installer/*` (one npm package per platform, the binary
+ * in the package, nothing downloaded at install or run time — but FFmpeg 4.1 from 2018), so that
+ * `npm install && npm start` renders on a machine without ffmpeg. Only the service's own stills
+ * reach it (images are decoded by sharp, `images.ts`).
  */
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** Path of the ffmpeg binary (`VIDEO_PLUGIN_FFMPEG` overrides it, e.g. for another platform). */
+/** The ffmpeg the renderer runs, and why that one. */
+export interface FfmpegChoice {
+  path: string;
+  /** Where it was found. */
+  source: 'VIDEO_PLUGIN_FFMPEG' | 'PATH' | 'bundled';
+  /** Why the `ffmpeg` on `PATH` was passed over, when it was. */
+  passedOver?: string;
+}
+
+/** Encoders the renderer needs (`render.ts`). */
+const ENCODERS = ['libx264', 'aac'];
+
+/** The executable `name` in one of `PATH`'s folders, or undefined. */
+function onPath(name: string, path = ''): string | undefined {
+  const file = process.platform === 'win32' ? `${name}.exe` : name;
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, file);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** What `ffmpeg` at `path` lacks to render, or undefined when it has everything. */
+function lacks(path: string): string | undefined {
+  let encoders: string;
+  try {
+    encoders = execFileSync(path, ['-hide_banner', '-encoders'], { encoding: 'utf8', timeout: 10_000 });
+  } catch (error) {
+    return `does not run (${(error as Error).message.split('\n')[0]})`;
+  }
+  const missing = ENCODERS.filter((name) => !new RegExp(`^\\s*\\S+\\s+${name}\\s`, 'm').test(encoders));
+  return missing.length > 0 ? `has no ${missing.join(' or ')} encoder` : undefined;
+}
+
+/** The ffmpeg bundled in the npm package of this platform. */
+function bundled(): string {
+  return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+}
+
+/** Picks the ffmpeg for `env` (see the module's comment); runs the one on `PATH` to check it. */
+export function chooseFfmpeg(env: NodeJS.ProcessEnv = process.env): FfmpegChoice {
+  if (env.VIDEO_PLUGIN_FFMPEG) return { path: env.VIDEO_PLUGIN_FFMPEG, source: 'VIDEO_PLUGIN_FFMPEG' };
+  const system = onPath('ffmpeg', env.PATH);
+  const missing = system ? lacks(system) : undefined;
+  if (system && !missing) return { path: system, source: 'PATH' };
+  return { path: bundled(), source: 'bundled', ...(system ? { passedOver: `${system} ${missing}` } : {}) };
+}
+
+const chosen = new Map<string, FfmpegChoice>();
+
+/** The ffmpeg chosen for the current environment, chosen once per `VIDEO_PLUGIN_FFMPEG` and `PATH`. */
+export function currentFfmpeg(): FfmpegChoice {
+  const key = `${process.env.VIDEO_PLUGIN_FFMPEG ?? ''}\0${process.env.PATH ?? ''}`;
+  let choice = chosen.get(key);
+  if (!choice) {
+    choice = chooseFfmpeg();
+    chosen.set(key, choice);
+  }
+  return choice;
+}
+
+/** Path of the ffmpeg binary the renderer runs (see {@link chooseFfmpeg}). */
 export function ffmpegPath(): string {
-  return process.env.VIDEO_PLUGIN_FFMPEG || (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  return currentFfmpeg().path;
+}
+
+/** The first line of `ffmpeg -version` at `path`, e.g. `ffmpeg version 5.1.6-0+deb12u1 …`. */
+export function ffmpegVersion(path: string): string {
+  const output = execFileSync(path, ['-version'], { encoding: 'utf8', timeout: 10_000 });
+  return output.split('\n')[0]!.replace(/\s+Copyright.*$/, '');
+}
+
+let announced = false;
+
+/**
+ * Prints which ffmpeg the renderer uses (path, version, why), once per process, on stderr: the
+ * first thing to check when a render fails or looks different on another machine.
+ */
+export function announceFfmpeg(): void {
+  if (announced) return;
+  announced = true;
+  const choice = currentFfmpeg();
+  const why = {
+    VIDEO_PLUGIN_FFMPEG: 'from VIDEO_PLUGIN_FFMPEG',
+    PATH: 'the system’s, on PATH',
+    bundled: 'bundled in @ffmpeg-installer; set VIDEO_PLUGIN_FFMPEG or put a current ffmpeg on PATH',
+  }[choice.source];
+  let version: string;
+  try {
+    version = ffmpegVersion(choice.path);
+  } catch (error) {
+    version = `does not run (${(error as Error).message.split('\n')[0]}): real media renders will fail`;
+  }
+  const passed = choice.passedOver ? `; ${choice.passedOver}` : '';
+  console.error(`video-plugin-service: ffmpeg ${choice.path}: ${version} (${why}${passed})`);
 }
 
 /** Path of the sans-serif font of the scenes' text: bold for headings, regular (Book) for the rest. */

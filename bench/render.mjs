@@ -1,13 +1,15 @@
 // `npm run bench:render`: how long the local service's renderer takes to make each kind of video
-// (5, 15 and 30 s; 16:9 and 4:5), and its peak memory: the Node process (storyboard, voiceover) and
-// the ffmpeg process (pictures, encoding), read from /proc while it runs. Scenes use two 1600×1200
-// pictures made by ffmpeg, as a topic's downloaded images would be. Then 20 generations started at
-// once through the real service (its render queue): how many end COMPLETE, with their statuses in
-// order, and how long all of them take. Uses the built code in
-// dist/service/render/ (`npm run build` first). Writes bench/results/render.json.
+// (5, 15 and 30 s; 16:9 and 4:5), and its peak memory: the Node process (storyboard, voiceover,
+// the scenes' stills composed by sharp) and the ffmpeg process (encoding), read from /proc while it
+// runs. Scenes use two 1600×1200 pictures made by ffmpeg, taken in by the service's image intake
+// (sharp), as a topic's downloaded images would be. Then 20 generations started at once through
+// the real service (its render queue): how many end COMPLETE, with their statuses in order, and
+// how long all of them take. Uses the built code in dist/ (`npm run build` first), or the
+// TypeScript sources with --source. Prints the ffmpeg it runs. Writes bench/results/render.json.
 //
-//   node bench/render.mjs            one render of each kind, after one warm-up render
-//   node bench/render.mjs --runs 3   the median of 3 renders of each kind
+//   node bench/render.mjs                        one render of each kind, after one warm-up render
+//   node bench/render.mjs --runs 3               the median of 3 renders of each kind
+//   node --import tsx bench/render.mjs --source  the same, from src/ (no build)
 /* global setInterval, clearInterval, performance, fetch, TextDecoder, AbortController */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +17,13 @@ import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const dist = new URL('../dist/service/render/', import.meta.url);
-const { buildStoryboard, RESOLUTIONS } = await import(new URL('storyboard.js', dist).href);
-const { renderVideo } = await import(new URL('render.js', dist).href);
-const { ffmpegPath } = await import(new URL('tools.js', dist).href);
+const fromSource = process.argv.includes('--source');
+/** A module of the service or the SDK: built (`dist/…js`) or, with --source, its source (`src/…ts`). */
+const code = (path) => new URL(fromSource ? `../src/${path}.ts` : `../dist/${path}.js`, import.meta.url).href;
+const { buildStoryboard, RESOLUTIONS } = await import(code('service/render/storyboard'));
+const { renderVideo } = await import(code('service/render/render'));
+const { normaliseImage } = await import(code('service/render/images'));
+const { currentFfmpeg, ffmpegPath, ffmpegVersion } = await import(code('service/render/tools'));
 
 const runs = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 1;
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-bench-render-'));
@@ -38,7 +43,17 @@ const picture = (name, source) => {
   ]);
   return file;
 };
-const images = [picture('a.png', 'mandelbrot'), picture('b.jpg', 'testsrc2')];
+/** `file` taken in as a topic's image is: checked and rewritten by sharp. */
+async function takeIn(file) {
+  const image = await normaliseImage(readFileSync(file));
+  if (!image.data) throw new Error(`the intake refused ${file}: ${image.refused}`);
+  const kept = `${file}.kept.${image.type}`;
+  writeFileSync(kept, image.data);
+  return kept;
+}
+const images = [await takeIn(picture('a.png', 'mandelbrot')), await takeIn(picture('b.jpg', 'testsrc2'))];
+const ffmpeg = currentFfmpeg();
+console.log(`ffmpeg ${ffmpeg.path} (${ffmpeg.source}): ${ffmpegVersion(ffmpeg.path)}`);
 const source = {
   sourceURL: 'https://www.harbor-lane.example/',
   title: 'Harbor Lane Coffee Roasters',
@@ -104,8 +119,8 @@ for (const duration of [5, 15, 30]) {
 }
 // ---- 20 generations started at once, through the real service and its render queue ----
 
-const { startService } = await import(new URL('../dist/service/server.js', import.meta.url).href);
-const { createAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url).href);
+const { startService } = await import(code('service/server'));
+const { createAccountToken } = await import(code('server/index'));
 const photo = readFileSync(images[1]);
 const site = createServer((req, res) => {
   if (req.url === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
@@ -196,6 +211,6 @@ console.log(`node peak ${nodePeakMB} MB; ${availableParallelism()} cores, load a
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('results/render.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), runs, cores: availableParallelism(), nodePeakMB, results, burst: { generations: 20, complete, other: orders.length - complete, seconds: Number(burstSeconds.toFixed(1)) } }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), ffmpeg: { path: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, runs, cores: availableParallelism(), nodePeakMB, results, burst: { generations: 20, complete, other: orders.length - complete, seconds: Number(burstSeconds.toFixed(1)) } }, null, 2)}\n`,
 );
 rmSync(work, { recursive: true, force: true });

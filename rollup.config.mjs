@@ -1,6 +1,6 @@
 // Bundles built from tsc's output in dist/ (so rollup needs no TypeScript plugin):
 // - the CDN scripts (element + Plugin + Lit + zod, one minified file each): a classic script (IIFE)
-//   and an ES module,
+//   and an ES module, and `video-plugin/diagnose` as an ES module of its own,
 // - the local service's iframe pages (loaded by the service, same origin as its API);
 // - the `video-plugin-service` package (packages/service/dist): the service's Node code with the
 //   modules it shares with the SDK (errors, wire, token rules) inlined, its npm dependencies left
@@ -31,6 +31,11 @@ const bundles = [
   {
     input: 'dist/cdn.js',
     output: { file: 'dist/cdn/video-plugin.module.min.js', format: 'es', sourcemap: true },
+  },
+  {
+    // video-plugin/diagnose for pages without a build step: import() it where you need it.
+    input: 'dist/diagnose/index.js',
+    output: { file: 'dist/cdn/video-plugin-diagnose.module.min.js', format: 'es', sourcemap: true },
   },
   {
     input: 'dist/service/pages/app.js',

@@ -10,6 +10,7 @@ import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
 import { REAL_MEDIA_SUITES, selectedEngine } from './scripts/browsers.mjs';
 import { cspPlugin } from './test/support/csp-plugin.mjs';
 import { faultPlugin } from './test/support/fault-plugin.mjs';
+import { diagnosePlugin } from './test/support/diagnose-plugin.mjs';
 
 /** Counts every test of every file and writes them where scripts/test.mjs reads them. */
 function countReporter() {
@@ -78,6 +79,7 @@ export default {
     frameCommandsPlugin(),
     cspPlugin(),
     faultPlugin(),
+    diagnosePlugin(),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter()],
 };

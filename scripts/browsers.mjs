@@ -52,6 +52,7 @@ export const API_SUITES = [
   'session',
   'framed',
   'white-label',
+  'diagnose',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**

@@ -125,6 +125,12 @@ const entries = [
     external: LIT,
   },
   {
+    name: 'video-plugin/diagnose',
+    what: 'import { diagnose } from "video-plugin/diagnose": its own entry, loaded only where it is called',
+    file: 'diagnose/index.js',
+    entry: (file) => `export * from ${JSON.stringify(file)};`,
+  },
+  {
     name: 'CDN classic script',
     what: 'dist/cdn/video-plugin.min.js as built (IIFE): element + embed + Plugin + Lit + zod/mini',
     budget: BUDGETS.cdn,
@@ -135,6 +141,11 @@ const entries = [
     what: 'dist/cdn/video-plugin.module.min.js as built: the same, with the exports',
     budget: BUDGETS.cdn,
     prebuilt: 'cdn/video-plugin.module.min.js',
+  },
+  {
+    name: 'CDN diagnose module',
+    what: 'dist/cdn/video-plugin-diagnose.module.min.js as built: diagnose() for pages without a build step',
+    prebuilt: 'cdn/video-plugin-diagnose.module.min.js',
   },
 ];
 

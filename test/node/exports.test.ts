@@ -41,14 +41,16 @@ describe('package exports', () => {
       const element = await import('video-plugin/element');
       const server = await import('video-plugin/server');
       const react = await import('video-plugin/element/react');
+      const diagnose = await import('video-plugin/diagnose');
       const { default: manifest } = await import('video-plugin/package.json', { with: { type: 'json' } });
       console.log(JSON.stringify({
-        resolved: ['video-plugin', 'video-plugin/element', 'video-plugin/server', 'video-plugin/element/react']
+        resolved: ['video-plugin', 'video-plugin/element', 'video-plugin/server', 'video-plugin/element/react', 'video-plugin/diagnose']
           .map((name) => import.meta.resolve(name).replace(${JSON.stringify(pathToFileURL(root).href)}, '')),
         main: Object.keys(main),
         element: Object.keys(element),
         server: Object.keys(server),
         react: Object.keys(react),
+        diagnose: Object.keys(diagnose),
         version: main.Plugin.version,
         packageVersion: manifest.version,
       }));
@@ -58,6 +60,7 @@ describe('package exports', () => {
       'dist/element/index.js',
       'dist/server/index.js',
       'dist/element/react.js',
+      'dist/diagnose/index.js',
     ]);
     for (const name of [
       'Plugin',
@@ -82,8 +85,40 @@ describe('package exports', () => {
       assert.ok(result.server!.includes(name), `video-plugin/server exports ${name}`);
     }
     assert.deepEqual(result.react, []);
+    assert.deepEqual([...result.diagnose!].sort(), [
+      'CHECK_IDS',
+      'DEFAULT_DIAGNOSE_TIMEOUT',
+      'VERSION',
+      'diagnose',
+      'formatDiagnosis',
+      'printDiagnosis',
+    ]);
     assert.equal(result.version, pkg.version);
     assert.equal(result.packageVersion, pkg.version);
+  });
+
+  test('diagnose is an entry of its own: the Plugin entry and the CDN files do not carry it', () => {
+    // The Plugin's module graph, as a bundler follows it from video-plugin.
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const [, spec] of code.matchAll(/\bfrom\s+['"](\.[^'"]+)['"]/g)) visit(join(file, '..', spec!));
+    };
+    visit(join(root, 'dist/index.js'));
+    assert.ok(seen.size > 5, 'followed the imports of dist/index.js');
+    assert.deepEqual(
+      [...seen].filter((file) => file.includes('/diagnose/')),
+      [],
+    );
+    for (const file of ['video-plugin.min.js', 'video-plugin.module.min.js']) {
+      const code = readFileSync(join(root, 'dist/cdn', file), 'utf8');
+      assert.ok(!code.includes('csp-frame-src'), `${file} does not contain diagnose()`);
+    }
+    assert.ok(
+      readFileSync(join(root, 'dist/cdn/video-plugin-diagnose.module.min.js'), 'utf8').includes('csp-frame-src'),
+    );
   });
 
   test('files outside the exports map are not importable', async () => {

@@ -200,6 +200,49 @@ form.addEventListener('submit', (event) => {
 applyConfig(true);
 $('sdk-version').textContent = `v${version}`;
 
+// ---- Integration check: video-plugin/diagnose, loaded on the first click ----
+
+$('run-diagnose').addEventListener('click', async () => {
+  $('run-diagnose').disabled = true;
+  $('diagnose-status').textContent = 'checking…';
+  delete $('diagnose-status').dataset.status;
+  try {
+    const { diagnose } = await import('/vendor/video-plugin-diagnose.module.min.js');
+    // The element gives its partner ID, service and auth mode; print: the console table too.
+    const report = await diagnose(studio, { print: true });
+    const rows = report.checks.map((check) => {
+      const row = document.createElement('tr');
+      row.dataset.check = check.id;
+      const id = document.createElement('td');
+      id.textContent = check.id;
+      const status = document.createElement('td');
+      status.textContent = check.status;
+      status.dataset.status = check.status;
+      const message = document.createElement('td');
+      message.textContent = check.message;
+      if (check.fix) {
+        const fix = document.createElement('code');
+        fix.textContent = check.fix;
+        message.append(fix);
+      }
+      row.append(id, status, message);
+      return row;
+    });
+    $('diagnosis').tBodies[0].replaceChildren(...rows);
+    $('diagnosis').hidden = false;
+    const count = (status) => report.checks.filter((check) => check.status === status).length;
+    const summary = `${report.status}: ${count('error')} error(s), ${count('warning')} warning(s), ${report.ms} ms`;
+    $('diagnose-status').textContent = summary;
+    $('diagnose-status').dataset.status = report.status;
+    log(report.status === 'error' ? 'error' : 'info', 'diagnose', undefined, summary);
+  } catch (error) {
+    $('diagnose-status').textContent = '';
+    log('error', 'diagnose', error);
+  } finally {
+    $('run-diagnose').disabled = false;
+  }
+});
+
 // ---- Accounts ----
 
 $('external-id').value = `acme-user-${Math.random().toString(36).slice(2, 8)}`;

@@ -34,6 +34,15 @@ const FILES = {
     'text/javascript; charset=utf-8',
   ],
   '/vendor/video-plugin.module.min.js.map': [here('../dist/cdn/video-plugin.module.min.js.map'), 'application/json'],
+  // video-plugin/diagnose, which the page imports only when its Diagnose button is clicked.
+  '/vendor/video-plugin-diagnose.module.min.js': [
+    here('../dist/cdn/video-plugin-diagnose.module.min.js'),
+    'text/javascript; charset=utf-8',
+  ],
+  '/vendor/video-plugin-diagnose.module.min.js.map': [
+    here('../dist/cdn/video-plugin-diagnose.module.min.js.map'),
+    'application/json',
+  ],
   '/business/': [here('./business/index.html'), 'text/html; charset=utf-8'],
   // Photos as a real site has them (JPEG): the local service puts them into the videos.
   '/business/storefront.jpg': [here('./business/storefront.jpg'), 'image/jpeg'],

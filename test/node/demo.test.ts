@@ -105,6 +105,50 @@ describe('partner demo', { skip }, () => {
     assert.match(String(state.version), /^\d+\.\d+\.\d+/);
   });
 
+  test(
+    'Diagnose runs video-plugin/diagnose on the page: its CSP is read, nothing it blocks is tried',
+    { timeout: 30_000 },
+    async () => {
+      await page.click('#run-diagnose');
+      await page.waitForSelector('#diagnose-status[data-status]', { timeout: 20_000 });
+      const rows = await page.$$eval('#diagnosis tbody tr', (items) =>
+        items.map((row) => [
+          row.getAttribute('data-check'),
+          row.children[1]?.textContent,
+          row.children[2]?.textContent,
+        ]),
+      );
+      const statuses = Object.fromEntries(rows.map(([id, status]) => [id, status]));
+      // The demo's CSP (demo/server.mjs) allows the frame and thumbnails, not the service in
+      // connect-src or media-src: the page does neither, and diagnose() says they are optional.
+      assert.deepEqual(statuses, {
+        service: 'ok',
+        partner: 'ok',
+        origin: 'ok',
+        'frame-ancestors': 'ok',
+        'csp-frame-src': 'ok',
+        'csp-connect-src': 'warning',
+        'csp-img-src': 'ok',
+        'csp-media-src': 'warning',
+        'csp-script-src': 'ok',
+        'referrer-policy': 'ok',
+        connection: 'ok',
+        storage: 'ok',
+        version: 'ok',
+        debug: 'ok',
+      });
+      const media = rows.find(([id]) => id === 'csp-media-src')![2]!;
+      assert.match(media, /default-src 'self'.*only if your page plays renders\[\]\.url/);
+      assert.ok(media.endsWith(`media-src 'self' ${service.url}`), media);
+      assert.match(
+        await page.$eval('#diagnose-status', (el) => el.textContent ?? ''),
+        /^warning: 0 error\(s\), 2 warning\(s\)/,
+      );
+      // The page stays usable: the studio is still there, alone.
+      assert.equal(await page.$$eval('body iframe', (frames) => frames.length), 0);
+    },
+  );
+
   test('createAccount gets its token from the demo server and logs a user in', { timeout: 30_000 }, async () => {
     await page.click('#create-account');
     await page.waitForFunction(

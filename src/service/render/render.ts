@@ -94,18 +94,20 @@ export async function renderVideo(
     const voice = join(work, 'voice.wav');
     await writeFile(voice, await voiceover(board));
     // 1. One still picture per scene, composed by sharp (image, band, text): the costly scaling and
-    //    text layout happen once per scene, not once per frame.
-    const stills = await Promise.all(
-      board.scenes.map((scene, index) =>
-        sceneStill(scene, board).catch((error: unknown) => {
-          // The message reaches the partner: the image's name, not where the service keeps it.
-          const reason = (error as Error).message.replaceAll(scene.image ?? '\0', basename(scene.image ?? ''));
-          throw new RenderError('render_failed', `The picture of scene ${index + 1} could not be made: ${reason}`);
-        }),
-      ),
-    );
-    if (signal?.aborted) throw new RenderError('render_aborted', 'The render was stopped.');
-    for (const [index, still] of stills.entries()) await writeFile(join(work, `still-${index}.png`), still);
+    //    text layout happen once per scene, not once per frame. One scene at a time: libvips
+    //    already uses every core for each, and only one frame-sized picture is held at once.
+    for (const [index, scene] of board.scenes.entries()) {
+      let still: Buffer;
+      try {
+        still = await sceneStill(scene, board);
+      } catch (error) {
+        // The message reaches the partner: the image's name, not where the service keeps it.
+        const reason = (error as Error).message.replaceAll(scene.image ?? '\0', basename(scene.image ?? ''));
+        throw new RenderError('render_failed', `The picture of scene ${index + 1} could not be made: ${reason}`);
+      }
+      if (signal?.aborted) throw new RenderError('render_aborted', 'The render was stopped.');
+      await writeFile(join(work, `still-${index}.png`), still);
+    }
 
     // 2. The video: each still for its scene's length, faded in and out, then the voiceover.
     const inputs: string[] = [];

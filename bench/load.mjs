@@ -8,7 +8,9 @@
 //   3. a soak of mixed API use (default 10 minutes): accounts, logins, topic searches, generations,
 //      renames, lists, status streams opened and dropped, range downloads, aborted downloads;
 //      requests per kind, failures, and the service's open files and memory at start and end.
-// Figures come from /proc/<pid> of the service process. Uses the built code (`npm run build`).
+// Figures come from /proc/<pid> of the service process, and its JavaScript heap after a full
+// garbage collection (through the inspector on loopback: `--inspect=127.0.0.1:0`), which tells
+// memory that is held from memory not yet collected. Uses the built code (`npm run build`).
 // Writes bench/results/load.json. Every loop is bounded in count and time; traffic stays on 127.0.0.1.
 //
 //   node bench/load.mjs                    all three, a 10-minute soak
@@ -20,6 +22,7 @@ import { createServer, request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 
 const argument = (name, fallback) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
@@ -81,6 +84,7 @@ const dataFile = join(work, 'service.db');
 child = spawn(
   process.execPath,
   [
+    '--inspect=127.0.0.1:0',
     BIN,
     '--port',
     '0',
@@ -109,6 +113,41 @@ const BASE = await new Promise((resolve, reject) => {
   child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${output}${serviceLog}`)));
 });
 
+/** The service's inspector session: `send(method, params)` resolves with the result. */
+const inspector = await new Promise((resolve, reject) => {
+  const find = () => {
+    const match = /Debugger listening on (ws:\/\/\S+)/.exec(serviceLog);
+    if (!match) return setTimeout(find, 50);
+    const socket = new WebSocket(match[1]);
+    let id = 0;
+    const waiting = new Map();
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      waiting.get(message.id)?.(message.result);
+      waiting.delete(message.id);
+    });
+    socket.addEventListener('error', reject);
+    socket.addEventListener('open', () =>
+      resolve({
+        send: (method, params = {}) =>
+          new Promise((done) => {
+            waiting.set(++id, done);
+            socket.send(JSON.stringify({ id, method, params }));
+          }),
+        close: () => socket.close(),
+      }),
+    );
+  };
+  find();
+});
+
+/** The service's JavaScript heap in use after a full garbage collection, in MB. */
+async function heapAfterGC() {
+  await inspector.send('HeapProfiler.collectGarbage');
+  const { result } = await inspector.send('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed' });
+  return Math.round(result.value / 1048576);
+}
+
 /** Open files and resident memory of the service process. */
 function serviceResources() {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -130,7 +169,7 @@ async function settledResources() {
     steady = now.openFiles === last.openFiles ? steady + 1 : 0;
     last = now;
   }
-  return last;
+  return { ...last, heapAfterGCMB: await heapAfterGC() };
 }
 
 async function api(method, path, { session, body } = {}) {
@@ -311,7 +350,7 @@ function abortedDownload(path, range) {
   const after = await settledResources();
   results.abortedDownloads = { count: ABORTS, statuses: [...new Set(statuses)], before, after };
   console.log(
-    `2. ${ABORTS} aborted downloads: open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB`,
+    `2. ${ABORTS} aborted downloads: open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB, heap after GC ${before.heapAfterGCMB} → ${after.heapAfterGCMB} MB`,
   );
 }
 
@@ -404,7 +443,8 @@ function abortedDownload(path, range) {
   };
   console.log(
     `3. ${SOAK_MINUTES}-minute soak: ${results.soak.requests} rounds' steps, failures ${JSON.stringify(failures)}; ` +
-      `open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB`,
+      `open files ${before.openFiles} → ${after.openFiles}, RSS ${before.rssMB} → ${after.rssMB} MB, ` +
+      `heap after GC ${before.heapAfterGCMB} → ${after.heapAfterGCMB} MB`,
   );
   console.log(`   ${JSON.stringify(counts)}`);
 }

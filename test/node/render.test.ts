@@ -65,6 +65,19 @@ describe('storyboard', () => {
     }
   });
 
+  test("the title scene's text is the description's first sentence, read by the segmenter", () => {
+    const board = buildStoryboard(
+      { ...SOURCE, description: 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot. Besuchen Sie uns.' },
+      { aspectRatio: '16:9', duration: 5, language: 'de' },
+    );
+    assert.equal(board.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot.');
+    const short = buildStoryboard(
+      { ...SOURCE, description: 'Fresh coffee' },
+      { aspectRatio: '16:9', duration: 5, language: 'en' },
+    );
+    assert.equal(short.scenes[0]!.body, 'Fresh coffee');
+  });
+
   test('the layout follows the aspect ratio: 1280×720 and 1080×1350', () => {
     assert.deepEqual(
       ['16:9', '4:5'].map((aspectRatio) => {

@@ -33,6 +33,15 @@ export type ImageResult = { file: string; width: number; height: number } | { sk
 export type NormalisedImage =
   { data: Buffer; type: 'jpg' | 'png'; width: number; height: number } | { refused: string };
 
+/** The media types of the formats the service reads (what {@link formatOf} recognises). */
+export const READABLE_IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/jpg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
+
 /** The format of `bytes` by their signature, or undefined when it is not one the service reads. */
 function formatOf(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp' | undefined {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));

@@ -10,6 +10,7 @@
  * - `videoInstructions`: words pick the palette (warm, cool, bold, fresh, elegant) and the pace
  *   (brisk: fast, upbeat, energetic, quick; calm: calm, slow, relaxed, gentle).
  */
+import { SentenceSplitter } from '../source/sentences.js';
 
 /** The aspect ratios and their standard resolutions. */
 export const RESOLUTIONS = { '16:9': [1280, 720], '4:5': [1080, 1350] } as const;
@@ -155,10 +156,6 @@ function limitWords(text: string, max: number, end: '.' | '…' = '.'): string {
     .replace(end === '.' ? /[,;:]$/ : /[.,;:]$/, '')}${end}`;
 }
 
-function sentenceOf(text: string | undefined): string | undefined {
-  return text?.match(/^.*?[.!?](\s|$)/)?.[0].trim() ?? text;
-}
-
 export function buildStoryboard(source: StoryboardSource, params: StoryboardParams): Storyboard {
   const [width, height] = RESOLUTIONS[params.aspectRatio];
   const { palette, pace } = styleOf(params.videoInstructions);
@@ -177,7 +174,8 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
   const headings = [...(source.headings ?? [])];
 
   const scenes: Omit<Scene, 'start' | 'duration'>[] = [];
-  const intro = sentenceOf(source.description);
+  // The description's first sentence ("Dr. Müller …" is not cut at "Dr.").
+  const intro = source.description ? new SentenceSplitter(params.language).first(source.description) : undefined;
   scenes.push({
     kind: 'title',
     heading: name,

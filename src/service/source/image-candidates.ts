@@ -3,6 +3,7 @@
  * loaders' `data-` attributes before the placeholder `src`, the widest or densest `srcset`
  * candidate, sources in a type the renderer can use. URLs stay as written; the page resolves them.
  */
+import { READABLE_IMAGE_TYPES } from '../render/images.js';
 
 type Attributes = Readonly<Record<string, string>>;
 
@@ -15,8 +16,8 @@ export interface Candidate {
   density: number;
 }
 
-/** The types of `<picture><source type>` the renderer can use (render/images.ts checkImage). */
-const USABLE_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/webp']);
+/** The types of `<picture><source type>` the renderer can use. */
+const USABLE_TYPES = READABLE_IMAGE_TYPES;
 
 /** Extensions of files the renderer refuses (render/images.ts): such images only fill places left. */
 const REFUSED_EXTENSIONS = /\.(svgz?|avif|jxl|heic|heif|ico|bmp|tiff?)$/i;

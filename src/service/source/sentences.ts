@@ -61,6 +61,16 @@ export class SentenceSplitter {
     return sentences.filter((sentence) => this.#long(sentence));
   }
 
+  /** The first sentence of `text`, however short (all of it when it has no sentence break). */
+  first(text: string): string {
+    let sentence = '';
+    for (const { segment } of this.#sentences.segment(text)) {
+      sentence += segment;
+      if (!this.#continues(sentence)) break;
+    }
+    return sentence.trim();
+  }
+
   /** Whether the segmenter's break after `text` falls after an abbreviation, not a sentence. */
   #continues(text: string): boolean {
     const word = LAST_WORD.exec(text)?.[1];

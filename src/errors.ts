@@ -98,6 +98,8 @@ export const ERROR_CODES = [
   'video_not_found',
   'topic_not_found',
   'generation_not_found',
+  // A start method's idempotencyKey was used before with other parameters (an InvalidParameterError).
+  'idempotency_key_reused',
   // Tokens (judged by the service)
   'token_malformed',
   'token_bad_signature',
@@ -134,6 +136,7 @@ type ErrorClass = new (code: ErrorCode, message: string, data?: Record<string, u
  */
 const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
   invalid_parameter: InvalidParameterError,
+  idempotency_key_reused: InvalidParameterError,
   not_authenticated: NotAuthenticatedError,
   account_methods_disabled: AccountMethodsDisabledError,
   invalid_state: InvalidStateError,

@@ -24,6 +24,8 @@ export type {
   OpenEditorOptions,
   OpenPluginOptions,
   PluginOptions,
+  SignalOptions,
+  StartOptions,
   UpdatableAccountInfo,
   VideoGenerationParams,
 } from './options.js';

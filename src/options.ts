@@ -192,10 +192,30 @@ export const openPluginOptionsSchema = z.strictObject({
 export type OpenPluginOptions = z.input<typeof openPluginOptionsSchema>;
 
 export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout), signal });
-/** Options of `mount`, the start methods and the status iterators. */
+/** Options of `mount` and the status iterators. */
 export const signalOptionsSchema = z.strictObject({ signal });
-/** Options of `mount`, `startTopicSearch`, `startVideoGeneration` and the status iterators. */
+/** Options of `mount` and the status iterators. */
 export type SignalOptions = z.infer<typeof signalOptionsSchema>;
+
+/**
+ * The form of an idempotency key: 1 to 255 visible ASCII characters, no spaces (it travels in an
+ * HTTP header). The service page and the API check it; the `Plugin` checks only that it is a string
+ * of 1 to 255 characters, which costs its bundle almost nothing.
+ */
+export const IDEMPOTENCY_KEY = /^[!-~]{1,255}$/;
+
+/** Options of `startTopicSearch` and `startVideoGeneration`. */
+export const startOptionsSchema = z.strictObject({
+  signal,
+  /**
+   * Makes the call safe to retry: the same key (per account, kept 24 hours) returns the request it
+   * started the first time instead of starting another. 1 to 255 visible ASCII characters, no
+   * spaces; e.g. `crypto.randomUUID()`, made once per user action and reused for its retries.
+   */
+  idempotencyKey: z.optional(length(1, 255)),
+});
+/** Options of `startTopicSearch` and `startVideoGeneration`. */
+export type StartOptions = z.infer<typeof startOptionsSchema>;
 
 /** The argument of `update()`: what may change while the studio runs (checked by the service). */
 export const updateSchema = z.strictObject({

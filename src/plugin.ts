@@ -29,6 +29,7 @@ import {
   pluginOptionsSchema,
   signalOptionsSchema,
   sourceURLSchema,
+  startOptionsSchema,
   tokenSchema,
   updatableAccountInfoSchema,
   updateSchema,
@@ -36,6 +37,7 @@ import {
   type GetLoginToken,
   type PluginUpdate,
   type SignalOptions,
+  type StartOptions,
   type OpenEditorOptions,
   type OpenPluginOptions,
   type PluginOptions,
@@ -260,29 +262,25 @@ export class Plugin {
   /**
    * Starts a background topic search on `sourceURL`. Resolves as soon as the search has started;
    * follow it with `subscribeToTopicSearchStatusUpdates`. Needs an account authenticated in this
-   * session.
+   * session. With `options.idempotencyKey`, a retry with the same key resolves to the same search.
    */
-  async startTopicSearch(sourceURL: string, options?: SignalOptions): Promise<TopicSearchStartResult> {
+  async startTopicSearch(sourceURL: string, options?: StartOptions): Promise<TopicSearchStartResult> {
     this.#ready('startTopicSearch');
-    const url = parse(sourceURLSchema, sourceURL, 'sourceURL');
-    const signal = this.#signal(options);
-    this.#requireSessionAuth('startTopicSearch');
-    return this.#call('startTopicSearch', { sourceURL: url }, { signal });
+    return this.#start('startTopicSearch', { sourceURL: parse(sourceURLSchema, sourceURL, 'sourceURL') }, options);
   }
 
   /**
    * Starts a background video generation from a topic. Resolves as soon as it has started (the
-   * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`.
+   * video is already saved); follow it with `subscribeToVideoGenerationStatusUpdates`. With
+   * `options.idempotencyKey`, a retry with the same key resolves to the same generation and video.
    */
   async startVideoGeneration(
     videoGenerationParams: VideoGenerationParams,
-    options?: SignalOptions,
+    options?: StartOptions,
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    const signal = this.#signal(options);
-    this.#requireSessionAuth('startVideoGeneration');
-    return this.#call('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, { signal });
+    return this.#start('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, options);
   }
 
   /**
@@ -574,6 +572,20 @@ export class Plugin {
       shared.stop();
       subscriptions.delete(mapKey);
     };
+  }
+
+  /**
+   * The start methods. A call with an idempotency key is safe to send again after a reload
+   * interrupted it: the service answers a repeated key with the request it already started.
+   */
+  #start<M extends 'startTopicSearch' | 'startVideoGeneration'>(
+    method: M,
+    params: object,
+    options: StartOptions | undefined,
+  ): Promise<Answers[M]> {
+    const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
+    this.#requireSessionAuth(method);
+    return this.#call(method, { ...params, idempotencyKey }, { signal, resend: !!idempotencyKey });
   }
 
   #signal(options: SignalOptions | undefined): AbortSignal | undefined {

@@ -23,6 +23,7 @@ import {
   type GetLoginToken,
   type PluginOptions,
   type SignalOptions,
+  type StartOptions,
   type UpdatableAccountInfo,
   type VideoGenerationParams,
 } from '../options.js';
@@ -546,15 +547,21 @@ export class VideoPluginElement extends ReactiveElement {
 
   // ---- Background actions ----
 
-  /** Starts a background topic search on `sourceURL`; resolves as soon as it has started. */
-  async startTopicSearch(sourceURL: string, options?: SignalOptions): Promise<TopicSearchStartResult> {
+  /**
+   * Starts a background topic search on `sourceURL`; resolves as soon as it has started. With
+   * `options.idempotencyKey`, a retry with the same key resolves to the same search.
+   */
+  async startTopicSearch(sourceURL: string, options?: StartOptions): Promise<TopicSearchStartResult> {
     return (await this.#instance('startTopicSearch')).startTopicSearch(sourceURL, options);
   }
 
-  /** Starts a background video generation from a topic; resolves as soon as it has started. */
+  /**
+   * Starts a background video generation from a topic; resolves as soon as it has started. With
+   * `options.idempotencyKey`, a retry with the same key resolves to the same generation and video.
+   */
   async startVideoGeneration(
     videoGenerationParams: VideoGenerationParams,
-    options?: SignalOptions,
+    options?: StartOptions,
   ): Promise<VideoGenerationStartResult> {
     return (await this.#instance('startVideoGeneration')).startVideoGeneration(videoGenerationParams, options);
   }

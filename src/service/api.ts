@@ -14,13 +14,23 @@ import {
 } from '../errors.js';
 import { ACCOUNT_CLAIM, AccountClaimsSchema, MAX_FIELD_LENGTH, accountInfoShape } from '../server/claims.js';
 import { parseOrThrow, strictObject } from '../server/validate.js';
+import { IDEMPOTENCY_KEY } from '../options.js';
 import { VERSION } from '../version.js';
 import { PROTOCOL_VERSION } from '../wire/protocol.js';
 import type { Partner, ServiceConfig } from './config.js';
 import { HttpError, readJson, sendJson } from './http.js';
 import type { Jobs } from './jobs.js';
 import { frameAncestorSources, isOriginAllowed } from './origins.js';
-import { newId, nowISO, sessionKey, type AccountRecord, type Change, type Owner, type Store } from './store.js';
+import {
+  fingerprint,
+  newId,
+  nowISO,
+  sessionKey,
+  type AccountRecord,
+  type Change,
+  type Owner,
+  type Store,
+} from './store.js';
 import type { Streams } from './stream.js';
 import { verifyToken } from './tokens.js';
 import { accountView, generationView, topicView, videoView } from './views.js';
@@ -91,6 +101,41 @@ const GenerationBody = strictObject({
   videoInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
   language: z.optional(z.enum(LANGUAGES)),
 });
+
+/**
+ * The request's `Idempotency-Key` header (see Store.idempotent): 1 to 255 visible ASCII
+ * characters, or none.
+ */
+function idempotencyKey({ req, url }: Request): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      `${req.method} ${url.pathname}: the Idempotency-Key header (options.idempotencyKey) must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID made once per user action.`,
+      { field: 'options.idempotencyKey' },
+    );
+  }
+  return key;
+}
+
+/**
+ * Starts a request once per idempotency key (when the request has one): a repeated key answers
+ * what the first request answered, with `replayed: true`. See Store.idempotent.
+ */
+function once<T extends Record<string, unknown>>(
+  request: Request,
+  route: 'topics' | 'generations',
+  owner: Owner,
+  normalised: Record<string, unknown>,
+  start: () => T,
+): T & { replayed?: true } {
+  const { store } = request.ctx;
+  const key = idempotencyKey(request);
+  if (key === undefined) return store.transaction(start);
+  const { result, replayed } = store.idempotent(owner, key, fingerprint(route, normalised), start);
+  return replayed ? { ...result, replayed } : result;
+}
 
 async function body<S extends z.ZodMiniType>(request: Request, schema: S): Promise<z.infer<S>> {
   const { req, url } = request;
@@ -437,8 +482,12 @@ const startTopicSearch: Handler = async (request) => {
       { field: 'sourceURL' },
     );
   }
-  const topic = request.ctx.jobs.startTopicSearch(owner, url.href);
-  return { status: 202, body: { topicId: topic.id, requestId: topic.requestId } };
+  const href = url.href;
+  const started = once(request, 'topics', owner, { sourceURL: href }, () => {
+    const topic = request.ctx.jobs.startTopicSearch(owner, href);
+    return { topicId: topic.id, requestId: topic.requestId };
+  });
+  return { status: 202, body: started };
 };
 
 const listTopics: Handler = (request) => {
@@ -458,25 +507,27 @@ const getTopic: Handler = (request) => {
 const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
   const params = await body(request, GenerationBody);
-  const topic = request.ctx.store.ownedTopic(owner, params.topicId);
-  if (topic.status !== 'COMPLETE') {
-    throw new InvalidStateError(
-      'invalid_state',
-      `Topic "${topic.id}" is ${topic.status}; start a video generation once its topic search is COMPLETE.`,
-      { topicId: topic.id, status: topic.status },
-    );
-  }
-  // The generation and its video are saved together.
-  const { generation } = request.ctx.store.transaction(() =>
-    request.ctx.jobs.startGeneration(owner, topic, {
-      topicId: topic.id,
-      aspectRatio: params.aspectRatio,
-      duration: params.duration,
-      language: params.language ?? 'en-US',
-      ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
-    }),
-  );
-  return { status: 202, body: { requestId: generation.requestId, videoId: generation.videoId, topicId: topic.id } };
+  const normalised = {
+    topicId: params.topicId,
+    aspectRatio: params.aspectRatio,
+    duration: params.duration,
+    language: params.language ?? 'en-US',
+    ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
+  };
+  // The generation, its video and its idempotency key are saved together.
+  const started = once(request, 'generations', owner, normalised, () => {
+    const topic = request.ctx.store.ownedTopic(owner, params.topicId);
+    if (topic.status !== 'COMPLETE') {
+      throw new InvalidStateError(
+        'invalid_state',
+        `Topic "${topic.id}" is ${topic.status}; start a video generation once its topic search is COMPLETE.`,
+        { topicId: topic.id, status: topic.status },
+      );
+    }
+    const { generation } = request.ctx.jobs.startGeneration(owner, topic, normalised);
+    return { requestId: generation.requestId, videoId: generation.videoId, topicId: topic.id };
+  });
+  return { status: 202, body: started };
 };
 
 const getGeneration: Handler = (request) => {

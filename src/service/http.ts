@@ -33,6 +33,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   partner_not_found: 404,
   account_already_exists: 409,
   invalid_state: 409,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
 };
 

@@ -12,7 +12,7 @@
  * between (externalID, jti) cannot race.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { InvalidStateError, NotFoundError, AccountAlreadyExistsError } from '../errors.js';
+import { InvalidParameterError, InvalidStateError, NotFoundError, AccountAlreadyExistsError } from '../errors.js';
 import { Database, isSqliteError, type Kind } from './store/database.js';
 import { DataFileError, notOurs, storageError } from './store/errors.js';
 import { importLegacyFile, sniff } from './store/legacy.js';
@@ -22,6 +22,7 @@ import type {
   Change,
   DeliveryRecord,
   GenerationRecord,
+  IdempotencyRecord,
   Owner,
   SessionRecord,
   Snapshot,
@@ -36,6 +37,7 @@ export type {
   Change,
   DeliveryRecord,
   GenerationRecord,
+  IdempotencyRecord,
   Owner,
   RenderRecord,
   SessionRecord,
@@ -65,6 +67,24 @@ export const sessionKey = (token: string): string => createHash('sha256').update
 
 const nowSeconds = (): number => Date.now() / 1000;
 
+/** How long an idempotency key is kept, in seconds: 24 hours. */
+export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
+
+/**
+ * The fingerprint of a start request for its idempotency key: SHA-256 of the route and the
+ * normalised body (keys sorted, defaults filled in), so that the same request always matches.
+ */
+export function fingerprint(route: string, body: Record<string, unknown>): string {
+  const sorted = Object.fromEntries(
+    Object.entries(body)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return createHash('sha256')
+    .update(`${route}\n${JSON.stringify(sorted)}`)
+    .digest('base64url');
+}
+
 /** A row a write touched: what to read back from the file when the write does not hold. */
 interface Touch {
   kind: Kind;
@@ -78,6 +98,8 @@ export class Store {
   readonly #usedJtis = new Map<string, number>();
   readonly #outbox = new Map<string, DeliveryRecord>();
   readonly #accountByExternalID = new Map<string, string>();
+  /** `partnerID \n accountID \n key` → the key's record. */
+  readonly #idempotencyKeys = new Map<string, IdempotencyRecord>();
 
   readonly accounts: ReadonlyMap<string, AccountRecord> = this.#accounts;
   /** Sessions by {@link sessionKey} of their token. */
@@ -268,6 +290,70 @@ export class Store {
     return true;
   }
 
+  // --- idempotency keys of start requests ---
+
+  /**
+   * Runs `start` once per idempotency key of the account: the first time, `start` makes the request
+   * and its answer is kept with the key for 24 hours (saved in the same transaction as what `start`
+   * saved, so two requests with one key make one job); later, the kept answer is returned
+   * (`replayed`). `fingerprint` ({@link fingerprint}) tells the same request from another one.
+   *
+   * @throws {InvalidParameterError} `idempotency_key_reused` when the key was used with another body.
+   */
+  idempotent<T extends Record<string, unknown>>(
+    owner: Owner,
+    key: string,
+    fingerprint: string,
+    start: () => T,
+    now = nowSeconds(),
+  ): { result: T; replayed: boolean } {
+    return this.transaction(() => {
+      this.pruneIdempotencyKeys(now);
+      const mapKey = `${owner.partnerID}\n${owner.accountID}\n${key}`;
+      const stored = this.#idempotencyKeys.get(mapKey);
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) {
+          throw new InvalidParameterError(
+            'idempotency_key_reused',
+            `options.idempotencyKey ${JSON.stringify(key)} (the Idempotency-Key header) was used in the last 24 hours for another request of this account (other parameters or another method): use a new key for a new request, and the same parameters to retry the first one.`,
+            { field: 'options.idempotencyKey', idempotencyKey: key },
+          );
+        }
+        return { result: stored.result as T, replayed: true };
+      }
+      const result = start();
+      const record: IdempotencyRecord = {
+        partnerID: owner.partnerID,
+        accountID: owner.accountID,
+        key,
+        fingerprint,
+        result,
+        expiresAt: now + IDEMPOTENCY_KEY_SECONDS,
+      };
+      this.#write({ kind: 'idempotency', key: mapKey }, (db) => db.putIdempotencyKey(record));
+      this.#idempotencyKeys.set(mapKey, record);
+      return { result, replayed: false };
+    });
+  }
+
+  /** Forgets the idempotency keys whose 24 hours are over at `now` (epoch seconds); how many. */
+  pruneIdempotencyKeys(now = nowSeconds()): number {
+    let pruned = 0;
+    for (const [mapKey, record] of this.#idempotencyKeys) {
+      if (record.expiresAt > now) continue;
+      this.#idempotencyKeys.delete(mapKey);
+      pruned++;
+    }
+    // Also those a previous run left in the file (they are not read at open).
+    this.#write({ kind: 'idempotency', key: '' }, (db) => db.pruneIdempotencyKeys(now));
+    return pruned;
+  }
+
+  /** How many idempotency keys are kept (for the tests). */
+  get idempotencyKeyCount(): number {
+    return this.#idempotencyKeys.size;
+  }
+
   // --- the webhook outbox ---
 
   /** Webhook deliveries not over yet (those a previous run left included), oldest first. */
@@ -381,6 +467,9 @@ export class Store {
     } else if (kind === 'delivery') {
       if (stored) this.#outbox.set(key, stored as DeliveryRecord);
       else this.#outbox.delete(key);
+    } else if (kind === 'idempotency') {
+      if (stored) this.#idempotencyKeys.set(key, stored as IdempotencyRecord);
+      else this.#idempotencyKeys.delete(key);
     } else {
       // Records the jobs hold keep their identity: their fields go back to the stored ones.
       const map: Map<string, object> =
@@ -413,6 +502,9 @@ export class Store {
     for (const video of snapshot.videos) this.videos.set(video.id, video);
     for (const { partnerID, jti, until } of snapshot.usedJtis) this.#usedJtis.set(`${partnerID}\n${jti}`, until);
     for (const delivery of snapshot.outbox) this.#outbox.set(delivery.id, delivery);
+    for (const record of snapshot.idempotencyKeys ?? []) {
+      this.#idempotencyKeys.set(`${record.partnerID}\n${record.accountID}\n${record.key}`, record);
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import {
   AccountAlreadyExistsError,
   AccountMethodsDisabledError,
   DestroyedError,
+  InvalidParameterError,
   InvalidStateError,
   InvalidTokenError,
   NotAuthenticatedError,
@@ -623,5 +624,57 @@ describe('Plugin: UI, mount and events', () => {
     expect(printed.length).to.be.greaterThan(2);
     expect(printed.every((line) => String(line[0]).startsWith('[video-plugin]'))).to.equal(true);
     expect(printed.some((line) => JSON.stringify(line).includes('"getVideos"'))).to.equal(true);
+  });
+});
+
+describe('Plugin: safe retries (options.idempotencyKey)', () => {
+  it('starts one topic search and one generation per key: a repeat resolves to the same IDs', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const searchKey = crypto.randomUUID();
+    // A double click: both calls go out before either answer.
+    const [search, twice] = await Promise.all([
+      plugin.startTopicSearch(BUSINESS_URL, { idempotencyKey: searchKey }),
+      plugin.startTopicSearch(BUSINESS_URL, { idempotencyKey: searchKey }),
+    ]);
+    expect(twice).to.deep.equal(search);
+    expect(await plugin.startTopicSearch(BUSINESS_URL, { idempotencyKey: searchKey })).to.deep.equal(search);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(search.topicId, cb)).until('COMPLETE');
+    const params = { topicId: search.topicId, aspectRatio: '16:9', duration: 5 } as const;
+    const generationKey = crypto.randomUUID();
+    const first = await plugin.startVideoGeneration(params, { idempotencyKey: generationKey });
+    const retry = await plugin.startVideoGeneration(
+      { ...params, language: 'en-US' },
+      { idempotencyKey: generationKey },
+    );
+    expect(retry).to.deep.equal(first);
+    expect((await plugin.getVideos()).map((video) => video.id)).to.deep.equal([first.videoId]);
+  });
+
+  it('rejects the same key with other parameters with idempotency_key_reused', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const idempotencyKey = crypto.randomUUID();
+    await plugin.startTopicSearch(BUSINESS_URL, { idempotencyKey });
+    const error = await rejection(plugin.startTopicSearch(`${BUSINESS_URL}?other`, { idempotencyKey }));
+    expect(error).to.be.instanceOf(InvalidParameterError);
+    expect(error.code).to.equal('idempotency_key_reused');
+    expect(error.data?.field).to.equal('options.idempotencyKey');
+    expect(error.message).to.match(/use a new key for a new request/);
+  });
+
+  it('rejects a key that is not a string of 1 to 255 visible characters, naming the field', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    for (const idempotencyKey of [42, '', 'x'.repeat(256), 'two words']) {
+      const error = await rejection(
+        plugin.startTopicSearch(BUSINESS_URL, { idempotencyKey: idempotencyKey as unknown as string }),
+      );
+      expect(error, String(idempotencyKey)).to.be.instanceOf(InvalidParameterError);
+      expect(error.code).to.equal('invalid_parameter');
+      expect(error.data?.field).to.equal('options.idempotencyKey');
+      expect(error.message).to.match(/^options\.idempotencyKey must be/);
+    }
+    expect(await plugin.getVideos()).to.deep.equal([]);
   });
 });

@@ -8,6 +8,7 @@ import { appearanceSchema, checkContrast, localeSchema } from '../../appearance.
 import {
   idSchema,
   sourceURLSchema,
+  IDEMPOTENCY_KEY,
   tokenSchema,
   updatableAccountInfoSchema,
   updateSchema,
@@ -202,9 +203,13 @@ async function startSearch(sourceURL: string): Promise<void> {
   }
 }
 
-async function startGeneration(params: unknown): Promise<{ requestId: string; videoId: string; topicId: string }> {
-  const started = await api.startGeneration(params);
-  void api.video(started.videoId).then((video) => emit('videoCreated', video), reportError);
+async function startGeneration(
+  params: unknown,
+  idempotencyKey?: string,
+): Promise<{ requestId: string; videoId: string; topicId: string }> {
+  const { replayed, ...started } = await api.startGeneration(params, idempotencyKey);
+  // A repeated idempotency key answers the generation it started before: its video is not new.
+  if (!replayed) void api.video(started.videoId).then((video) => emit('videoCreated', video), reportError);
   return started;
 }
 
@@ -305,6 +310,16 @@ const actions: ViewActions = {
 // ---- The methods the host's Plugin calls ----
 
 const tokenParams = z.object({ token: tokenSchema });
+/** The start methods' params carry the options' idempotency key beside the method's own. */
+const startParams = z.looseObject({
+  // The full check of the key's form (the Plugin checks only that it is a short string).
+  idempotencyKey: z.optional(
+    z.custom<string>(
+      (value) => typeof value === 'string' && IDEMPOTENCY_KEY.test(value),
+      'must be 1 to 255 visible ASCII characters (no spaces), e.g. crypto.randomUUID(): make one per user action and reuse it for its retries',
+    ),
+  ),
+});
 const videoParams = z.object({ videoID: idSchema });
 const openParams = z.object({
   sourceURL: z.optional(sourceURLSchema),
@@ -380,15 +395,18 @@ const methods = {
     }
   },
 
-  startTopicSearch: (params: unknown) => {
+  startTopicSearch: async (params: unknown) => {
     requireSession('startTopicSearch');
+    const { idempotencyKey } = parse(startParams, params, 'options');
     const { sourceURL } = parse(z.object({ sourceURL: sourceURLSchema }), params, 'params');
-    return api.startTopicSearch(sourceURL);
+    const { topicId, requestId } = await api.startTopicSearch(sourceURL, idempotencyKey);
+    return { topicId, requestId };
   },
 
   startVideoGeneration: (params: unknown) => {
     requireSession('startVideoGeneration');
-    return startGeneration(parse(videoGenerationParamsSchema, params, 'videoGenerationParams'));
+    const { idempotencyKey, ...rest } = parse(startParams, params, 'options');
+    return startGeneration(parse(videoGenerationParamsSchema, rest, 'videoGenerationParams'), idempotencyKey);
   },
 
   openPlugin: async (params: unknown) => {

@@ -57,10 +57,16 @@ export class ApiClient {
 
   constructor(readonly partnerID: string) {}
 
-  async request<T>(method: string, path: string, body?: unknown, { quiet = false } = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    { quiet = false, idempotencyKey }: { quiet?: boolean; idempotencyKey?: string | undefined } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const session = this.session;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     if (session) headers.authorization = `Bearer ${session}`;
     let response: Response;
     try {
@@ -135,14 +141,22 @@ export class ApiClient {
       (r) => r.video,
     );
   }
-  startTopicSearch(sourceURL: string): Promise<{ topicId: string; requestId: string }> {
-    return this.request('POST', '/api/topics', { sourceURL });
+  /** `replayed`: the idempotency key was used before, and this is the search it started. */
+  startTopicSearch(
+    sourceURL: string,
+    idempotencyKey?: string,
+  ): Promise<{ topicId: string; requestId: string; replayed?: true }> {
+    return this.request('POST', '/api/topics', { sourceURL }, { idempotencyKey });
   }
   topic(id: string): Promise<Topic> {
     return this.request<{ topic: Topic }>('GET', `/api/topics/${encodeURIComponent(id)}`).then((r) => r.topic);
   }
-  startGeneration(params: unknown): Promise<{ requestId: string; videoId: string; topicId: string }> {
-    return this.request('POST', '/api/generations', params);
+  /** `replayed`: the idempotency key was used before, and this is the generation it started. */
+  startGeneration(
+    params: unknown,
+    idempotencyKey?: string,
+  ): Promise<{ requestId: string; videoId: string; topicId: string; replayed?: true }> {
+    return this.request('POST', '/api/generations', params, { idempotencyKey });
   }
   generation(requestId: string): Promise<Generation> {
     return this.request<{ generation: Generation }>('GET', `/api/generations/${encodeURIComponent(requestId)}`).then(

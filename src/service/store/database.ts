@@ -11,6 +11,7 @@ import type {
   AccountRecord,
   DeliveryRecord,
   GenerationRecord,
+  IdempotencyRecord,
   SessionRecord,
   Snapshot,
   TopicRecord,
@@ -21,7 +22,7 @@ import { inUse, lockHolder } from './lock.js';
 import { migrate } from './schema.js';
 
 /** The kinds of rows, each in its table. */
-export type Kind = 'account' | 'session' | 'topic' | 'generation' | 'video' | 'jti' | 'delivery';
+export type Kind = 'account' | 'session' | 'topic' | 'generation' | 'video' | 'jti' | 'delivery' | 'idempotency';
 
 /** An error of SQLite itself (as opposed to one thrown by our code inside a transaction). */
 export const isSqliteError = (error: unknown): boolean => error instanceof BetterSqlite3.SqliteError;
@@ -42,6 +43,8 @@ const SQL = {
   putDelivery: `INSERT INTO webhook_outbox (id, partner_id, url, attempts, created_at, event) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts`,
   deleteDelivery: `DELETE FROM webhook_outbox WHERE id = ?`,
+  putIdempotencyKey: `INSERT INTO idempotency_keys (partner_id, account_id, key, fingerprint, result, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  pruneIdempotencyKeys: `DELETE FROM idempotency_keys WHERE expires_at <= ?`,
 } as const;
 
 /** How one row of each kind is read back by its key (to undo a change that was not saved). */
@@ -53,6 +56,7 @@ const GET: Record<Kind, string> = {
   video: `SELECT record FROM videos WHERE id = ?`,
   jti: `SELECT expires_at AS record FROM used_jtis WHERE partner_id || char(10) || jti = ?`,
   delivery: `SELECT json_object('id', id, 'partnerID', partner_id, 'url', url, 'attempts', attempts, 'createdAt', created_at, 'event', json(event)) AS record FROM webhook_outbox WHERE id = ?`,
+  idempotency: `SELECT json_object('partnerID', partner_id, 'accountID', account_id, 'key', key, 'fingerprint', fingerprint, 'result', json(result), 'expiresAt', expires_at) AS record FROM idempotency_keys WHERE partner_id || char(10) || account_id || char(10) || key = ?`,
 };
 
 /** The service's database file. */
@@ -114,7 +118,7 @@ export class Database {
     }
   }
 
-  /** Everything stored, token IDs expired before `nowSeconds` excepted. */
+  /** Everything stored, token IDs and idempotency keys expired at `nowSeconds` excepted. */
   load(nowSeconds: number): Snapshot {
     const records = <T>(sql: string): T[] =>
       (this.#db.prepare(sql).pluck().all() as string[]).map((text) => JSON.parse(text) as T);
@@ -127,7 +131,27 @@ export class Database {
     const outbox = this.#db
       .prepare('SELECT id, partner_id, url, attempts, created_at, event FROM webhook_outbox ORDER BY created_at, rowid')
       .all() as { id: string; partner_id: string; url: string; attempts: number; created_at: string; event: string }[];
+    const keys = this.#db
+      .prepare(
+        'SELECT partner_id, account_id, key, fingerprint, result, expires_at FROM idempotency_keys WHERE expires_at > ?',
+      )
+      .all(nowSeconds) as {
+      partner_id: string;
+      account_id: string;
+      key: string;
+      fingerprint: string;
+      result: string;
+      expires_at: number;
+    }[];
     return {
+      idempotencyKeys: keys.map((row) => ({
+        partnerID: row.partner_id,
+        accountID: row.account_id,
+        key: row.key,
+        fingerprint: row.fingerprint,
+        result: JSON.parse(row.result) as Record<string, unknown>,
+        expiresAt: row.expires_at,
+      })),
       accounts: records<AccountRecord>('SELECT record FROM accounts ORDER BY rowid'),
       sessions: sessions.map((row) => [
         row.key,
@@ -213,6 +237,17 @@ export class Database {
 
   deleteDelivery(id: string): void {
     this.#statements.deleteDelivery.run(id);
+  }
+
+  /** Saves a new idempotency key (the caller has checked it is not stored). */
+  putIdempotencyKey(record: IdempotencyRecord): void {
+    const { partnerID, accountID, key, fingerprint, result, expiresAt } = record;
+    this.#statements.putIdempotencyKey.run(partnerID, accountID, key, fingerprint, JSON.stringify(result), expiresAt);
+  }
+
+  /** Forgets the idempotency keys whose time is over at `nowSeconds`. */
+  pruneIdempotencyKeys(nowSeconds: number): void {
+    this.#statements.pruneIdempotencyKeys.run(nowSeconds);
   }
 
   /** Closes the file: the WAL is checkpointed into it and removed, and the lock released. */

@@ -131,6 +131,19 @@ export interface UsedJti {
   until: number;
 }
 
+/**
+ * An idempotency key of a start request (`Idempotency-Key`), per account: the request it started,
+ * kept until `expiresAt` (epoch seconds) so that a retry with the key gets the same answer.
+ */
+export interface IdempotencyRecord extends Owner {
+  key: string;
+  /** SHA-256 of the route and its normalised body: the same key with another body is refused. */
+  fingerprint: string;
+  /** The body the first request was answered with (its IDs). */
+  result: Record<string, unknown>;
+  expiresAt: number;
+}
+
 /** A change the status streams may forward. */
 export type Change =
   | { kind: 'topic'; record: TopicRecord }
@@ -146,4 +159,6 @@ export interface Snapshot {
   videos: VideoRecord[];
   usedJtis: UsedJti[];
   outbox: DeliveryRecord[];
+  /** Unexpired idempotency keys (none in a 0.1 JSON data file). */
+  idempotencyKeys?: IdempotencyRecord[];
 }

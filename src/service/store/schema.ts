@@ -78,6 +78,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'idempotency keys of start requests',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE idempotency_keys (
+          partner_id TEXT NOT NULL,
+          account_id TEXT NOT NULL,
+          key TEXT NOT NULL,
+          fingerprint TEXT NOT NULL,
+          result TEXT NOT NULL,
+          expires_at REAL NOT NULL,
+          PRIMARY KEY (partner_id, account_id, key)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+      `);
+    },
+  },
 ];
 
 /**

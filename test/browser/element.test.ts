@@ -351,6 +351,26 @@ describe('<video-plugin>: events', () => {
     expect(thrown(() => el.on('videoCreatd' as PluginEventName, () => {})).data?.field).to.equal('eventName');
   });
 
+  it('forwards idempotencyKey: a retried start resolves to the same IDs and videoCreated fires once', async () => {
+    const el = await element();
+    await signUp(el);
+    const searchKey = crypto.randomUUID();
+    const search = await el.startTopicSearch(BUSINESS_URL, { idempotencyKey: searchKey });
+    expect(await el.startTopicSearch(BUSINESS_URL, { idempotencyKey: searchKey })).to.deep.equal(search);
+    await statusLog((cb) => el.subscribeToTopicSearchStatusUpdates(search.topicId, cb)).until('COMPLETE');
+    const createdIDs: string[] = [];
+    el.addEventListener('videoCreated', (event) => createdIDs.push(event.detail.id));
+    const created = nextDOMEvent(el, 'videoCreated');
+    const params = { topicId: search.topicId, aspectRatio: '4:5', duration: 5 } as const;
+    const idempotencyKey = crypto.randomUUID();
+    const started = await el.startVideoGeneration(params, { idempotencyKey });
+    await created;
+    expect(await el.startVideoGeneration(params, { idempotencyKey })).to.deep.equal(started);
+    // The page would emit a second videoCreated after reading the video again: a round trip later, none.
+    expect((await el.getVideos()).map((video) => video.id)).to.deep.equal([started.videoId]);
+    expect(createdIDs).to.deep.equal([started.videoId]);
+  });
+
   it('re-dispatches every Plugin event name', async () => {
     const el = await element();
     // The element listens to its Plugin with on(): record the names it asks for on a rebuild.

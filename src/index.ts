@@ -7,9 +7,11 @@ export * from './errors.js';
 export type {
   Account,
   ActionStatus,
+  MediaFile,
   PluginEventMap,
   PluginEventName,
   Render,
+  RenderFiles,
   SessionLostPayload,
   TopicSearchStartResult,
   TopicSearchStatusUpdatePayload,

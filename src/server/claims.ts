@@ -5,6 +5,7 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
+import { renderFilesSchema } from '../wire/api.js';
 import { strictObject } from './validate.js';
 
 /** The service's domain: the `aud` of every token and the host part of {@link ACCOUNT_CLAIM}. */
@@ -96,13 +97,25 @@ export const VideoCompletedEventSchema = z.object({
   data: z.object(videoData),
 });
 
-/** `video.rendered`: the video's final render is ready; `renders` lists the files, with their URLs. */
+/**
+ * `video.rendered`: the video's final render is ready; `renders` lists them as the API's video does:
+ * the video's URL, `files` (video, poster, captions, transcript: each URL with its type; see
+ * `RenderFiles`) and `altText`, everything needed to publish it accessibly.
+ */
 export const VideoRenderedEventSchema = z.object({
   type: z.literal('video.rendered'),
   ...eventBase,
   data: z.object({
     ...videoData,
-    renders: z.array(z.object({ format: z.string(), url: z.string(), renderedAt: z.iso.datetime() })),
+    renders: z.array(
+      z.object({
+        format: z.string(),
+        url: z.string(),
+        renderedAt: z.iso.datetime(),
+        files: renderFilesSchema,
+        altText: z.string(),
+      }),
+    ),
   }),
 });
 

@@ -44,8 +44,13 @@ export const FAIL_GENERATION_MARKER = '[fail]';
 /** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
 export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
 
-/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.mp4`… */
-export function videoFile(mediaDir: string, videoId: string, kind: 'preview' | 'final', ext: 'mp4' | 'jpg' | 'vtt') {
+/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
+export function videoFile(
+  mediaDir: string,
+  videoId: string,
+  kind: 'preview' | 'final',
+  ext: 'mp4' | 'jpg' | 'vtt' | 'txt',
+) {
   return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
 }
 

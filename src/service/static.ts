@@ -5,8 +5,9 @@
  * The page may be framed only by the partners' allowed origins (CSP `frame-ancestors`; no
  * X-Frame-Options, which cannot list several origins) and may load nothing from elsewhere.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import send from 'send';
 import { NotFoundError } from '../errors.js';
@@ -15,7 +16,9 @@ import { videoSvg } from './media.js';
 import { frameAncestorSources } from './origins.js';
 import { pluginPageHtml } from './page-html.js';
 import { videoFile } from './jobs.js';
-import type { Store } from './store.js';
+import { transcript } from './render/accessibility.js';
+import type { Store, VideoRecord } from './store.js';
+import { MEDIA_FILES, SVG_TYPE } from './views.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -100,19 +103,12 @@ export async function serveAsset(
   res.end(req.method === 'HEAD' ? undefined : content);
 }
 
-/** Real media files of a video: what each URL name serves, and its type. */
-const MEDIA_FILES: Record<string, { kind: 'preview' | 'final'; ext: 'mp4' | 'jpg' | 'vtt'; type: string }> = {
-  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
-  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
-  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
-  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-};
-
 /**
- * A video's media (`/media/videos/<id>/<name>`): real files (MP4 with HTTP range requests, so that
- * players can seek; JPEG thumbnail; WebVTT captions) or the SVG stand-ins of `media: placeholder`.
- * Served only once they exist; the unguessable video ID is the key (see SECURITY.md).
+ * A video's media (`/media/videos/<id>/<name>`, names in `MEDIA_FILES`): real files (MP4 with HTTP
+ * range requests, so that players can seek; JPEG thumbnail and poster; WebVTT captions; the
+ * plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only once they
+ * exist — a final render's files once the render is COMPLETE — and all by the same rule: the
+ * unguessable video ID is the key (see SECURITY.md).
  */
 export async function serveMedia(
   req: IncomingMessage,
@@ -135,29 +131,48 @@ export async function serveMedia(
   const name = match?.[2] ?? '';
   if (!video) throw missing(path);
   if (video.media === 'mp4') {
-    const file = MEDIA_FILES[name];
+    const file = Object.hasOwn(MEDIA_FILES, name) ? MEDIA_FILES[name as keyof typeof MEDIA_FILES] : undefined;
     const ready =
       file?.kind === 'preview'
         ? video.hasPreview
         : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
     if (!file || !ready) throw missing(path);
-    return sendFile(req, res, videoFile(mediaDir, video.id, file.kind, file.ext), file.type);
+    const served = videoFile(mediaDir, video.id, file.kind, file.ext);
+    if (file.ext === 'txt') await keepTranscript(video, served);
+    return sendFile(req, res, served, file.type);
   }
-  const kind = name === 'thumbnail.svg' ? 'thumbnail' : name === 'render.svg' ? 'render' : undefined;
+  // The poster is the thumbnail's picture, a file of the finished render (as with real media).
+  const kind = { 'thumbnail.svg': 'thumbnail', 'poster.svg': 'thumbnail', 'render.svg': 'render' } as const;
+  const drawn = Object.hasOwn(kind, name) ? kind[name as keyof typeof kind] : undefined;
   const ready =
-    kind === 'thumbnail' ? video.hasThumbnail : video.renders.some((render) => render.status === 'COMPLETE');
-  if (!kind || !ready) throw missing(path);
-  const svg = videoSvg(video, kind);
+    name === 'thumbnail.svg' ? video.hasThumbnail : video.renders.some((render) => render.status === 'COMPLETE');
+  if (!drawn || !ready) throw missing(path);
+  const svg = videoSvg(video, drawn);
   res
     .writeHead(200, {
-      'content-type': 'image/svg+xml',
+      'content-type': SVG_TYPE,
       'content-length': Buffer.byteLength(svg),
       // An SVG opened directly is a document: it must not run anything.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      // Readable from the partner's page like the real media (a render's files, alike in both modes).
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
     })
     .end(svg);
+}
+
+/**
+ * A final render made before renders wrote their transcript has none: it is written once from the
+ * stored storyboard (which a completed video can no longer change), under a temporary name first
+ * so that a request at the same moment never reads half of it.
+ */
+async function keepTranscript(video: VideoRecord, file: string): Promise<void> {
+  if (!video.storyboard || (await isFile(file))) return;
+  const partial = `${file}.${randomUUID()}.partial`;
+  await writeFile(partial, transcript(video.storyboard));
+  await rename(partial, file);
 }
 
 /**

@@ -3,7 +3,27 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
+import type { RenderFiles } from '../wire/api.js';
+import { altText } from './render/accessibility.js';
 import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
+
+/**
+ * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves
+ * (`preview`, made when the generation completes; `final`, when the video is completed), and the
+ * type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt` are the
+ * final render's `files`.
+ */
+export const MEDIA_FILES = {
+  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
+  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
+  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
+  'poster.jpg': { kind: 'final', ext: 'jpg', type: 'image/jpeg' },
+  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
+} as const satisfies Record<string, { kind: 'preview' | 'final'; ext: 'mp4' | 'jpg' | 'vtt' | 'txt'; type: string }>;
+/** Type of the SVG stand-ins of `media: placeholder` (`render.svg`, `thumbnail.svg`, `poster.svg`). */
+export const SVG_TYPE = 'image/svg+xml';
 
 /** An account as the API returns it. */
 export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
@@ -41,7 +61,18 @@ export interface VideoView {
   updatedAt: string;
   isCompleted: boolean;
   thumbnailURL?: string;
-  renders: { format: string; status: Status; error?: StatusError; url?: string; renderedAt?: string }[];
+  renders: RenderView[];
+}
+
+/** A render as the API returns it: `url`, `files` and `altText` are set once it is COMPLETE. */
+export interface RenderView {
+  format: string;
+  status: Status;
+  error?: StatusError;
+  url?: string;
+  renderedAt?: string;
+  files?: RenderFiles;
+  altText?: string;
 }
 
 /** The account without its owner field and internal flag. */
@@ -94,6 +125,31 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       ...(render.error ? { error: render.error } : {}),
       ...(render.status === 'COMPLETE' ? { url: `${media}/render.${render.format}` } : {}),
       ...(render.renderedAt !== undefined ? { renderedAt: render.renderedAt } : {}),
+      // The scenes cannot change once the video is completed: the alt text and the transcript
+      // describe what the render shows (the name may change; the alt text follows it).
+      ...(render.status === 'COMPLETE'
+        ? { files: renderFiles(video, media, render.format), altText: altText(video, video.storyboard) }
+        : {}),
     })),
+  };
+}
+
+/**
+ * The files of a COMPLETE render under `media` (the video's media URL). Real media has all four;
+ * the SVG stand-ins only a video and a poster (they have no narration to caption or transcribe).
+ */
+function renderFiles(video: VideoRecord, media: string, format: string): RenderFiles {
+  if (video.media === 'mp4') {
+    const file = (name: keyof typeof MEDIA_FILES) => ({ url: `${media}/${name}`, type: MEDIA_FILES[name].type });
+    return {
+      video: file('render.mp4'),
+      poster: file('poster.jpg'),
+      captions: { ...file('captions.vtt'), language: video.storyboard?.language ?? video.language },
+      transcript: file('transcript.txt'),
+    };
+  }
+  return {
+    video: { url: `${media}/render.${format}`, type: SVG_TYPE },
+    poster: { url: `${media}/poster.svg`, type: SVG_TYPE },
   };
 }

@@ -99,10 +99,12 @@ export class Webhooks {
 
   /** A completed video's final render is ready. */
   videoRendered(video: VideoRecord): void {
-    const renders = videoView(video, this.#baseURL()).renders.flatMap((render) =>
-      render.status === 'COMPLETE' && render.url !== undefined
-        ? [{ format: render.format, url: render.url, renderedAt: render.renderedAt ?? nowISO() }]
-        : [],
+    // The renders exactly as the API shows them (the same files and alt text as `videoRendered`).
+    const renders = videoView(video, this.#baseURL()).renders.flatMap(
+      ({ format, status, url, renderedAt, files, altText }) =>
+        status === 'COMPLETE' && url !== undefined && files && altText !== undefined
+          ? [{ format, url, renderedAt: renderedAt ?? nowISO(), files, altText }]
+          : [],
     );
     this.#emit(video.partnerID, {
       type: 'video.rendered',

@@ -29,11 +29,49 @@ export const accountSchema = z.object({
 /** An account on the service. Dates are ISO-8601 strings. */
 export type Account = z.infer<typeof accountSchema>;
 
+const mediaFileShape = {
+  /** Absolute URL, readable from any origin (CORS `*`), with the same access rule as the video. */
+  url: z.string(),
+  /** Its media type: the `Content-Type` the URL answers with, e.g. `video/mp4`. */
+  type: z.string(),
+};
+export const mediaFileSchema = z.object(mediaFileShape);
+/** One file of a finished render: its URL and its media type. */
+export type MediaFile = z.infer<typeof mediaFileSchema>;
+
+/**
+ * Every file a finished render has, for publishing it without another request. Real media:
+ * `video` (`video/mp4`), `poster` (`image/jpeg`, a frame of the video), `captions` (WebVTT, with
+ * the narration's `language`) and `transcript` (`text/plain; charset=utf-8`, the narration scene by
+ * scene). Placeholder media (SVG stand-ins): `video` and `poster` (`image/svg+xml`) only — a
+ * stand-in has no narration, so no captions and no transcript.
+ */
+export const renderFilesSchema = z.object({
+  /** The video itself (the same URL as the render's `url`): `<video src>`/`<source src type>`. */
+  video: mediaFileSchema,
+  /** A still of the video: `<video poster>`, or an `<img>` before it plays. */
+  poster: mediaFileSchema,
+  /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
+  captions: z.optional(z.object({ ...mediaFileShape, language: z.string() })),
+  /** The narration as plain text, scene by scene, for a transcript beside the player. */
+  transcript: z.optional(mediaFileSchema),
+});
+/** The files of a finished render (`Render.files`). */
+export type RenderFiles = z.infer<typeof renderFilesSchema>;
+
 export const renderSchema = z.object({
   format: z.string(),
   status: z.enum(STATUSES),
+  /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
   url: optionalString,
   renderedAt: optionalString,
+  /** Set when `status` is `COMPLETE`: the video, poster, captions and transcript, each with its type. */
+  files: z.optional(renderFilesSchema),
+  /**
+   * Set when `status` is `COMPLETE`: a short description of the video in its language (its length,
+   * name and scene headings), for the `alt` or `aria-label` of wherever it is published.
+   */
+  altText: optionalString,
 });
 /** One rendition of a completed video. */
 export type Render = z.infer<typeof renderSchema>;
@@ -106,7 +144,10 @@ export interface PluginEventMap {
   videoSaved: Video;
   /** The user completed a video in the editor; its render starts. */
   videoCompleted: Video;
-  /** A completed video's render finished; `renders[].url` is set. */
+  /**
+   * A completed video's render finished; each of `renders[]` has its `url`, its `files` (video,
+   * poster, captions, transcript, each with URL and type) and its `altText`.
+   */
   videoRendered: Video;
   /** Something went wrong outside any call (e.g. in the UI). */
   error: import('../errors.js').VideoPluginError;

@@ -37,6 +37,47 @@ async function searchThroughTheUI(plugin: Plugin, options: Record<string, string
   expect(await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]')).to.equal('Sunny Bakery');
 }
 
+/**
+ * Each render of `video` carries what publishing it needs: its files, each fetched here from the
+ * partner's page (another origin) with the type it is listed with, and an alt text naming it. Real
+ * media has an MP4, a JPEG poster, WebVTT captions in the video's language and a transcript; the
+ * placeholder engines' SVG stand-ins only a video and a poster.
+ */
+async function expectPublishableRenders(video: Video, name: string): Promise<void> {
+  const { realMedia } = await testConfig();
+  for (const render of video.renders) {
+    const files = render.files!;
+    expect(files.video.url).to.equal(render.url);
+    expect(render.altText).to.contain(`“${name}”`);
+    if (realMedia) {
+      expect([files.video.type, files.poster.type]).to.deep.equal(['video/mp4', 'image/jpeg']);
+      expect(files.captions).to.include({ type: 'text/vtt; charset=utf-8', language: video.language });
+      expect(files.transcript?.type).to.equal('text/plain; charset=utf-8');
+    } else {
+      expect([files.video.type, files.poster.type]).to.deep.equal(['image/svg+xml', 'image/svg+xml']);
+      expect([files.captions, files.transcript]).to.deep.equal([undefined, undefined]);
+    }
+    const listed = [
+      files.video,
+      files.poster,
+      ...(files.captions ? [files.captions] : []),
+      ...(files.transcript ? [files.transcript] : []),
+    ];
+    const texts = new Map<unknown, string>();
+    for (const file of listed) {
+      const response = await fetch(file.url);
+      expect([response.status, response.headers.get('content-type')]).to.deep.equal([200, file.type]);
+      texts.set(file, new TextDecoder().decode(await response.arrayBuffer()));
+    }
+    if (!files.captions || !files.transcript) continue;
+    // The transcript says what the captions say: every cue's narration, one scene after another.
+    const cues = texts.get(files.captions)!.split('\n\n').slice(1);
+    expect(texts.get(files.captions)).to.match(/^WEBVTT\n/);
+    expect(cues).to.have.length.greaterThan(1);
+    for (const cue of cues) expect(texts.get(files.transcript)).to.contain(cue.split('\n').slice(2).join('\n'));
+  }
+}
+
 describe('journeys', () => {
   it('create → login → topic search → generation → preview → editor → complete with the modal → rendered → listed → cleanup', async () => {
     const plugin = await createPlugin({ editor: { labels: { completeVideoConfirmation: labels } } });
@@ -96,6 +137,7 @@ describe('journeys', () => {
     const renderedVideo: Video = await rendered;
     expect(renderedVideo.renders).to.have.length.greaterThan(0);
     expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
+    await expectPublishableRenders(renderedVideo, 'Bakery spring ad');
 
     const videos = await plugin.getVideos();
     expect(videos.map((video) => [video.id, video.name, video.isCompleted])).to.deep.equal([

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { transcript } from '../../src/service/render/accessibility.js';
 import { RenderError, captions, renderQueue, renderVideo } from '../../src/service/render/render.js';
 import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/service/render/storyboard.js';
 import { ffmpegPath } from '../../src/service/render/tools.js';
@@ -164,7 +165,7 @@ describe('voice', () => {
 
 describe('render', () => {
   test(
-    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions',
+    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions, a transcript',
     { timeout: 60_000 },
     async () => {
       const red = picture('red.png', 'red');
@@ -188,8 +189,9 @@ describe('render', () => {
       assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
       assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
       assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
+      assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
       // Nothing else is left in the folder (the work files are gone).
-      assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.vtt']);
+      assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.txt', 'vid_1.vtt']);
     },
   );
 

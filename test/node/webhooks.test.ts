@@ -174,7 +174,15 @@ describe('events', () => {
     assert.equal(video.renders[0].status, 'COMPLETE');
     assert.deepEqual(rendered.data, {
       ...data,
-      renders: [{ format: 'svg', url: video.renders[0].url, renderedAt: video.renders[0].renderedAt }],
+      renders: [
+        {
+          format: 'svg',
+          url: video.renders[0].url,
+          renderedAt: video.renders[0].renderedAt,
+          files: video.renders[0].files,
+          altText: video.renders[0].altText,
+        },
+      ],
     });
     assert.equal((await fetch(video.renders[0].url)).status, 200);
   });

@@ -1,9 +1,10 @@
 /**
  * The render: a storyboard and its voiceover into an MP4 (H.264 video, AAC audio, `+faststart` so
- * players start before the end is loaded), a thumbnail that is a real frame of it, and WebVTT
- * captions of the narration. Each scene's still is composed by sharp (`still.ts`: its image
- * cover-cropped to the frame or the palette's colour, a shaded band, the text laid out by measured
- * width); ffmpeg repeats the stills for their scenes' lengths, fades between them and encodes.
+ * players start before the end is loaded), a thumbnail that is a real frame of it, WebVTT
+ * captions of the narration and its plain-text transcript (accessibility.ts). Each scene's still is
+ * composed by sharp (`still.ts`: its image cover-cropped to the frame or the palette's colour, a
+ * shaded band, the text laid out by measured width); ffmpeg repeats the stills for their scenes'
+ * lengths, fades between them and encodes.
  *
  * Files are written under temporary names and renamed at the end: a failed or aborted render leaves
  * nothing that could be served.
@@ -13,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
+import { transcript } from './accessibility.js';
 import type { Storyboard } from './storyboard.js';
 import { sceneStill } from './still.js';
 import { ffmpegPath } from './tools.js';
@@ -32,6 +34,7 @@ export interface RenderedFiles {
   video: string;
   thumbnail: string;
   captions: string;
+  transcript: string;
 }
 
 /** Runs ffmpeg with `args`; rejects with its last lines of output when it fails. */
@@ -79,8 +82,8 @@ export function captions(board: Storyboard): string {
 }
 
 /**
- * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail) and `<name>.vtt`. Resolves
- * with their paths once all three are in place.
+ * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions)
+ * and `<name>.txt` (transcript). Resolves with their paths once all four are in place.
  */
 export async function renderVideo(
   board: Storyboard,
@@ -171,13 +174,17 @@ export async function renderVideo(
     await ffmpeg(['-ss', at, '-i', video, '-frames:v', '1', '-q:v', '3', thumbnail], signal);
     const vtt = join(work, 'captions.vtt');
     await writeFile(vtt, captions(board));
+    const text = join(work, 'transcript.txt');
+    await writeFile(text, transcript(board));
     const files = {
       video: join(dir, `${name}.mp4`),
       thumbnail: join(dir, `${name}.jpg`),
       captions: join(dir, `${name}.vtt`),
+      transcript: join(dir, `${name}.txt`),
     };
     await rename(thumbnail, files.thumbnail);
     await rename(vtt, files.captions);
+    await rename(text, files.transcript);
     // The video last: once it is there, everything is.
     await rename(video, files.video);
     return files;

@@ -585,7 +585,11 @@ export class Plugin {
   ): Promise<Answers[M]> {
     const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
     this.#requireSessionAuth(method);
-    return this.#call(method, { ...params, idempotencyKey }, { signal, resend: !!idempotencyKey });
+    // Without a key the params are as before: a service page of an earlier version takes them.
+    return this.#call(method, idempotencyKey ? { ...params, idempotencyKey } : params, {
+      signal,
+      resend: !!idempotencyKey,
+    });
   }
 
   #signal(options: SignalOptions | undefined): AbortSignal | undefined {

@@ -29,13 +29,14 @@ export const accountSchema = z.object({
 /** An account on the service. Dates are ISO-8601 strings. */
 export type Account = z.infer<typeof accountSchema>;
 
-const mediaFileShape = {
+// No shared shape spread into the captions' object: a spread keeps every schema of this module in
+// the Plugin bundle (rollup cannot prove it pure), and the SDK never parses these.
+export const mediaFileSchema = z.object({
   /** Absolute URL, readable from any origin (CORS `*`), with the same access rule as the video. */
   url: z.string(),
   /** Its media type: the `Content-Type` the URL answers with, e.g. `video/mp4`. */
   type: z.string(),
-};
-export const mediaFileSchema = z.object(mediaFileShape);
+});
 /** One file of a finished render: its URL and its media type. */
 export type MediaFile = z.infer<typeof mediaFileSchema>;
 
@@ -52,7 +53,7 @@ export const renderFilesSchema = z.object({
   /** A still of the video: `<video poster>`, or an `<img>` before it plays. */
   poster: mediaFileSchema,
   /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
-  captions: z.optional(z.object({ ...mediaFileShape, language: z.string() })),
+  captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string() })),
   /** The narration as plain text, scene by scene, for a transcript beside the player. */
   transcript: z.optional(mediaFileSchema),
 });

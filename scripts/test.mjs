@@ -2,17 +2,51 @@
 // suites, the browser suites in every engine and storage mode, and the size budget.
 // Prints `N passed, N failed[, N skipped]` last and exits non-zero on any failure.
 // VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
+//
+// It leaves nothing behind: every step runs in a process group of its own, stopped whole when it
+// ends, times out (STEP_TIMEOUT_MS) or the run is interrupted (SIGINT/SIGTERM); everything it
+// starts carries the run's mark and writes its temporary files under the run's own TMPDIR; the
+// last check lists what is still running or still on disk, stops and removes it, and fails the run
+// (scripts/leftovers.mjs).
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ENGINES } from './browsers.mjs';
+import { RUN_MARK, markedProcesses, stopGroup } from './leftovers.mjs';
+
+/** The longest a step may take before it is stopped and counted as failed. */
+const STEP_TIMEOUT_MS = 30 * 60_000;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
-/** Runs a command, echoing its output; resolves to {code, output}. */
+// The run's mark and temporary folder, inherited by every process it starts.
+const mark = randomUUID();
+const runTmp = mkdtempSync(join(tmpdir(), 'video-plugin-test-run-'));
+process.env[RUN_MARK] = mark;
+process.env.TMPDIR = runTmp;
+
+let current;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    console.log(`\n== ${signal}: stopping the running step`);
+    await stopGroup(current, 10_000);
+    leftovers();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
+
+/** Runs a command in its own process group, echoing its output; resolves to {code, output}. */
 function run(command, args, { env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    current = child;
     let output = '';
     const echo = (stream) => (chunk) => {
       output += chunk;
@@ -20,8 +54,43 @@ function run(command, args, { env } = {}) {
     };
     child.stdout.on('data', echo(process.stdout));
     child.stderr.on('data', echo(process.stderr));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    const timer = setTimeout(() => {
+      output += `\n${command} ${args.join(' ')}: stopped after ${STEP_TIMEOUT_MS / 60_000} minutes\n`;
+      console.log(`\n== ${command} ${args.join(' ')}: stopped after ${STEP_TIMEOUT_MS / 60_000} minutes`);
+      void stopGroup(child);
+    }, STEP_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // What the step forked and left in its group (a worker whose parent is gone) goes with it.
+      void stopGroup(child, 2000).then(() => resolve({ code: code ?? 1, output }));
+    });
   });
+}
+
+/**
+ * The last check: processes of this run still running, files left in its TMPDIR. Lists them,
+ * stops and removes them; returns how many there were.
+ */
+function leftovers() {
+  const processes = markedProcesses(mark);
+  let files = [];
+  try {
+    // tsx keeps its compile cache in TMPDIR (tsx-<uid>) by design: it goes with the folder.
+    files = readdirSync(runTmp).filter((name) => !/^tsx-\d+$/.test(name));
+  } catch {
+    // Removed already.
+  }
+  for (const { pid, command } of processes) {
+    console.log(`left running: pid ${pid}: ${command.slice(0, 200)}`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+  for (const file of files) console.log(`left on disk: ${join(runTmp, file)}`);
+  rmSync(runTmp, { recursive: true, force: true });
+  return processes.length + files.length;
 }
 
 /** A check that is not a test suite counts as one test: it passed or it failed. */
@@ -133,6 +202,20 @@ if (built) {
 }
 
 if (perEngine.length) console.log(`\n== browser tests per engine\n${perEngine.join('\n')}`);
+
+console.log('\n== nothing left behind (processes of this run, its temporary files)');
+// A process that is exiting gets a moment to finish.
+for (let wait = 0; wait < 20 && markedProcesses(mark).length > 0; wait++) {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+const left = leftovers();
+if (left === 0) {
+  console.log('none');
+  totals.passed++;
+} else {
+  totals.failed++;
+  failedSteps.push(`leftovers (${left})`);
+}
 console.log('');
 if (failedSteps.length) console.log(`failed: ${failedSteps.join(', ')}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, findChromium } from './chromium.mjs';
+import { stopGroup } from './leftovers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const WORDPRESS = '/usr/share/wordpress';
@@ -59,14 +60,41 @@ if (existsSync(CONFIG) && !readFileSync(CONFIG, 'utf8').includes('video-plugin w
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-wordpress-'));
 cleanups.push(() => rmSync(work, { recursive: true, force: true }));
 
-/** Starts a process that runs until the check ends. */
+/**
+ * Starts a process that runs until the check ends, in a process group of its own: stopping the
+ * group stops what it forked too (PHP's built-in server forks PHP_CLI_SERVER_WORKERS workers that
+ * a SIGTERM to the parent alone does not reach).
+ */
 function daemon(command, args, options = {}) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
   let log = '';
   child.stdout.on('data', (chunk) => (log += chunk));
   child.stderr.on('data', (chunk) => (log += chunk));
-  cleanups.push(() => child.kill('SIGTERM'));
+  cleanups.push(() => stopGroup(child));
   return { child, log: () => log };
+}
+
+/** Runs the cleanups once, last added first. */
+let cleaning;
+function cleanUp() {
+  cleaning ??= (async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Already gone.
+      }
+    }
+  })();
+  return cleaning;
+}
+
+// Interrupted (Ctrl-C, or npm test stopping this step): nothing is left running or on disk.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.log(`wordpress-check: ${signal}: stopping WordPress, its database and the service`);
+    cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
 }
 
 /** Waits (at most `ms`) for `ready()` to be true: for a server that is starting, not a test. */
@@ -292,7 +320,15 @@ echo json_encode($out);`)
   results.push({ label: 'roles: Author without unfiltered_html, Administrator with it', pass: roles });
   console.log(`${roles ? 'ok  ' : 'FAIL'} roles: Author without unfiltered_html, Administrator with it`);
 
-  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: CHROMIUM_FLAGS });
+  // Puppeteer's own signal handlers would exit at once on SIGINT/SIGTERM, before the cleanups.
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   cleanups.push(() => browser.close());
   try {
     for (const login of ['author', 'admin']) {
@@ -384,13 +420,7 @@ try {
   console.log(`wordpress-check: ${error.stack ?? error}`);
   results.push({ label: 'setup', pass: false });
 } finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch {
-      // Already gone.
-    }
-  }
+  await cleanUp();
 }
 mkdirSync(join(root, '.test-results'), { recursive: true });
 writeFileSync(join(root, '.test-results', 'wordpress.json'), JSON.stringify(results, null, 2));

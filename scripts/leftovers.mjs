@@ -1,0 +1,57 @@
+// What a test run leaves behind, and how its steps are stopped so that they leave nothing.
+//
+// `npm test` (scripts/test.mjs) marks its run: every process it starts, and everything those start
+// (PHP's forked workers, the database server, the local service, browsers, their drivers, Xvfb),
+// inherits `VIDEO_PLUGIN_TEST_RUN=<id>` in its environment, and `TMPDIR` pointing at a folder of
+// the run's own. At the end, a process that still carries the mark, or anything left in that
+// folder, is a leftover: listed, stopped or removed, and the run fails.
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** The environment variable that marks a run's processes. */
+export const RUN_MARK = 'VIDEO_PLUGIN_TEST_RUN';
+
+/** Processes (other than this one) whose environment carries `RUN_MARK=mark`: pid and command line. */
+export function markedProcesses(mark) {
+  const wanted = `${RUN_MARK}=${mark}`;
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(wanted)) continue;
+      const command = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      // A zombie (exited, not yet reaped by its parent) holds nothing: not a leftover.
+      const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${name}/status`, 'latin1'))?.[1];
+      if (state !== 'Z') found.push({ pid: Number(name), command });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+const exited = (child) => child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * Stops a child started with `detached: true` (its own process group) and everything in its group:
+ * SIGTERM to the group, then SIGKILL to whatever of the group is still there after `graceMs`.
+ * Resolves when the child has exited.
+ */
+export async function stopGroup(child, graceMs = 5000) {
+  if (!child?.pid) return;
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      // The group is empty.
+    }
+  };
+  const done = exited(child) ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  signal('SIGTERM');
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, graceMs, 'late')));
+  const outcome = await Promise.race([done, late]);
+  clearTimeout(timer);
+  // The group's other members (forked workers) may outlive the leader: SIGKILL what is left.
+  signal('SIGKILL');
+  if (outcome === 'late') await done;
+}

@@ -75,8 +75,8 @@ function leftovers() {
   const processes = markedProcesses(mark);
   let files = [];
   try {
-    // tsx keeps its compile cache in TMPDIR (tsx-<uid>) by design: it goes with the folder.
-    files = readdirSync(runTmp).filter((name) => !/^tsx-\d+$/.test(name));
+    // tsx and Playwright keep their compile caches in TMPDIR by design: they go with the folder.
+    files = readdirSync(runTmp).filter((name) => !/^(tsx|playwright-transform-cache)-\d+$/.test(name));
   } catch {
     // Removed already.
   }

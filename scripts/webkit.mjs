@@ -6,8 +6,18 @@
 // The frame commands (test/support/frames.mjs) use the same `webdriver()` call to act inside the
 // service's iframe.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { stopGroup } from './leftovers.mjs';
+
+/** The pids of a process's children (Linux). */
+function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
 
 const MINIBROWSER_CANDIDATES = [
   process.env.WEBKIT_MINIBROWSER,
@@ -105,12 +115,21 @@ export function webkitLauncher() {
     async stop() {
       if (sessionPath) await webdriver('DELETE', '').catch(() => {});
       sessionPath = undefined;
-      if (driverProcess?.exitCode === null) {
-        try {
-          process.kill(-driverProcess.pid, 'SIGTERM');
-        } catch {
-          // already gone
+      if (driverProcess && driverProcess.exitCode === null) {
+        // The driver first: xvfb-run then stops its Xvfb and removes its temporary folder, which it
+        // does not do when it is killed itself. Whatever of the group is left goes after that.
+        const exited = new Promise((resolve) => driverProcess.once('exit', resolve));
+        for (const pid of childrenOf(driverProcess.pid)) {
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
         }
+        let timer;
+        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+        clearTimeout(timer);
+        await stopGroup(driverProcess, 1000);
       }
     },
     async startSession(sessionId, url) {

@@ -37,6 +37,7 @@ export const FORWARDED_ATTRIBUTES = [
   'locale',
   'display',
   'launcher',
+  'preload',
 ] as const;
 
 /** When the studio opens: at once, on a click on the launcher, or when your code calls `openPlugin`. */

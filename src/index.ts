@@ -3,7 +3,24 @@
  * @packageDocumentation
  */
 export { Plugin } from './plugin.js';
-export * from './errors.js';
+// The error classes and their types. (The wire's own helpers — the list of codes, serializing and
+// deserializing — stay internal: partners read `error.code` and the README's table of codes.)
+export {
+  AccountAlreadyExistsError,
+  AccountMethodsDisabledError,
+  ConnectionError,
+  DestroyedError,
+  InvalidParameterError,
+  InvalidStateError,
+  InvalidTokenError,
+  NotAuthenticatedError,
+  NotFoundError,
+  OriginNotAllowedError,
+  ServiceError,
+  TimeoutError,
+  VideoPluginError,
+} from './errors.js';
+export type { ErrorCode, SerializedError } from './errors.js';
 export type {
   Account,
   ActionStatus,
@@ -33,3 +50,4 @@ export type {
 } from './options.js';
 export { SERVICE_URLS } from './options.js';
 export { VERSION } from './version.js';
+export { onIntent } from './intent.js';

@@ -43,6 +43,7 @@ export type VideoPluginProperties = Partial<
     | 'locale'
     | 'display'
     | 'launcher'
+    | 'preload'
   >
 >;
 
@@ -58,6 +59,7 @@ export interface VideoPluginAttributes {
   locale?: string;
   display?: 'inline' | 'modal' | 'drawer';
   launcher?: boolean;
+  preload?: 'auto' | 'intent' | 'none';
 }
 
 /** Everything `<video-plugin>` accepts in React 19 JSX, besides the usual HTML attributes. */

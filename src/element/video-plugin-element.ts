@@ -30,6 +30,7 @@ import {
 import { Plugin } from '../plugin.js';
 import { parse } from '../validate.js';
 import { VERSION } from '../version.js';
+import { onIntent } from '../intent.js';
 import {
   EVENT_NAMES,
   type Account,
@@ -59,6 +60,14 @@ interface Look {
 /** Where the studio shows: in the element's box, or in a dialog over the page. */
 export type Display = 'inline' | 'modal' | 'drawer';
 const DISPLAYS: readonly string[] = ['inline', 'modal', 'drawer'];
+
+/**
+ * When the studio is created: `auto` as soon as the element is in the document, `intent` at the
+ * first sign the user is about to use it (pointer over, focus, touch), `none` at the first click
+ * on the launcher or the first method call. Like `<video preload>`: `auto` is the default.
+ */
+export type Preload = 'auto' | 'intent' | 'none';
+const PRELOADS: readonly string[] = ['auto', 'intent', 'none'];
 
 /** How many modal dialogs lock the page's scroll, and the overflow they found. */
 let scrollLocks = 0;
@@ -178,6 +187,7 @@ function forElement(error: unknown): VideoPluginError {
  *   `backdrop` (a click beside the dialog), `ui` (the studio's own close control, Esc inside it, or
  *   the editor's exit) or `api` (`close()`).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface below
 export class VideoPluginElement extends ReactiveElement {
   /** The SDK version (semver). */
   static readonly version: string = VERSION;
@@ -198,6 +208,7 @@ export class VideoPluginElement extends ReactiveElement {
     locale: {},
     display: { reflect: true },
     launcher: { type: Boolean },
+    preload: {},
   };
 
   static override styles = css`
@@ -327,6 +338,13 @@ export class VideoPluginElement extends ReactiveElement {
   declare display: Display | undefined;
   /** A click on the element's content (its light DOM) opens the AI page. */
   declare launcher: boolean | undefined;
+  /**
+   * When the studio (its iframe and connection) is created: `auto` (default) when the element is
+   * inserted; `intent` when the user shows intent (the pointer over the element, the focus or a
+   * touch in it), so that the click finds it ready; `none` at the first click on the launcher or
+   * the first method call. `ready` waits without creating it. Changing it never restarts a session.
+   */
+  declare preload: Preload | undefined;
 
   #plugin: Plugin | undefined;
   /** The appearance and locale the current `Plugin` has. */
@@ -361,6 +379,10 @@ export class VideoPluginElement extends ReactiveElement {
   readonly #emitter = new Emitter();
   #waiting: { resolve: (plugin: Plugin) => void; reject: (error: unknown) => void }[] = [];
   readonly #pendingSubscriptions = new Set<PendingSubscription>();
+  /** Whether the studio is wanted now (always with `preload="auto"`): intent, a click or a call. */
+  #wanted = false;
+  /** Stops waiting for intent (`preload="intent"`, while nothing is built). */
+  #disarm: (() => void) | undefined;
 
   /**
    * The `Plugin` this element wraps: created when the element is connected, replaced when its
@@ -478,6 +500,12 @@ export class VideoPluginElement extends ReactiveElement {
       this.#restyle();
       return;
     }
+    const preload = given(this.preload) ?? 'auto';
+    if (preload !== 'intent') this.#stopWaitingForIntent();
+    if (!this.#wanted && preload !== 'auto') {
+      if (preload === 'intent') this.#disarm ??= onIntent(this, () => this.#want());
+      return;
+    }
     this.#built = config;
     const dialog = this.renderRoot.querySelector('dialog')!;
     dialog.className = config.display;
@@ -493,7 +521,7 @@ export class VideoPluginElement extends ReactiveElement {
    */
   get ready(): Promise<void> {
     return Promise.resolve('ready')
-      .then((method) => this.#instance(method))
+      .then((method) => this.#instance(method, false))
       .then((plugin) => plugin.ready);
   }
 
@@ -666,67 +694,26 @@ export class VideoPluginElement extends ReactiveElement {
     this.#emitter.off(eventName, callback);
   }
 
-  override addEventListener<K extends keyof VideoPluginElementEventMap>(
-    type: K,
-    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener<K extends keyof HTMLElementEventMap>(
-    type: K,
-    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
-    super.addEventListener(type, listener, options);
-  }
-
-  override removeEventListener<K extends keyof VideoPluginElementEventMap>(
-    type: K,
-    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
-    options?: boolean | EventListenerOptions,
-  ): void;
-  override removeEventListener<K extends keyof HTMLElementEventMap>(
-    type: K,
-    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
-    options?: boolean | EventListenerOptions,
-  ): void;
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | EventListenerOptions,
-  ): void;
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | EventListenerOptions,
-  ): void {
-    super.removeEventListener(type, listener, options);
-  }
-
   // ---- Internals ----
 
   /** The configuration to build with, or `undefined` (and an `error` event) when it is invalid. */
   #config(): ElementConfig | undefined {
     const display = given(this.display) ?? 'inline';
-    if (!DISPLAYS.includes(display)) {
-      this.#emit(
-        'error',
-        new InvalidParameterError(
-          'invalid_parameter',
-          `<video-plugin>: the display attribute must be one of "inline", "modal", "drawer", got "${display}".`,
-          { field: 'display' },
-        ),
-      );
-      return undefined;
+    for (const [field, value, values] of [
+      ['display', display, DISPLAYS],
+      ['preload', given(this.preload) ?? 'auto', PRELOADS],
+    ] as const) {
+      if (!values.includes(value)) {
+        this.#emit(
+          'error',
+          new InvalidParameterError(
+            'invalid_parameter',
+            `<video-plugin>: the ${field} attribute must be one of ${values.map((v) => `"${v}"`).join(', ')}, got "${value}".`,
+            { field },
+          ),
+        );
+        return undefined;
+      }
     }
     const options: Record<string, unknown> = {
       environment: given(this.environment),
@@ -869,6 +856,8 @@ export class VideoPluginElement extends ReactiveElement {
     this.#built = undefined;
     this.#failure = undefined;
     this.#removed = true;
+    this.#wanted = false;
+    this.#stopWaitingForIntent();
     this.#pendingSubscriptions.clear();
     this.#settle(
       new DestroyedError(
@@ -914,11 +903,28 @@ export class VideoPluginElement extends ReactiveElement {
     return undefined;
   }
 
-  /** Like `#current`, but waits for the `Plugin` when there is none yet. */
-  #instance(method: string): Promise<Plugin> {
+  /**
+   * Like `#current`, but waits for the `Plugin` when there is none yet; a call (`want`) creates it
+   * when `preload` put that off.
+   */
+  #instance(method: string, want = true): Promise<Plugin> {
     const plugin = this.#current(method);
     if (plugin) return Promise.resolve(plugin);
+    if (want) this.#want();
     return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  }
+
+  #stopWaitingForIntent(): void {
+    this.#disarm?.();
+    this.#disarm = undefined;
+  }
+
+  /** The user or the partner's code needs the studio: create it if `preload` put that off. */
+  #want(): void {
+    this.#stopWaitingForIntent();
+    if (this.#wanted) return;
+    this.#wanted = true;
+    this.requestUpdate();
   }
 
   #subscribe(
@@ -929,6 +935,7 @@ export class VideoPluginElement extends ReactiveElement {
   ): () => void {
     const plugin = this.#current(method);
     if (plugin) return plugin[method](id, callback);
+    this.#want();
     const pending: PendingSubscription = {
       method,
       id: parse(idSchema, id, field),
@@ -963,6 +970,45 @@ export class VideoPluginElement extends ReactiveElement {
       report(error);
     }
   }
+}
+
+/**
+ * The element's typed `addEventListener`/`removeEventListener` (declared, not overridden: the
+ * types cost the bundle nothing). `el.addEventListener('videoSaved', (e) => e.detail)` is typed.
+ * The merge only narrows the types of methods every HTMLElement has, so it is safe.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface VideoPluginElement {
+  addEventListener<K extends keyof VideoPluginElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof VideoPluginElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: VideoPluginElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: VideoPluginElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 declare global {

@@ -158,6 +158,9 @@ describe('CDN scripts: where and how they are loaded', () => {
     expect(api.Plugin.version).to.equal(VERSION);
     expect(api.VideoPluginElement).to.equal(win.customElements.get('video-plugin'));
     expect(api.EVENT_NAMES).to.include('pluginOpened');
+    expect(api.onIntent).to.be.a('function');
+    // The wire's own helpers are not part of the API (nor of the bytes).
+    expect(api).to.not.have.any.keys('ERROR_CODES', 'serializeError', 'deserializeError');
     expect(new api.NotFoundError('video_not_found', 'x')).to.be.instanceOf(api.VideoPluginError);
     const plugin = new api.Plugin(PARTNER, { serviceURL });
     try {
@@ -229,6 +232,7 @@ describe('CDN scripts: the data-video-plugin markup', () => {
         'data-locale': 'de',
         'data-display': 'modal',
         'data-launcher': '',
+        'data-preload': 'auto',
         'data-open-on': 'none',
       }),
     );
@@ -246,6 +250,7 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       'locale',
       'display',
       'launcher',
+      'preload',
     ];
     expect(forwarded.map((name) => el.getAttribute(name))).to.deep.equal([
       PARTNER,
@@ -259,6 +264,7 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       'de',
       'modal',
       '',
+      'auto',
     ]);
     // The attributes of <video-plugin> and the data- forms are the same list.
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();

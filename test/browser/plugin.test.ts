@@ -15,6 +15,7 @@ import {
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
+import { onIntent } from '../../src/index.js';
 import {
   BUSINESS_URL,
   cleanupPlugins,
@@ -676,5 +677,60 @@ describe('Plugin: safe retries (options.idempotencyKey)', () => {
       expect(error.message).to.match(/^options\.idempotencyKey must be/);
     }
     expect(await plugin.getVideos()).to.deep.equal([]);
+  });
+});
+
+describe('onIntent: creating a Plugin when the user shows intent', () => {
+  it('calls back once, at the first of pointer over, focus in or touch, then stops listening', () => {
+    const target = document.createElement('div');
+    const button = target.appendChild(document.createElement('button'));
+    document.body.append(target);
+    try {
+      let calls = 0;
+      onIntent(target, () => calls++);
+      button.focus();
+      expect(calls).to.equal(1);
+      target.dispatchEvent(new PointerEvent('pointerenter'));
+      button.dispatchEvent(new Event('touchstart', { bubbles: true }));
+      expect(calls).to.equal(1);
+    } finally {
+      target.remove();
+    }
+  });
+
+  for (const type of ['pointerenter', 'focusin', 'touchstart']) {
+    it(`counts ${type} as intent`, () => {
+      const target = document.createElement('div');
+      let calls = 0;
+      onIntent(target, () => calls++);
+      target.dispatchEvent(new Event(type));
+      expect(calls).to.equal(1);
+    });
+  }
+
+  it('the remover stops it before any intent', () => {
+    const target = document.createElement('div');
+    let calls = 0;
+    onIntent(target, () => calls++)();
+    target.dispatchEvent(new PointerEvent('pointerenter'));
+    expect(calls).to.equal(0);
+  });
+
+  it('the documented pattern: intent creates and connects the Plugin, the click opens it', async () => {
+    const { serviceURL } = await testConfig();
+    const button = document.body.appendChild(document.createElement('button'));
+    let plugin: Plugin | undefined;
+    const studio = () => (plugin ??= new Plugin('test-partner', { serviceURL, authMode: 'uncontrolled' }));
+    try {
+      onIntent(button, studio);
+      expect(plugin).to.equal(undefined);
+      button.dispatchEvent(new PointerEvent('pointerenter'));
+      await plugin!.ready;
+      await studio().openPlugin();
+      expect(plugin!.isOpen).to.equal(true);
+    } finally {
+      button.remove();
+      await plugin?.cleanup();
+    }
   });
 });

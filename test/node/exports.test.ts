@@ -170,6 +170,7 @@ describe('package exports', () => {
       'locale',
       'display',
       'launcher',
+      'preload',
     ]);
     assert.deepEqual(names(element.events).sort(), [
       'closed',

@@ -114,6 +114,20 @@ if (built) await check('size budget (npm run size)', 'node', ['scripts/size.mjs'
 if (built)
   await check('integrity hashes of the snippets (npm run sri -- --check)', 'node', ['scripts/sri.mjs', '--check']);
 
+// The docs site (npm run docs): TypeDoc, the element reference, VitePress (a dead link fails it)
+// and the complete sample pages; its checks count like tests.
+if (built) {
+  console.log('\n== docs site (npm run docs)');
+  const docs = await run('node', ['scripts/docs.mjs']);
+  const line = docs.output.match(/^docs: (\d+) passed, (\d+) failed$/m);
+  totals.passed += Number(line?.[1] ?? 0);
+  totals.failed += Number(line?.[2] ?? 0);
+  if (docs.code !== 0) {
+    if (!line || Number(line[2]) === 0) totals.failed++;
+    failedSteps.push('docs site');
+  }
+}
+
 console.log('\n== node tests');
 // Node 20's --test does not expand globs: list the files here.
 const nodeTests = readdirSync('test/node')

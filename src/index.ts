@@ -39,10 +39,12 @@ export type {
 export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, STATUSES } from './wire/api.js';
 export type { PluginEventListener } from './events.js';
 export type {
+  Appearance,
   GetLoginToken,
   OpenEditorOptions,
   OpenPluginOptions,
   PluginOptions,
+  PluginUpdate,
   SignalOptions,
   StartOptions,
   UpdatableAccountInfo,

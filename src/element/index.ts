@@ -11,7 +11,7 @@
  */
 import { defineVideoPlugin } from './define.js';
 
-export { VideoPluginElement } from './video-plugin-element.js';
+export { VideoPluginElement, type Display, type Preload } from './video-plugin-element.js';
 export { TAG_NAME, defineVideoPlugin } from './define.js';
 export type { VideoPluginElementEventMap, VideoPluginEventDetail } from './events.js';
 

@@ -1,0 +1,103 @@
+// The docs site (`npm run docs`, VitePress): the README is the home page, the guides are docs/,
+// the API reference is generated from the JSDoc by TypeDoc (docs/api/) and the element's reference
+// from custom-elements.json (docs/element-reference.md), both by scripts/docs.mjs before this
+// build. It builds offline; a dead internal link fails the build (VitePress's own check).
+import { defineConfig } from 'vitepress';
+import { existsSync, readFileSync } from 'node:fs';
+import { posix } from 'node:path';
+
+/** Where links to repository files that are not pages (LICENSE, src/…, examples/…) point. */
+const REPOSITORY = 'https://github.com/video-plugin/video-plugin/blob/main';
+const root = new URL('../../', import.meta.url);
+/** Folders whose Markdown is not part of the site (see srcExclude). */
+const OUTSIDE = /^(node_modules|dist|examples|packages|test|bench|coverage)\//;
+const isPage = (path: string): boolean =>
+  !OUTSIDE.test(path) && path !== 'THIRD-PARTY-NOTICES.md' && /\.md$/.test(path) && existsSync(new URL(path, root));
+
+const api = JSON.parse(readFileSync(new URL('../api/typedoc-sidebar.json', import.meta.url), 'utf8'));
+
+export default defineConfig({
+  title: 'video-plugin',
+  description: 'Embed the AI video-creation studio in any web page: a typed, promise-based SDK.',
+  // The whole repository is the source: README.md (the home page), BENCHMARKS.md, CHANGELOG.md,
+  // SECURITY.md and docs/ are pages, so links between them work on the site as on GitHub.
+  srcDir: '..',
+  srcExclude: [
+    '**/node_modules/**',
+    'dist/**',
+    'examples/**',
+    'packages/**',
+    'test/**',
+    'bench/**',
+    'coverage/**',
+    'THIRD-PARTY-NOTICES.md',
+  ],
+  rewrites: { 'README.md': 'index.md' },
+  outDir: './.vitepress/dist',
+  cacheDir: './.vitepress/cache',
+  cleanUrls: false,
+  lastUpdated: false,
+  // `http://localhost:8000` in the README is where `npm start` serves, not a page of the site.
+  ignoreDeadLinks: 'localhostLinks',
+  markdown: {
+    // A relative link to a repository file that is not a page of the site (LICENSE, a README of
+    // an example, a source file) points at the file in the repository instead; links to pages, and
+    // links to nothing, are left to VitePress, which fails the build when one is dead.
+    config(md) {
+      const next = md.renderer.rules.link_open!;
+      md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+        const token = tokens[index]!;
+        const href = token.attrGet('href');
+        if (href && !/^([a-z][a-z+.-]*:|#|\/)/i.test(href)) {
+          const [path = '', hash] = href.split('#');
+          const target = posix.normalize(posix.join(posix.dirname(env.relativePath as string), path));
+          const page = isPage(target) || isPage(`${target}.md`) || (path.endsWith('/') && isPage(`${target}/index.md`));
+          // Only files that exist: a link to nothing stays, for VitePress to report.
+          const file = [target, `${target}.md`].find((candidate) => existsSync(new URL(candidate, root)));
+          // VitePress checks links to pages only: a link to a missing file (`src/gone.ts`) is ours to catch.
+          if (!page && !file && !/(^|\/)[^./]+$|\.(md|html)$/.test(path)) {
+            throw new Error(`dead link to the file ${href} in ${env.relativePath}`);
+          }
+          if (!page && file && !target.startsWith('..')) {
+            token.attrSet('href', `${REPOSITORY}/${file}${hash ? `#${hash}` : ''}`);
+          }
+        }
+        return next(tokens, index, options, env, self);
+      };
+    },
+  },
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/' },
+      { text: 'Element', link: '/docs/element-reference' },
+      { text: 'API', link: '/docs/api/' },
+      { text: 'Service', link: '/docs/service' },
+    ],
+    sidebar: [
+      {
+        text: 'Guides',
+        items: [
+          { text: 'Overview (README)', link: '/' },
+          { text: 'How the element works', link: '/docs/element' },
+          { text: 'CMS and tag managers', link: '/docs/cms' },
+          { text: 'The wire protocol', link: '/docs/protocol' },
+          { text: 'The local service and its HTTP API', link: '/docs/service' },
+        ],
+      },
+      {
+        text: '<video-plugin> reference',
+        items: [{ text: 'Attributes, properties, events…', link: '/docs/element-reference' }],
+      },
+      { text: 'API reference', collapsed: true, items: api },
+      {
+        text: 'Project',
+        items: [
+          { text: 'Benchmarks', link: '/BENCHMARKS' },
+          { text: 'Changelog', link: '/CHANGELOG' },
+          { text: 'Security', link: '/SECURITY' },
+        ],
+      },
+    ],
+    search: { provider: 'local' },
+  },
+});

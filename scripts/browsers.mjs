@@ -53,6 +53,7 @@ export const API_SUITES = [
   'framed',
   'white-label',
   'diagnose',
+  'fit',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**
@@ -60,7 +61,7 @@ export const API_SUITES = [
  * the editor edits) in the engines that set `realMedia`: the SDK's own paths meet what partners
  * get, not only the SVG stand-ins the other suites use for speed.
  */
-export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label'].map((name) => `test/browser/${name}.test.ts`);
+export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'fit'].map((name) => `test/browser/${name}.test.ts`);
 
 /** Every browser suite (Chromium with default rules runs them all). */
 export const ALL_SUITES = ['test/browser/**/*.test.ts'];

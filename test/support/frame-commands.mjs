@@ -93,6 +93,7 @@ const FIT = (selector) => {
     contentHeight: root.getBoundingClientRect().height,
     scrollHeight: root.scrollHeight,
     frameHeight: window.innerHeight,
+    frameWidth: window.innerWidth,
     fit: root.hasAttribute('data-fit'),
     small,
   };

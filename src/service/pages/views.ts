@@ -285,11 +285,11 @@ const STYLE = html`<style>
     max-width: min(420px, 100vw - 32px);
   }
   @media (max-width: 600px) {
+    /* One column: the picture, the fields, then the buttons. */
     .scenes li {
-      grid-template-columns: 96px minmax(0, 1fr);
+      grid-template-columns: minmax(0, 1fr);
     }
     .scenes li > .row {
-      grid-column: 1 / -1;
       margin-top: 0;
     }
   }

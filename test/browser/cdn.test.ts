@@ -290,6 +290,25 @@ describe('CDN scripts: the data-video-plugin markup', () => {
     expect(iframe.getBoundingClientRect().height).to.equal(600);
   });
 
+  it('data-height="auto" is the element\'s height="auto": the studio fits its content', async () => {
+    const win = await scriptPage();
+    const template = win.document.createElement('template');
+    template.innerHTML = await markup({ 'data-height': 'auto' });
+    const host = template.content.firstElementChild!;
+    const opened = next(host, 'pluginOpened');
+    win.document.body.append(host);
+    await opened;
+    const el = host.querySelector('video-plugin')!;
+    expect(el.getAttribute('height')).to.equal('auto');
+    expect(el.style.getPropertyValue('--video-plugin-height')).to.equal('');
+    const iframe = el.shadowRoot!.querySelector('iframe')!;
+    // The studio's first height message: the search step, shorter than the default min of 400px.
+    while (!iframe.style.height) await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(parseFloat(iframe.style.height)).to.be.below(400);
+    expect(iframe.getBoundingClientRect().height).to.equal(400);
+    expect(el.getBoundingClientRect().height).to.equal(400);
+  });
+
   it('data-open-on="click" shows a launcher button that opens the AI page, labelled by data-launcher-text', async () => {
     const win = await scriptPage();
     const host = insert(win, await markup({ 'data-open-on': 'click', 'data-launcher-text': 'Make a video' }));

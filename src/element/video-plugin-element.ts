@@ -226,13 +226,9 @@ export class VideoPluginElement extends ReactiveElement {
       height: auto;
       min-height: var(--video-plugin-min-height, 400px);
     }
-    :host([height='auto']:not([display='modal'], [display='drawer'])) > slot,
-    :host([height='auto']:not([display='modal'], [display='drawer'])) .stage {
+    :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
       display: block;
       grid-area: 1 / 1;
-      position: relative;
-    }
-    :host([height='auto']:not([display='modal'], [display='drawer'])) .frame {
       position: relative;
     }
     /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */

@@ -260,9 +260,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       'modal',
       '',
     ]);
-    // The attributes of <video-plugin> and the data- forms are the same list.
+    // The attributes of <video-plugin> and the data- forms are the same list, but for height:
+    // data-height is the embed's own (a CSS height, or auto: the element's height="auto").
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();
-    expect(attributes).to.deep.equal([...forwarded].sort());
+    expect(attributes).to.deep.equal([...forwarded, 'height'].sort());
     await el.updateComplete;
     expect(el.plugin!.authMode).to.equal('uncontrolled');
 

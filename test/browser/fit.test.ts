@@ -112,7 +112,9 @@ async function settled(
       return fits && fit.frameWidth === width;
     });
   } catch (error) {
-    throw new Error(`${(error as Error).message}: iframe ${height(iframe)} px, ${JSON.stringify(fit)}`);
+    throw new Error(`${(error as Error).message}: iframe ${height(iframe)} px, ${JSON.stringify(fit)}`, {
+      cause: error,
+    });
   }
   return fit;
 }

@@ -15,6 +15,7 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  inFrame,
   signUp,
   statusLog,
   testConfig,
@@ -309,6 +310,21 @@ describe('the studio at 360, 768 and 1280 px', () => {
         expect(fit.scrollHeight, `${name}: no scrollbar of its own`).to.be.at.most(fit.frameHeight);
         expect(await screenshot(plugin.iframe, `fit-${name}-${width}`)).to.match(/\.png$/);
       }
+      // The studio's own sign-in (authMode uncontrolled), then its search step with the sign-out control,
+      // in place of the first studio (WebDriver types only into a field it can scroll to).
+      await plugin.cleanup();
+      box.remove();
+      const own = await createPlugin({ domElement: container(width), height: 'auto', authMode: 'uncontrolled' });
+      await own.openPlugin();
+      const check = async (selector: string) => {
+        const fit = await settled(own.iframe, selector, 400);
+        expect(fit.scrollWidth, `${selector} at ${width}px overflows sideways`).to.be.at.most(fit.clientWidth);
+        expect(fit.small, `${selector} at ${width}px: controls under 44 × 44 px`).to.deep.equal([]);
+      };
+      await check('[data-view="signIn"]');
+      await inFrame(own).fill('#email', `narrow-${crypto.randomUUID()}@example.com`);
+      await inFrame(own).click('[data-view="signIn"] button[type="submit"]');
+      await check('[data-view="search"]');
     }).timeout(40000);
   }
 });

@@ -223,8 +223,11 @@ export const hostConfigSchema = z.object({
   /** Checked again by the page with the `Plugin`'s own schema (options.ts). */
   appearance: z.optional(z.unknown()),
   locale: optionalString,
-  /** `auto`: the page lays out at its natural height and reports it (INTERNAL_EVENTS.height). */
-  height: z.optional(z.literal('auto')),
+  /**
+   * `auto`: the page lays out at its natural height and reports it (INTERNAL_EVENTS.height). Any
+   * other string is a fixed height (a later SDK's value must not fail the handshake).
+   */
+  height: optionalString,
   completeVideoConfirmation: z.optional(
     z.object({
       shouldShow: optionalBoolean,

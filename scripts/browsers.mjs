@@ -53,14 +53,18 @@ export const API_SUITES = [
   'framed',
   'white-label',
   'diagnose',
+  'fit',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**
  * The suites that also run against a service making real media (H.264/AAC renders, the storyboard
  * the editor edits) in the engines that set `realMedia`: the SDK's own paths meet what partners
- * get, not only the SVG stand-ins the other suites use for speed.
+ * get, not only the SVG stand-ins the other suites use for speed. (fit: the editor's scenes, which
+ * only real media has, are checked at 360 px too.)
  */
-export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label'].map((name) => `test/browser/${name}.test.ts`);
+export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'fit'].map(
+  (name) => `test/browser/${name}.test.ts`,
+);
 
 /** Every browser suite (Chromium with default rules runs them all). */
 export const ALL_SUITES = ['test/browser/**/*.test.ts'];

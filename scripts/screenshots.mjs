@@ -1,9 +1,10 @@
-// `npm run screenshots`: the white-label pictures of the README (docs/white-label-*.png), taken
+// `npm run screenshots`: the white-label pictures of the README (docs/white-label-*.png) and the
+// studio fitting its content at 360, 768 and 1280 px (docs/images/fit-*.png), taken
 // from the real thing: the local service (placeholder media: the pictures are about the studio's
 // look, not the video), a partner page on another origin that loads the CDN module and embeds
 // <video-plugin>, and headless Chromium. Each picture: the prompt step of the AI flow after a real
 // topic search of test/fixtures/business.html. Run `npm run build` first.
-/* global customElements -- the evaluate() callbacks run in the page */
+/* global customElements, requestAnimationFrame -- the evaluate() callbacks run in the page */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,9 @@ const SHOTS = {
   'white-label-german.png': { locale: 'de', appearance: { colorPrimary: '#047857', borderRadius: 4 } },
 };
 
+/** The widths of the fit pictures: a phone, a tablet, a laptop (the page is as tall as it needs). */
+const FIT_WIDTHS = [360, 768, 1280];
+
 const service = await startService({
   port: 0,
   host: '127.0.0.1',
@@ -47,6 +51,15 @@ const files = {
     type: 'text/html',
     body: `<!doctype html><html lang="en"><body style="margin:0;background:#e2e8f0">
 <video-plugin partner-id="${PARTNER.id}" service-url="${service.url}" style="height:800px"></video-plugin>
+<script type="module" src="/cdn.js"></script></body></html>`,
+  }),
+  // A partner's page with the studio fitting its content (height="auto") between a heading and a footer.
+  '/fit': () => ({
+    type: 'text/html',
+    body: `<!doctype html><html lang="en"><body style="margin:0;background:#e2e8f0;font:16px system-ui,sans-serif">
+<header style="padding:16px 20px;background:#1e293b;color:#fff"><strong>Sunny Bakery</strong> &middot; Make a video</header>
+<video-plugin partner-id="${PARTNER.id}" service-url="${service.url}" height="auto" locale="en"></video-plugin>
+<footer style="padding:16px 20px;color:#475569">The page goes on below the studio.</footer>
 <script type="module" src="/cdn.js"></script></body></html>`,
   }),
   '/cdn.js': () => ({ type: 'text/javascript', body: readFileSync(new URL('cdn/video-plugin.module.min.js', dist)) }),
@@ -98,6 +111,38 @@ try {
     await frame.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => {}))));
     const file = fileURLToPath(new URL(`docs/${name}`, root));
     await (await tab.$('video-plugin')).screenshot({ path: file });
+    console.log(`screenshots: ${name}`);
+    await tab.close();
+  }
+  for (const width of FIT_WIDTHS) {
+    const name = `images/fit-${width}.png`;
+    const tab = await browser.newPage();
+    await tab.setViewport({ width, height: 900 });
+    await tab.goto(`${origin}/fit`);
+    const token = await createAccountToken({ partnerID: PARTNER.id, secret: PARTNER.secret });
+    await tab.evaluate(
+      async (token, source) => {
+        await customElements.whenDefined('video-plugin');
+        const studio = document.querySelector('video-plugin');
+        await studio.ready;
+        await studio.createAccount(token);
+        const { topicId } = await studio.startTopicSearch(source);
+        for await (const { status } of studio.topicSearchStatus(topicId))
+          if (status === 'FAILED') throw new Error(status);
+        await studio.openPlugin({ topicId });
+      },
+      token,
+      `${origin}/business.html`,
+    );
+    const iframe = await tab.$('video-plugin >>> iframe');
+    const frame = await iframe.contentFrame();
+    await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');
+    await frame.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => {}))));
+    // The studio has sent its height and the iframe took it (its style carries it in pixels).
+    await tab.waitForFunction((frame) => frame.style.height.endsWith('px'), {}, iframe);
+    // Two frames of the studio at that height: painted, not mid-resize.
+    await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await tab.screenshot({ path: fileURLToPath(new URL(`docs/${name}`, root)), fullPage: true });
     console.log(`screenshots: ${name}`);
     await tab.close();
   }

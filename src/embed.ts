@@ -8,7 +8,8 @@
  *
  * Every attribute of `<video-plugin>` has its `data-` form (`data-partner-id`, `data-service-url`…),
  * forwarded to a `<video-plugin>` created inside the host element; three more say how the studio
- * shows: `data-open-on` (`load`, `click` or `none`), `data-launcher-text` and `data-height`. The
+ * shows: `data-open-on` (`load`, `click` or `none`), `data-launcher-text` and `data-height` (a CSS
+ * height, or `auto`: the element's `height="auto"`). The
  * element's events bubble to the host; its `error` events (which do not bubble) are dispatched again
  * on the host, naming the `data-` attribute to fix.
  *
@@ -111,7 +112,9 @@ function build(host: Element, embed: Embed): void {
 
   const height = host.getAttribute('data-height');
   if (height !== null && height !== '') {
-    if (CSS.supports('height', height)) element.style.setProperty('--video-plugin-height', height);
+    // `auto`: the element's height="auto" (the studio fits its content), not a CSS height.
+    if (height === 'auto') element.setAttribute('height', height);
+    else if (CSS.supports('height', height)) element.style.setProperty('--video-plugin-height', height);
     else invalid(host, 'data-height', `is not a CSS height: got "${height}"; write e.g. "640px" or "80vh".`);
   }
 

@@ -124,6 +124,14 @@ export const pluginOptionsSchema = z.strictObject({
   appearance: z.optional(plainObject),
   /** The studio's language, a BCP 47 tag (default: the browser's). Change it later with `update()`. */
   locale: z.optional(length(1, 35)),
+  /**
+   * `auto`: the iframe takes the height of the studio's content and follows it, between the CSS
+   * custom properties `--video-plugin-min-height` (default 400px) and `--video-plugin-max-height`
+   * (default 100vh) of `domElement` or its ancestors; taller content scrolls inside the iframe
+   * (README "Height"). Needs `domElement`: the full-viewport overlay keeps its size. Without it the
+   * iframe fills `domElement`. Set at start.
+   */
+  height: z.optional(oneOf(['auto'])),
 });
 /** Options of `new Plugin(partnerID, options)`. */
 export type PluginOptions = z.input<typeof pluginOptionsSchema>;

@@ -141,12 +141,18 @@ export class Plugin {
       completeVideoConfirmation: opts.editor?.labels?.completeVideoConfirmation,
       appearance: opts.appearance,
       locale: opts.locale,
+      height: opts.domElement && opts.height,
     };
     const channel = crypto.randomUUID();
     const src = new URL(`.${PLUGIN_PATH}`, base);
     src.searchParams.set('partner', this.partnerID);
     src.hash = frameHash(channel);
     this.#frame = new Frame({ src: src.href, title: 'Video creation', parent: opts.domElement });
+    // Auto height: the iframe's bounds; the page's height messages set its height (#onEvent).
+    if (this.#config.height) {
+      this.#frame.iframe.style.cssText +=
+        ';min-height:var(--video-plugin-min-height,400px);max-height:var(--video-plugin-max-height,100vh)';
+    }
     const started = performance.now();
     this.#connection = new HostConnection({
       iframe: this.#frame.iframe,
@@ -727,6 +733,11 @@ export class Plugin {
   }
 
   #onEvent(name: string, payload: unknown): void {
+    if (name === INTERNAL_EVENTS.height) {
+      // A positive number (NaN and strings fail `> 0`); the iframe's min and max height clamp it.
+      if (this.#config.height && (payload as number) > 0) this.#frame.iframe.style.height = `${payload}px`;
+      return;
+    }
     if (name === INTERNAL_EVENTS.closed) {
       this.#frame.hide();
       return;

@@ -42,6 +42,7 @@ export type VideoPluginProperties = Partial<
     | 'theme'
     | 'locale'
     | 'display'
+    | 'height'
     | 'launcher'
     | 'preload'
   >
@@ -58,6 +59,7 @@ export interface VideoPluginAttributes {
   theme?: 'light' | 'dark' | 'auto';
   locale?: string;
   display?: 'inline' | 'modal' | 'drawer';
+  height?: 'auto';
   launcher?: boolean;
   preload?: 'auto' | 'intent' | 'none';
 }

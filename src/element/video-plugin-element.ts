@@ -94,6 +94,7 @@ const ATTRIBUTES: Record<string, string> = {
   'options.callTimeout': 'call-timeout',
   'options.appearance.colorScheme': 'theme',
   'options.locale': 'locale',
+  'options.height': 'height',
   'changes.appearance.colorScheme': 'theme',
   'changes.locale': 'locale',
 };
@@ -164,6 +165,8 @@ function forElement(error: unknown): VideoPluginError {
  * @csspart retry - The retry button.
  * @csspart dialog - The `<dialog>` of `modal` and `drawer` display (its `::backdrop` too).
  * @cssprop [--video-plugin-height=600px] - The element's height when no CSS `height` is set on it (inline display).
+ * @cssprop [--video-plugin-min-height=400px] - With `height="auto"`: the least height of the studio (and of the element).
+ * @cssprop [--video-plugin-max-height=100vh] - With `height="auto"`: the greatest height of the studio; taller content scrolls inside it.
  * @cssprop [--video-plugin-dialog-width=960px] - The modal dialog's width (at most the viewport's, less 32px).
  * @cssprop [--video-plugin-dialog-height=720px] - The modal dialog's height (at most the viewport's, less 32px).
  * @cssprop [--video-plugin-drawer-width=480px] - The drawer's width (at most the viewport's).
@@ -207,6 +210,7 @@ export class VideoPluginElement extends ReactiveElement {
     theme: {},
     locale: {},
     display: { reflect: true },
+    height: {},
     launcher: { type: Boolean },
     preload: {},
   };
@@ -224,6 +228,19 @@ export class VideoPluginElement extends ReactiveElement {
     }
     :host([hidden]) {
       display: none;
+    }
+    /* height="auto" (inline): the studio's content height, between the min and the max (the
+       iframe's own min-height and max-height, set by the Plugin from the same custom properties).
+       The placeholder and the stage share one grid cell, so the stage takes part in the height. */
+    :host([height='auto']:not([display='modal'], [display='drawer'])) {
+      display: grid;
+      height: auto;
+      min-height: var(--video-plugin-min-height, 400px);
+    }
+    :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
+      display: block;
+      grid-area: 1 / 1;
+      position: relative;
     }
     /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */
     .stage,
@@ -336,6 +353,13 @@ export class VideoPluginElement extends ReactiveElement {
    * `drawer` (a side panel). Changing it starts a new session, like `partner-id`.
    */
   declare display: Display | undefined;
+  /**
+   * `auto`: in inline display, the studio takes the height of its content, between
+   * `--video-plugin-min-height` (default 400px) and `--video-plugin-max-height` (default 100vh), and
+   * follows it; taller content scrolls inside the studio. Ignored in modal and drawer display (the
+   * dialog keeps its size). Changing it starts a new session, like `display`.
+   */
+  declare height: 'auto' | undefined;
   /** A click on the element's content (its light DOM) opens the AI page. */
   declare launcher: boolean | undefined;
   /**
@@ -724,6 +748,7 @@ export class VideoPluginElement extends ReactiveElement {
       callTimeout: given(this.callTimeout),
       editor: given(this.editor),
       getLoginToken: this.#getLoginToken,
+      height: display === 'inline' ? given(this.height) : undefined,
     };
     for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
     return { partnerID: given(this.partnerID), options, display: display as Display };

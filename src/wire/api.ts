@@ -193,6 +193,11 @@ export const INTERNAL_EVENTS = {
   closed: '_closed',
   /** The page's session changed (sign-in in the UI, logout). */
   session: '_session',
+  /**
+   * The studio's content height in CSS pixels (an integer), sent when the host asked for
+   * `height: 'auto'` and only when it changed; the host sizes the iframe to it.
+   */
+  height: '_height',
 } as const;
 
 /** Payload schema of each public event that the page pushes. Errors arrive in plain form. */
@@ -218,6 +223,11 @@ export const hostConfigSchema = z.object({
   /** Checked again by the page with the `Plugin`'s own schema (options.ts). */
   appearance: z.optional(z.unknown()),
   locale: optionalString,
+  /**
+   * `auto`: the page lays out at its natural height and reports it (INTERNAL_EVENTS.height). Any
+   * other string is a fixed height (a later SDK's value must not fail the handshake).
+   */
+  height: optionalString,
   completeVideoConfirmation: z.optional(
     z.object({
       shouldShow: optionalBoolean,

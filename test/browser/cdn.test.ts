@@ -266,9 +266,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       '',
       'auto',
     ]);
-    // The attributes of <video-plugin> and the data- forms are the same list.
+    // The attributes of <video-plugin> and the data- forms are the same list, but for height:
+    // data-height is the embed's own (a CSS height, or auto: the element's height="auto").
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();
-    expect(attributes).to.deep.equal([...forwarded].sort());
+    expect(attributes).to.deep.equal([...forwarded, 'height'].sort());
     await el.updateComplete;
     expect(el.plugin!.authMode).to.equal('uncontrolled');
 
@@ -294,6 +295,25 @@ describe('CDN scripts: the data-video-plugin markup', () => {
     await opened;
     const iframe = host.querySelector('video-plugin')!.shadowRoot!.querySelector('iframe')!;
     expect(iframe.getBoundingClientRect().height).to.equal(600);
+  });
+
+  it('data-height="auto" is the element\'s height="auto": the studio fits its content', async () => {
+    const win = await scriptPage();
+    const template = win.document.createElement('template');
+    template.innerHTML = await markup({ 'data-height': 'auto' });
+    const host = template.content.firstElementChild!;
+    const opened = next(host, 'pluginOpened');
+    win.document.body.append(host);
+    await opened;
+    const el = host.querySelector('video-plugin')!;
+    expect(el.getAttribute('height')).to.equal('auto');
+    expect(el.style.getPropertyValue('--video-plugin-height')).to.equal('');
+    const iframe = el.shadowRoot!.querySelector('iframe')!;
+    // The studio's first height message: the search step, shorter than the default min of 400px.
+    while (!iframe.style.height) await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(parseFloat(iframe.style.height)).to.be.below(400);
+    expect(iframe.getBoundingClientRect().height).to.equal(400);
+    expect(el.getBoundingClientRect().height).to.equal(400);
   });
 
   it('data-open-on="click" shows a launcher button that opens the AI page, labelled by data-launcher-text', async () => {

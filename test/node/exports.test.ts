@@ -169,6 +169,7 @@ describe('package exports', () => {
       'theme',
       'locale',
       'display',
+      'height',
       'launcher',
       'preload',
     ]);
@@ -208,6 +209,8 @@ describe('package exports', () => {
     assert.deepEqual(names(element.slots), ['', 'loading', 'retry']);
     assert.deepEqual(names(element.cssProperties), [
       '--video-plugin-height',
+      '--video-plugin-min-height',
+      '--video-plugin-max-height',
       '--video-plugin-dialog-width',
       '--video-plugin-dialog-height',
       '--video-plugin-drawer-width',
@@ -247,14 +250,18 @@ const reactProps: JSX.IntrinsicElements['video-plugin'] = {
   editor: { labels: { completeVideoConfirmation: { shouldShow: true } } },
   callbacks: { pluginOpened: () => {} },
   className: 'studio',
+  height: 'auto',
   onpluginOpened: (event) => event.detail satisfies null,
   onvideoCreated: (event) => event.detail.id satisfies string,
   onerror: (event) => event.detail.code satisfies string,
 };
 // @ts-expect-error -- auth modes are jwt or uncontrolled
 const wrongMode: JSX.IntrinsicElements['video-plugin'] = { authMode: 'oauth' };
+// @ts-expect-error -- the one height value is auto (a fixed height is CSS)
+const wrongHeight: JSX.IntrinsicElements['video-plugin'] = { height: '500px' };
 
 // Nothing to run: `npm test` type-checks this file (tsc over test/) before any suite runs, and the
 // type check counts as a step that passes or fails.
 void reactProps;
 void wrongMode;
+void wrongHeight;

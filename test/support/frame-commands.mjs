@@ -9,6 +9,12 @@
 //                                         and the page's lang (white-label.test.ts)
 //   frame-key                             {channel, selector, value}: a click on selector, then the
 //                                         key `value` (WebDriver key code, e.g. \uE00C for Escape)
+//   frame-fit                             {channel, selector}: once selector is in the frame, its
+//                                         width, heights, overflow and small touch targets (fit.test.ts)
+//   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
+//                                         it, saved as .test-results/screenshots/<engine>-<value>.png
+
+import { mkdirSync, writeFileSync } from 'node:fs';
 
 /* global sessionStorage, DOMException, getComputedStyle -- these run inside the frame */
 // What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
@@ -63,6 +69,42 @@ const PROBE = (selector) => {
     colorScheme: getComputedStyle(document.documentElement).colorScheme,
   };
 };
+
+/**
+ * What fit.test.ts reads of the studio once `selector` is there: the frame's width and what
+ * overflows it, the page's natural height against the frame's, and every rendered control (button,
+ * link, field) smaller than 44 × 44 CSS pixels.
+ */
+const FIT = (selector) => {
+  const root = document.documentElement;
+  if (!document.querySelector(selector) || !getComputedStyle(root).backgroundColor) return null;
+  const small = [];
+  for (const control of document.querySelectorAll('button, a[href], input, select, textarea, [tabindex]')) {
+    const { width, height } = control.getBoundingClientRect();
+    // Not rendered (display: none, a closed dialog): nothing to touch.
+    if (!width && !height) continue;
+    if (width < 44 || height < 44) {
+      small.push(`${control.outerHTML.slice(0, 60)}… ${width.toFixed(1)} × ${height.toFixed(1)}`);
+    }
+  }
+  return {
+    clientWidth: root.clientWidth,
+    scrollWidth: root.scrollWidth,
+    contentHeight: root.getBoundingClientRect().height,
+    scrollHeight: root.scrollHeight,
+    frameHeight: window.innerHeight,
+    frameWidth: window.innerWidth,
+    fit: root.hasAttribute('data-fit'),
+    small,
+  };
+};
+
+/** Where frame-screenshot saves its pictures, per engine. */
+function screenshotPath(name) {
+  const dir = new URL('../../.test-results/screenshots/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  return new URL(`${process.env.VP_BROWSER ?? 'chromium'}-${name.replace(/[^\w.-]/g, '_')}.png`, dir);
+}
 
 /** Puppeteer's names of the WebDriver key codes the tests use. */
 const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
@@ -119,6 +161,14 @@ async function puppeteerAction(page, frame, command, { selector, value, url, tim
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-probe') {
     return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector));
+  }
+  if (command === 'frame-fit') {
+    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(FIT, selector));
+  }
+  if (command === 'frame-screenshot') {
+    const path = screenshotPath(value);
+    writeFileSync(path, await (await frame.frameElement()).screenshot());
+    return path.pathname;
   }
   if (command === 'frame-key') {
     const target = await frame.waitForSelector(selector, { timeout, visible: true });
@@ -184,10 +234,19 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
       });
       return true;
     }
-    if (command === 'frame-probe') {
+    if (command === 'frame-probe' || command === 'frame-fit') {
+      const probe = command === 'frame-fit' ? FIT : PROBE;
       return until(`no ${selector} in the frame`, timeout, () =>
-        webdriver('POST', '/execute/sync', { script: `return (${PROBE})(arguments[0]);`, args: [selector] }),
+        webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
       );
+    }
+    if (command === 'frame-screenshot') {
+      // The iframe's picture is taken from its parent: leave the frame first.
+      await webdriver('POST', '/frame/parent', {});
+      const path = screenshotPath(value);
+      const png = await webdriver('GET', `/element/${Object.values(iframe)[0]}/screenshot`);
+      writeFileSync(path, Buffer.from(png, 'base64'));
+      return path.pathname;
     }
     if (command === 'frame-key') {
       const [found] = await until(`no ${selector} in the frame`, timeout, async () => {

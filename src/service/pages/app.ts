@@ -474,8 +474,32 @@ function applyConfig(): void {
     log(`locale "${locale.unsupported}" is not available (${LOCALES.join(', ')}): using "${locale.tag}"`);
   }
   useLocale(locale);
+  document.documentElement.toggleAttribute('data-fit', config?.height === 'auto');
   renderView(root, view, actions, config);
+  fitHeight();
 }
+
+// ---- Auto height: the host sizes the iframe to the page's content ----
+//
+// In auto mode (`data-fit` on the root) the stylesheet lays the page out at its natural height:
+// nothing depends on the frame's own height (no `vh`, no `min-height: 100vh`), so the height sent
+// cannot feed back into itself. The root's box is measured whenever it resizes: the observer
+// reports at most once per rendered frame (coalesced with layout, like a requestAnimationFrame),
+// and a height is sent only when it differs from the last one sent, in whole pixels (rounded up,
+// so that the frame never scrolls a fraction of a pixel). A width change from the host (a narrower
+// page) re-wraps the text and is measured the same way.
+
+let sentHeight = 0;
+
+function fitHeight(): void {
+  if (config?.height !== 'auto' || !endpoint.host) return;
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === sentHeight) return;
+  sentHeight = height;
+  endpoint.emit(INTERNAL_EVENTS.height, height);
+}
+
+new ResizeObserver(fitHeight).observe(document.documentElement);
 
 const topicPayload = (record: { status: Topic['status']; error?: Topic['error'] }) =>
   record.error ? { status: record.status, error: record.error } : { status: record.status };

@@ -254,6 +254,53 @@ const STYLE = html`<style>
     padding: calc(var(--vp-space) * 6);
     max-width: 420px;
   }
+  /* Narrow screens (360 px and up): nothing wider than the frame, touch targets of 44 px or more. */
+  body {
+    overflow-wrap: break-word;
+  }
+  button,
+  input,
+  select,
+  a[href] {
+    box-sizing: border-box;
+    min-height: 44px;
+  }
+  button,
+  a[href] {
+    min-width: 44px;
+  }
+  a[href] {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+  }
+  ol.steps {
+    flex-wrap: wrap;
+  }
+  .scenes li {
+    grid-template-columns: 96px minmax(0, 1fr) auto;
+  }
+  [role='dialog'] > div {
+    box-sizing: border-box;
+    max-width: min(420px, 100vw - 32px);
+  }
+  @media (max-width: 600px) {
+    /* One column: the picture, the fields, then the buttons. */
+    .scenes li {
+      grid-template-columns: minmax(0, 1fr);
+    }
+    .scenes li > .row {
+      margin-top: 0;
+    }
+  }
+  /* Auto height (the host's height: 'auto'): the page lays out at its natural height, and nothing
+     in it depends on the frame's own height (which follows it), so the height cannot feed back. */
+  :root[data-fit] .shell {
+    min-height: 0;
+  }
+  :root[data-fit] video {
+    max-height: 480px !important;
+  }
 </style>`;
 
 function steps(current: 1 | 2 | 3): TemplateResult {

@@ -2,7 +2,7 @@
  * The partner's inputs: the constructor options and every method's arguments, as zod/mini schemas.
  * Types come from the schemas; defaults live here too.
  */
-import * as z from 'zod/mini';
+import * as z from './schema.js';
 import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, type PluginEventName } from './wire/api.js';
 
 /** Where each `environment` lives. `serviceURL` overrides it. */
@@ -116,7 +116,7 @@ export const pluginOptionsSchema = z.strictObject({
    * session (the browser denied or cleared its storage), to log the same account back in before
    * the waiting calls go out. Without it, the `Plugin` emits `sessionLost`.
    */
-  getLoginToken: z.optional(fn as unknown as z.ZodMiniType<GetLoginToken, GetLoginToken>),
+  getLoginToken: z.optional(fn as unknown as z.Schema<GetLoginToken>),
   /**
    * The studio's colours, font, corner radius and spacing (README "Appearance"). Checked by the
    * service, which refuses the connection naming the field. Change it later with `update()`.

@@ -3,10 +3,10 @@
  * what to do. (zod/mini ships without messages; these are ours, which keeps the bundle small. Lengths, URLs,
  * timeouts and choices among values are checks with their own message, so only these issue codes occur.)
  */
-import type * as z from 'zod/mini';
+import * as z from './schema.js';
 import { InvalidParameterError } from './errors.js';
 
-type Issue = z.core.$ZodIssue;
+type Issue = z.Issue;
 
 /** "an object", "a number". */
 const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
@@ -37,9 +37,9 @@ function explain(issue: Issue, got: unknown): string {
  * Parses `input` with `schema` or throws an `InvalidParameterError` naming `name` + the path of
  * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
  */
-export function parse<T extends z.ZodMiniType>(schema: T, input: unknown, name: string): z.infer<T> {
+export function parse<T extends z.Schema>(schema: T, input: unknown, name: string): z.infer<T> {
   // `reportInput`: each issue carries the value it is about.
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = z.safeParse(schema, input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = [name, ...issue.path].join('.');

@@ -99,7 +99,7 @@ const ATTRIBUTES: Record<string, string> = {
   'changes.locale': 'locale',
 };
 
-const callbacksSchema = pluginOptionsSchema.shape.callbacks;
+const callbacksSchema = pluginOptionsSchema._zod.def.shape.callbacks;
 
 /** Lit's Number converter, except that an empty attribute means "not set" (`Number('')` is 0). */
 const optionalNumber = {

@@ -9,7 +9,7 @@
  * 4. The service checks the host origin and answers on the port with `ready` or `refused`.
  * 5. Everything else travels on the port: calls and replies by unique id, events, subscriptions.
  */
-import * as z from 'zod/mini';
+import * as z from '../schema.js';
 
 /** Version of this protocol; both sides must agree. */
 export const PROTOCOL_VERSION = 1;
@@ -20,7 +20,7 @@ export const HANDSHAKE_KEY = 'videoPlugin';
 // Checks rather than zod's primitive schemas, which would cost the Plugin bundle 0.5 kB gzip more.
 const string = z.custom<string>((value) => typeof value === 'string');
 /** A finite number, as `z.number()` accepts. */
-const number = z.custom<number>(Number.isFinite);
+const number = z.custom<number>(Number.isFinite as (value: unknown) => boolean);
 
 /** Any value: payloads are checked where they are used. */
 const anything = z.custom<unknown>();
@@ -36,7 +36,7 @@ const record = z.custom<Record<string, unknown>>(
  * `=== 'hello'`/`'connect'` checks), so a literal schema would check it twice — and cost the
  * Plugin bundle zod's literal machinery (issue 11's size budget).
  */
-const kind = <K extends string>(_: K) => string as unknown as z.ZodMiniType<K, K>;
+const kind = <K extends string>(_: K) => string as unknown as z.Schema<K>;
 
 const serializedError = z.object({
   code: string,
@@ -84,7 +84,7 @@ export const serviceMessageSchemas = {
   bye: z.object({ t: kind('bye') }),
 } as const;
 
-type Infer<T> = { [K in keyof T]: T[K] extends z.ZodMiniType ? z.infer<T[K]> : never }[keyof T];
+type Infer<T> = { [K in keyof T]: T[K] extends z.Schema ? z.infer<T[K]> : never }[keyof T];
 export type HostMessage = Infer<typeof hostMessageSchemas>;
 export type ServiceMessage = Infer<typeof serviceMessageSchemas>;
 
@@ -92,7 +92,7 @@ export type ServiceMessage = Infer<typeof serviceMessageSchemas>;
  * Validates a message from the other side: cheap checks first (an object with a known `t`),
  * then the schema of that kind. Returns `undefined` for anything that is not a valid message.
  */
-export function parseMessage<S extends Record<string, z.ZodMiniType>>(
+export function parseMessage<S extends Record<string, z.Schema>>(
   schemas: S,
   data: unknown,
 ): z.infer<S[keyof S]> | undefined {
@@ -100,7 +100,7 @@ export function parseMessage<S extends Record<string, z.ZodMiniType>>(
   const kind = (data as { t?: unknown } | undefined)?.t;
   if (typeof kind !== 'string' || !Object.hasOwn(schemas, kind)) return undefined;
   // `data` is undefined when the check fails.
-  return schemas[kind]!.safeParse(data).data as z.infer<S[keyof S]> | undefined;
+  return z.safeParse(schemas[kind]!, data).data as z.infer<S[keyof S]> | undefined;
 }
 
 /** Reads `channel` and `v` from an iframe URL hash (`#channel=…&v=…`). */

@@ -4,6 +4,7 @@
  * events and subscription updates. See protocol.ts for the exchange.
  */
 import type { Logger } from '../debug.js';
+import { safeParse } from '../schema.js';
 import { VideoPluginError, serializeError, type SerializedError } from '../errors.js';
 import {
   HANDSHAKE_KEY,
@@ -154,7 +155,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     const data: unknown = event.data;
     if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[HANDSHAKE_KEY] !== 'connect')
       return;
-    const connect = connectSchema.safeParse(data);
+    const connect = safeParse(connectSchema, data);
     const offered = event.ports[0];
     if (!connect.success || connect.data.channel !== frame.channel || connect.data.v !== PROTOCOL_VERSION || !offered) {
       log('dropped an invalid connect message', data);

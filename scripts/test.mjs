@@ -1,5 +1,6 @@
-// The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the Node
-// suites, the browser suites in every engine and storage mode, and the size budget.
+// The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the packages
+// (publint, attw), the Node suites (and some again on Node 22 and 24), the browser suites in every
+// engine and storage mode, and the size budget.
 // Prints `N passed, N failed[, N skipped]` last and exits non-zero on any failure.
 // VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
 //
@@ -113,6 +114,20 @@ const built = await check('build', 'npm', ['run', '--silent', 'build']);
 if (built) await check('size budget (npm run size)', 'node', ['scripts/size.mjs']);
 if (built)
   await check('integrity hashes of the snippets (npm run sri -- --check)', 'node', ['scripts/sri.mjs', '--check']);
+
+// Both packages as npm would publish them: publint and @arethetypeswrong/cli on their tarballs
+// (scripts/package-check.mjs), each check counted.
+if (built) {
+  console.log('\n== packages (npm run check:packages: publint, attw)');
+  const packages = await run('node', ['scripts/package-check.mjs']);
+  const line = packages.output.match(/^(\d+) passed, (\d+) failed$/m);
+  totals.passed += Number(line?.[1] ?? 0);
+  totals.failed += Number(line?.[2] ?? 0);
+  if (packages.code !== 0) {
+    if (!line || Number(line[2]) === 0) totals.failed++;
+    failedSteps.push('packages (publint, attw)');
+  }
+}
 
 console.log('\n== node tests');
 // Node 20's --test does not expand globs: list the files here.

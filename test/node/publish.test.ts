@@ -4,7 +4,17 @@
 // prepack builds its dist/ or stops with a message saying what to do.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -159,7 +169,7 @@ describe('prepack of video-plugin-service', () => {
     mkdirSync(join(dir, 'packages/service'), { recursive: true });
     writeFileSync(
       join(dir, 'package.json'),
-      JSON.stringify({ name: 'video-plugin', workspaces: ['packages/service'] }),
+      JSON.stringify({ name: 'video-plugin', workspaces: ['packages/service', '.'] }),
     );
     for (const part of ['package.json', 'scripts', 'bin']) {
       cpSync(join(root, 'packages/service', part), join(dir, 'packages/service', part), { recursive: true });
@@ -249,4 +259,35 @@ describe('prepack of video-plugin-service', () => {
       assert.deepEqual(tarballs, []);
     });
   }
+});
+
+describe('versions and changelogs (Changesets)', () => {
+  test('a changeset bumps both packages to one version and writes it above the existing changelog', () => {
+    // A copy of what Changesets reads and writes: the manifests, the changelog, its config.
+    const repo = join(work, 'changesets');
+    mkdirSync(join(repo, 'packages/service'), { recursive: true });
+    for (const file of ['package.json', 'CHANGELOG.md', 'packages/service/package.json', '.changeset/config.json']) {
+      cpSync(join(root, file), join(repo, file));
+    }
+    symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'), 'dir');
+    writeFileSync(
+      join(repo, '.changeset/a-new-option.md'),
+      '---\n"video-plugin": minor\n---\n\nA new option, `example`.\n',
+    );
+    const changeset = join(root, 'node_modules/@changesets/cli/bin.js');
+    execFileSync(process.execPath, [changeset, 'version'], { cwd: repo, stdio: 'ignore' });
+
+    const version = (file: string) => JSON.parse(readFileSync(join(repo, file), 'utf8')).version;
+    const [major, minor] = sdk.version.split('.').map(Number);
+    const next = major === 0 ? `0.${minor + 1}.0` : `${major}.${minor + 1}.0`;
+    assert.equal(version('package.json'), next);
+    assert.equal(version('packages/service/package.json'), next, 'the service is released with the SDK (fixed)');
+    const changelog = readFileSync(join(repo, 'CHANGELOG.md'), 'utf8');
+    const before = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    assert.ok(changelog.startsWith(`# Changelog\n\n## ${next}\n`), changelog.slice(0, 200));
+    assert.ok(changelog.indexOf('A new option, `example`.') < changelog.indexOf('## [Unreleased]'));
+    assert.ok(changelog.endsWith(before.slice(before.indexOf('\n') + 1)), 'everything that was there is kept');
+    assert.match(readFileSync(join(repo, 'packages/service/CHANGELOG.md'), 'utf8'), new RegExp(`## ${next}`));
+    assert.deepEqual(readdirSync(join(repo, '.changeset')), ['config.json'], 'the changeset is used up');
+  });
 });

@@ -72,8 +72,12 @@ describe('package metadata', () => {
     }
   });
 
-  test('engines says the Node versions npm test runs on: 20.19 and later', () => {
-    for (const pkg of [sdk, service]) assert.equal(pkg.engines?.node, '>=20.19', pkg.name);
+  test('engines says the Node versions npm test runs on: 20 (the machine), 22 and 24 (scripts/node-versions.mjs)', async () => {
+    const script = pathToFileURL(join(root, 'scripts/node-versions.mjs')).href;
+    const { VERSIONS } = (await import(script)) as { VERSIONS: { major: number }[] };
+    const tested = ['^20.19', ...VERSIONS.map(({ major }) => `^${major}`)].join(' || ');
+    assert.equal(tested, '^20.19 || ^22 || ^24');
+    for (const pkg of [sdk, service]) assert.equal(pkg.engines?.node, tested, pkg.name);
   });
 });
 
@@ -116,7 +120,13 @@ describe('the tarballs', { skip }, () => {
 
   test('video-plugin-service holds its built dist/, not its build scripts', () => {
     const files = filesOf(serviceTarball);
-    for (const file of ['package.json', 'bin/video-plugin-service.js', 'dist/server.js', 'dist/server.d.ts']) {
+    for (const file of [
+      'package.json',
+      'bin/video-plugin-service.js',
+      'dist/server.js',
+      'dist/server.d.ts',
+      'CHANGELOG.md',
+    ]) {
       assert.ok(files.includes(file), `${file} is in ${serviceTarball}`);
     }
     assert.ok(
@@ -266,7 +276,13 @@ describe('versions and changelogs (Changesets)', () => {
     // A copy of what Changesets reads and writes: the manifests, the changelog, its config.
     const repo = join(work, 'changesets');
     mkdirSync(join(repo, 'packages/service'), { recursive: true });
-    for (const file of ['package.json', 'CHANGELOG.md', 'packages/service/package.json', '.changeset/config.json']) {
+    for (const file of [
+      'package.json',
+      'CHANGELOG.md',
+      'packages/service/package.json',
+      'packages/service/CHANGELOG.md',
+      '.changeset/config.json',
+    ]) {
       cpSync(join(root, file), join(repo, file));
     }
     symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'), 'dir');
@@ -287,7 +303,9 @@ describe('versions and changelogs (Changesets)', () => {
     assert.ok(changelog.startsWith(`# Changelog\n\n## ${next}\n`), changelog.slice(0, 200));
     assert.ok(changelog.indexOf('A new option, `example`.') < changelog.indexOf('## [Unreleased]'));
     assert.ok(changelog.endsWith(before.slice(before.indexOf('\n') + 1)), 'everything that was there is kept');
-    assert.match(readFileSync(join(repo, 'packages/service/CHANGELOG.md'), 'utf8'), new RegExp(`## ${next}`));
+    const serviceChangelog = readFileSync(join(repo, 'packages/service/CHANGELOG.md'), 'utf8');
+    assert.ok(serviceChangelog.startsWith(`# video-plugin-service\n\n## ${next}\n`), serviceChangelog.slice(0, 200));
+    assert.match(serviceChangelog, /released together with `video-plugin`/);
     assert.deepEqual(readdirSync(join(repo, '.changeset')), ['config.json'], 'the changeset is used up');
   });
 });

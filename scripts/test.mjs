@@ -154,7 +154,14 @@ countNodeTests(await run('node', ['--import', 'tsx', '--test', '--test-reporter=
 // The server helpers, the service (its API, tokens, its --data store) and its package installed on
 // its own, again on Node 22 and 24 (scripts/node-versions.mjs: the Node builds are npm packages).
 const perNode = [];
-for (const { major } of NODE_VERSIONS) {
+const prepareStarted = Date.now();
+const nodesReady = await check(
+  `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready (node scripts/node-versions.mjs --prepare: the builds, better-sqlite3 for each)`,
+  'node',
+  ['scripts/node-versions.mjs', '--prepare'],
+);
+perNode.push(`getting them ready: ${Math.round((Date.now() - prepareStarted) / 1000)} s`);
+for (const { major } of nodesReady ? NODE_VERSIONS : []) {
   console.log(`\n== node tests on Node ${major} (node scripts/node-versions.mjs ${major})`);
   const started = Date.now();
   countNodeTests(await run('node', ['scripts/node-versions.mjs', String(major)]), `node tests on Node ${major}`);

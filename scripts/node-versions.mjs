@@ -31,6 +31,17 @@ export const VERSIONS = [
     major: 24,
     version: '24.21.0',
     integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+    // better-sqlite3 12 built against Node 24.19 or later headers aborts the process when the
+    // garbage collector frees a Statement outside JavaScript (`Assertion failed: (env) != nullptr`
+    // in RemoveEnvironmentCleanupHook; nodejs/node#65446): persistence.test.ts died of it in two runs of
+    // five here. Built against 24.18.1 headers, it runs on 24.21 without it, as
+    // better-sqlite3's downloadable prebuilt binaries (built against older headers) do. A
+    // partner's machine that builds it from source on Node ≥ 24.19 gets the abort: better-sqlite3
+    // 13 (Node-API) fixes it but needs Node 22 (it crashes on 20).
+    headers: {
+      version: '24.18.1',
+      integrity: 'sha512-lrkq/M/O8giNdc8fSxYK0kuRZPVVFOMM+HRbUNoqZNs2+tdNI9Qjc0n/tWOd2wBsU0e8z/qQBpGrUBIse4vPgA==',
+    },
   },
 ];
 
@@ -87,13 +98,17 @@ function nodeFolder({ version, integrity }) {
   return folder;
 }
 
-/** A copy of better-sqlite3 built for the Node in `node`, built once per ABI and version. */
-async function betterSqlite3For(node) {
+/**
+ * A copy of better-sqlite3 built for the Node in `node` against the headers in `headers` (the same
+ * folder unless VERSIONS says otherwise), built once per ABI, headers and version.
+ */
+async function betterSqlite3For(node, headers = node) {
   const source = join(root, 'node_modules', 'better-sqlite3');
   const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
   const abi = execFileSync(join(node, 'bin', 'node'), ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
   // Inside node_modules, so that its own dependencies (bindings) resolve from the project's.
-  const folder = join(cache, `better-sqlite3-${version}-abi${abi}`);
+  const headersVersion = JSON.parse(readFileSync(join(headers, 'package.json'), 'utf8')).version;
+  const folder = join(cache, `better-sqlite3-${version}-abi${abi}-headers-${headersVersion}`);
   if (existsSync(join(folder, 'build', 'Release', 'better_sqlite3.node'))) return folder;
   const started = Date.now();
   console.log(`node-versions: building better-sqlite3 ${version} for Node ABI ${abi} (once)`);
@@ -102,17 +117,21 @@ async function betterSqlite3For(node) {
   for (const part of ['package.json', 'binding.gyp', 'deps', 'src', 'lib']) {
     cpSync(join(source, part), join(work, part), { recursive: true });
   }
-  // npm runs node-gyp (its own copy) with the headers of that Node: `nodedir` from the environment
+  // npm runs node-gyp (its own copy) with those headers: `nodedir` from the environment
   // wins over a user's npmrc.
   const result = await new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', 'build-release'], {
       cwd: work,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, npm_config_nodedir: node, npm_config_jobs: String(availableParallelism()) },
+      // The compiler's warnings are many: shown only when the build fails.
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, npm_config_nodedir: headers, npm_config_jobs: String(availableParallelism()) },
     });
-    child.on('exit', (status, signal) => resolve({ status, signal }));
+    let errors = '';
+    child.stderr.on('data', (chunk) => (errors += chunk));
+    child.on('close', (status, signal) => resolve({ status, signal, errors }));
   });
   if (result.status !== 0) {
+    process.stderr.write(result.errors);
     fail(
       `building better-sqlite3 for Node ABI ${abi} failed (${result.signal ?? `exit code ${result.status}`}): ` +
         'it needs python3, make and a C++ compiler, as `npm ci` does.',
@@ -136,7 +155,7 @@ async function runSuites(major) {
   if (!entry) fail(`no Node ${major} here: choose one of ${VERSIONS.map((v) => v.major).join(', ')}.`);
   const started = Date.now();
   const node = nodeFolder(entry);
-  const sqlite = await betterSqlite3For(node);
+  const sqlite = await betterSqlite3For(node, entry.headers ? nodeFolder(entry.headers) : node);
   const setup = Math.round((Date.now() - started) / 1000);
   const hooks = pathToFileURL(join(root, 'scripts', 'node-versions-hooks.mjs')).href;
   console.log(`node-versions: Node ${entry.version} ready (${setup} s); running ${SUITES.join(' ')}`);
@@ -167,8 +186,8 @@ async function runSuites(major) {
  */
 async function prepareAll() {
   const started = Date.now();
-  const folders = VERSIONS.map((entry) => nodeFolder(entry));
-  await Promise.all(folders.map((folder) => betterSqlite3For(folder)));
+  const folders = VERSIONS.map((entry) => [nodeFolder(entry), entry.headers ? nodeFolder(entry.headers) : undefined]);
+  await Promise.all(folders.map(([node, headers]) => betterSqlite3For(node, headers)));
   console.log(
     `node-versions: Node ${VERSIONS.map((v) => v.version).join(', ')} ready in ${Math.round((Date.now() - started) / 1000)} s`,
   );

@@ -9,8 +9,8 @@
 //
 // The service stores its data with better-sqlite3, a native addon built for one Node ABI (at
 // `npm ci`, for the machine's Node). For each other Node this builds a copy of the same
-// better-sqlite3 against that Node's headers (shipped in the same package; about 70 s on 2 cores,
-// once: cached beside the binary), and scripts/node-versions-hooks.mjs points `better-sqlite3` at
+// better-sqlite3 against that Node's headers (shipped in the same package; for 24, those of 24.18.1:
+// see VERSIONS), about 60 s of CPU each, once (cached beside the binaries), and scripts/node-versions-hooks.mjs points `better-sqlite3` at
 // it, in the test runner and in every Node process it starts (NODE_OPTIONS). Nothing else of
 // node_modules is rebuilt: the other native dependencies use Node-API or ship executables.
 import { execFileSync, spawn } from 'node:child_process';
@@ -34,10 +34,10 @@ export const VERSIONS = [
     // better-sqlite3 12 built against Node 24.19 or later headers aborts the process when the
     // garbage collector frees a Statement outside JavaScript (`Assertion failed: (env) != nullptr`
     // in RemoveEnvironmentCleanupHook; nodejs/node#65446): persistence.test.ts died of it in two runs of
-    // five here. Built against 24.18.1 headers, it runs on 24.21 without it, as
-    // better-sqlite3's downloadable prebuilt binaries (built against older headers) do. A
-    // partner's machine that builds it from source on Node ≥ 24.19 gets the abort: better-sqlite3
-    // 13 (Node-API) fixes it but needs Node 22 (it crashes on 20).
+    // five here; built against 24.18.1 headers, in none of five. A partner's machine that cannot
+    // download better-sqlite3's prebuilt binaries builds it from source against its Node's headers
+    // and gets the abort on Node ≥ 24.19: better-sqlite3 13 (Node-API) fixes it but needs Node 22
+    // (it crashes on 20).
     headers: {
       version: '24.18.1',
       integrity: 'sha512-lrkq/M/O8giNdc8fSxYK0kuRZPVVFOMM+HRbUNoqZNs2+tdNI9Qjc0n/tWOd2wBsU0e8z/qQBpGrUBIse4vPgA==',

@@ -1,5 +1,6 @@
-// The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the Node
-// suites, the browser suites in every engine and storage mode, and the size budget.
+// The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the packages
+// (publint, attw), the Node suites (and some again on Node 22 and 24), the browser suites in every
+// engine and storage mode, and the size budget.
 // Prints `N passed, N failed[, N skipped]` last and exits non-zero on any failure.
 // VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
 //
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES } from './browsers.mjs';
 import { RUN_MARK, markedProcesses, stopGroup } from './leftovers.mjs';
+import { VERSIONS as NODE_VERSIONS } from './node-versions.mjs';
 
 /** The longest a step may take before it is stopped and counted as failed. */
 const STEP_TIMEOUT_MS = 30 * 60_000;
@@ -75,8 +77,11 @@ function leftovers() {
   const processes = markedProcesses(mark);
   let files = [];
   try {
-    // tsx and Playwright keep their compile caches in TMPDIR by design: they go with the folder.
-    files = readdirSync(runTmp).filter((name) => !/^(tsx|playwright-transform-cache)-\d+$/.test(name));
+    // tsx, Playwright and npm (on Node 22 and later: module.enableCompileCache) keep their compile
+    // caches in TMPDIR by design: they go with the folder.
+    files = readdirSync(runTmp).filter(
+      (name) => !/^((tsx|playwright-transform-cache)-\d+|node-compile-cache)$/.test(name),
+    );
   } catch {
     // Removed already.
   }
@@ -128,20 +133,54 @@ if (built) {
   }
 }
 
+// Both packages as npm would publish them: publint and @arethetypeswrong/cli on their tarballs
+// (scripts/package-check.mjs), each check counted.
+if (built) {
+  console.log('\n== packages (npm run check:packages: publint, attw)');
+  const packages = await run('node', ['scripts/package-check.mjs']);
+  const line = packages.output.match(/^(\d+) passed, (\d+) failed$/m);
+  totals.passed += Number(line?.[1] ?? 0);
+  totals.failed += Number(line?.[2] ?? 0);
+  if (packages.code !== 0) {
+    if (!line || Number(line[2]) === 0) totals.failed++;
+    failedSteps.push('packages (publint, attw)');
+  }
+}
+
 console.log('\n== node tests');
 // Node 20's --test does not expand globs: list the files here.
 const nodeTests = readdirSync('test/node')
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => `test/node/${name}`);
-const node = await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests]);
-const count = (label) => Number(node.output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);
-totals.passed += count('pass');
-totals.failed += count('fail') + count('cancelled');
-totals.skipped += count('skipped') + count('todo');
-if (node.code !== 0 && count('fail') + count('cancelled') === 0) {
-  totals.failed++;
-  failedSteps.push('node tests (runner failed)');
-} else if (count('fail') + count('cancelled') > 0) failedSteps.push('node tests');
+/** Adds the counts of a run of Node's test runner (spec reporter) to the totals. */
+function countNodeTests(result, step) {
+  const count = (label) => Number(result.output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);
+  totals.passed += count('pass');
+  totals.failed += count('fail') + count('cancelled');
+  totals.skipped += count('skipped') + count('todo');
+  if (result.code !== 0 && count('fail') + count('cancelled') === 0) {
+    totals.failed++;
+    failedSteps.push(`${step} (runner failed)`);
+  } else if (count('fail') + count('cancelled') > 0) failedSteps.push(step);
+}
+countNodeTests(await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests]), 'node tests');
+
+// The server helpers, the service (its API, tokens, its --data store) and its package installed on
+// its own, again on Node 22 and 24 (scripts/node-versions.mjs: the Node builds are npm packages).
+const perNode = [];
+const prepareStarted = Date.now();
+const nodesReady = await check(
+  `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready (node scripts/node-versions.mjs --prepare: the builds, better-sqlite3 for each)`,
+  'node',
+  ['scripts/node-versions.mjs', '--prepare'],
+);
+perNode.push(`getting them ready: ${Math.round((Date.now() - prepareStarted) / 1000)} s`);
+for (const { major } of nodesReady ? NODE_VERSIONS : []) {
+  console.log(`\n== node tests on Node ${major} (node scripts/node-versions.mjs ${major})`);
+  const started = Date.now();
+  countNodeTests(await run('node', ['scripts/node-versions.mjs', String(major)]), `node tests on Node ${major}`);
+  perNode.push(`Node ${major}: ${Math.round((Date.now() - started) / 1000)} s`);
+}
 
 // The partner's own end-to-end test (examples/partner-e2e): Playwright Test with its defaults
 // against video-plugin-service, as README "Test your integration" shows.
@@ -216,6 +255,7 @@ if (built) {
 }
 
 if (perEngine.length) console.log(`\n== browser tests per engine\n${perEngine.join('\n')}`);
+if (perNode.length) console.log(`\n== node tests on other Node versions\n${perNode.join('\n')}`);
 
 console.log('\n== nothing left behind (processes of this run, its temporary files)');
 // A process that is exiting gets a moment to finish.

@@ -33,7 +33,8 @@ describe('the SDK package carries no service', () => {
       if (name === 'jose' || name === 'zod') continue; // also the SDK's own (server helpers, validation)
       assert.ok(!(name in (sdk.dependencies ?? {})), `video-plugin depends on ${name}`);
     }
-    assert.deepEqual(sdk.workspaces, ['packages/service']);
+    // The root is a workspace too, so that Changesets versions it (docs/releasing.md).
+    assert.deepEqual(sdk.workspaces, ['packages/service', '.']);
   });
 
   test('npm pack of video-plugin holds no service file', { skip }, () => {

@@ -10,6 +10,8 @@ export type {
   MediaFile,
   PluginEventMap,
   PluginEventName,
+  Progress,
+  ProgressStage,
   Render,
   RenderFiles,
   SessionLostPayload,

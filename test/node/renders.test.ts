@@ -108,7 +108,9 @@ describe('the files of a finished render', () => {
     async () => {
       const { service, session, videoId, processing, renders } = await renderedVideo('real', 'real');
       // Before the render is COMPLETE there is nothing to publish: no files, no alt text.
-      assert.deepEqual(processing, [{ format: 'mp4', status: 'PROCESSING' }]);
+      assert.deepEqual(processing, [
+        { format: 'mp4', status: 'PROCESSING', progress: { stage: 'queued', fraction: 0 } },
+      ]);
 
       const media = `${service.url}/media/videos/${videoId}`;
       const [render] = renders;
@@ -182,7 +184,7 @@ describe('the files of a finished render', () => {
 
   test('placeholder media: the render lists its SVG video and poster, no captions or transcript, and an alt text', async () => {
     const { service, session, videoId, processing, renders } = await renderedVideo('placeholder', 'placeholder');
-    assert.deepEqual(processing, [{ format: 'svg', status: 'PROCESSING' }]);
+    assert.deepEqual(processing, [{ format: 'svg', status: 'PROCESSING', progress: { stage: 'queued', fraction: 0 } }]);
     const media = `${service.url}/media/videos/${videoId}`;
     const [render] = renders;
     assert.deepEqual(render!.files, {

@@ -296,11 +296,25 @@ $('source-url').value = server.sampleSourceURL;
 $('sample-link').href = server.sampleSourceURL;
 for (const language of LANGUAGES) $('language').append(new Option(language, language, false, language === 'en-US'));
 
-/** Subscribes to a status stream, showing each update in `statusId` and in the log. */
+/**
+ * Subscribes to a status stream, showing each update in `statusId` and in the log, and its
+ * progress (`{ stage, fraction, etaMs? }`) in the `<progress>` and text beside it.
+ */
 function follow(kind, id, subscribe, statusId) {
+  const bar = $(statusId.replace('status', 'progress'));
+  const text = $(statusId.replace('status', 'progress-text'));
   const unsubscribe = subscribe(id, (payload) => {
     $(statusId).textContent = payload.status;
     $(statusId).dataset.status = payload.status;
+    const { progress } = payload;
+    bar.hidden = !progress;
+    if (progress) {
+      const eta = progress.etaMs === undefined ? '' : ` · about ${Math.ceil(progress.etaMs / 1000)} s left`;
+      bar.value = progress.fraction;
+      text.textContent = `${progress.stage} · ${Math.round(progress.fraction * 100)} %${eta}`;
+      bar.setAttribute('aria-valuetext', text.textContent);
+      bar.dataset.stage = progress.stage;
+    }
     log(payload.status === 'FAILED' ? 'error' : 'status', `${kind} ${id}`, payload);
     if (payload.status === 'COMPLETE' || payload.status === 'FAILED') unsubscribe();
   });

@@ -27,6 +27,8 @@ export type {
   MediaFile,
   PluginEventMap,
   PluginEventName,
+  Progress,
+  ProgressStage,
   Render,
   RenderFiles,
   SessionLostPayload,

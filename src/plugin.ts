@@ -74,11 +74,19 @@ interface StatusSubscription {
   /** One function per subscription, so that a callback subscribed twice is two subscribers. */
   subscribers: Set<StatusCallback>;
   last?: StatusPayload;
+  /**
+   * The order of `last`, which a new update must exceed: its status's rank plus its progress's
+   * fraction (named `status` because that name costs the bundle nothing).
+   */
+  status?: number;
   stop: () => void;
 }
 
-/** Statuses only move forward: COMPLETE and FAILED are final. */
-const STATUS_RANK: Record<ActionStatus, number> = { PENDING: 0, PROCESSING: 1, COMPLETE: 2, FAILED: 2 };
+/**
+ * Statuses only move forward: COMPLETE and FAILED are final. Two apart, so that a status's rank
+ * plus its progress's fraction (0..1) orders the updates of one status too.
+ */
+const STATUS_RANK: Record<ActionStatus, number> = { PENDING: 0, PROCESSING: 2, COMPLETE: 4, FAILED: 4 };
 
 export class Plugin {
   /** The SDK version (semver). Also sent to the service in the handshake. */
@@ -629,7 +637,7 @@ export class Plugin {
         if (!payload) await new Promise<void>((resolve) => (wake = resolve));
         else {
           yield payload;
-          if (STATUS_RANK[payload.status] > 1) return;
+          if (STATUS_RANK[payload.status] > 3) return;
         }
       }
     } finally {
@@ -640,19 +648,21 @@ export class Plugin {
   }
 
   /**
-   * Delivers each status once, in order. After a reconnect or a dropped stream the service sends
-   * what it has again, and a slow re-read can arrive after a newer status: neither is delivered.
+   * Delivers each update once, in order: a later status, or the same with more progress. After a
+   * reconnect or a dropped stream the service sends what it has again, and a slow re-read can
+   * arrive after a newer update: neither is delivered.
    */
   #onStatus(subscription: StatusSubscription, payload: StatusPayload): void {
     // The one answer the host reads before passing it on (`payload` is unchecked): dedupe and
-    // order need a known status (`typeof`, not `in`: a forged "constructor" must not pass).
-    const rank = STATUS_RANK[payload?.status];
-    if (typeof rank !== 'number') {
+    // order need a known status and a numeric fraction, if any. An unknown status ranks undefined
+    // (NaN) or, for a forged "constructor", a function (a string once added to): not `>= 0`.
+    const rank = STATUS_RANK[payload?.status] + (payload?.progress?.fraction || 0);
+    if (!(rank >= 0)) {
       this.#log('dropped', payload);
       return;
     }
-    const last = subscription.last;
-    if (last && rank <= STATUS_RANK[last.status]) return;
+    if (rank <= subscription.status!) return;
+    subscription.status = rank;
     subscription.last = payload;
     for (const subscriber of [...subscription.subscribers]) deliver(subscriber, payload);
   }

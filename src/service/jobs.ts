@@ -1,7 +1,8 @@
 /**
  * Background jobs: topic searches, video generations and renders. Each moves its record through
  * PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, recording every step in the store
- * so that the status streams push it.
+ * so that the status streams push it, with the job's progress (stage, fraction, time left; see
+ * progress.ts) on the record.
  *
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
@@ -13,6 +14,7 @@ import { downloadImage } from './render/images.js';
 import type { LimitFunction } from 'p-limit';
 import { RenderError, renderQueue, renderVideo } from './render/render.js';
 import { buildStoryboard, type Storyboard } from './render/storyboard.js';
+import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
 import { fetchSourcePage, SourceError } from './source.js';
 import {
   advance,
@@ -104,6 +106,7 @@ export class Jobs {
       requestId: newId('search'),
       sourceURL,
       status: 'PENDING',
+      progress: startProgress('topic'),
       images: [],
       createdAt: now,
       updatedAt: now,
@@ -129,6 +132,7 @@ export class Jobs {
       requestId: newId('gen'),
       videoId: newId('vid'),
       status: 'PENDING',
+      progress: startProgress(this.#media === 'real' ? 'generationReal' : 'generation'),
       createdAt: now,
       updatedAt: now,
     };
@@ -158,7 +162,9 @@ export class Jobs {
   completeVideo(video: VideoRecord): void {
     video.isCompleted = true;
     video.updatedAt = nowISO();
-    video.renders = [{ format: video.media ?? 'svg', status: 'PROCESSING' }];
+    video.renders = [
+      { format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) },
+    ];
     this.#store.changed({ kind: 'video', record: video });
     this.#webhooks?.videoCompleted(video);
     this.#run(() => this.#render(video));
@@ -253,27 +259,45 @@ export class Jobs {
    * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
    * one place that takes a render slot: callers never wrap it in the queue again.
    */
-  #renderFiles(board: Storyboard, name: string): Promise<unknown> {
-    return this.#renders(() => renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal));
+  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<unknown> {
+    if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
+    return this.#renders(() =>
+      renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal, progress),
+    );
   }
 
   #wait(ms: number): Promise<void> {
     return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
   }
 
+  /**
+   * Waits `ms` like {@link #wait}, telling `onShare` the share of it waited every
+   * {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real work would.
+   */
+  async #waitTicking(ms: number, onShare: (share: number) => void): Promise<void> {
+    const start = Date.now();
+    for (let left = ms; left > 0; left = start + ms - Date.now()) {
+      await this.#wait(Math.min(left, PROGRESS_INTERVAL_MS));
+      onShare((Date.now() - start) / ms);
+    }
+  }
+
   async #searchTopic(topic: TopicRecord): Promise<void> {
     const started = Date.now();
     const change = { kind: 'topic', record: topic } as const;
+    const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
     if (topic.status === 'PENDING') {
-      await this.#wait(this.#jobMs * TOPIC_PENDING_SHARE);
+      await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
       advance(topic, 'PROCESSING');
-      this.#store.changed(change);
+      if (!progress.stage('reading_page')) this.#store.changed(change);
     }
+    progress.stage('reading_page');
     let page;
     try {
       page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
+      progress.fail();
       advance(topic, 'FAILED', { code: error.code, message: error.message });
       this.#store.changed(change);
       return;
@@ -287,11 +311,11 @@ export class Jobs {
     topic.images = [];
     topic.files = [];
     topic.updatedAt = nowISO();
-    this.#store.changed(change);
+    if (!progress.stage('collecting_images')) this.#store.changed(change);
     const steps = page.images.length + 1;
     const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
     for (const [index, image] of page.images.entries()) {
-      await this.#wait(stepMs);
+      await this.#waitTicking(stepMs, (share) => progress.within((index + share) / steps));
       // Real media: the service keeps its own copy (videos never hot-link the source site);
       // an image that cannot be used is left out of the video, not of the topic.
       if (this.#media === 'real') {
@@ -303,9 +327,12 @@ export class Jobs {
       }
       topic.images.push(image);
       topic.updatedAt = nowISO();
+      progress.note((index + 1) / steps);
       this.#store.changed(change);
     }
-    await this.#wait(stepMs);
+    await this.#waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
+    progress.stage('finishing');
+    progress.complete();
     advance(topic, 'COMPLETE');
     this.#store.changed(change);
   }
@@ -313,13 +340,18 @@ export class Jobs {
   async #generate(generation: GenerationRecord): Promise<void> {
     const started = Date.now();
     const change = { kind: 'generation', record: generation } as const;
+    const video = this.#store.videos.get(generation.videoId);
+    const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
+    const progress = new ProgressTracker(generation, kind, () => this.#store.changed(change));
     if (generation.status === 'PENDING') {
-      await this.#wait(this.#jobMs * GENERATION_PENDING_SHARE);
+      await this.#waitTicking(this.#jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
       advance(generation, 'PROCESSING');
-      this.#store.changed(change);
+      if (!progress.stage('writing_storyboard')) this.#store.changed(change);
     }
-    await this.#wait(started + this.#jobMs - Date.now());
+    progress.stage('writing_storyboard');
+    await this.#waitTicking(started + this.#jobMs - Date.now(), (share) => progress.within(share));
     if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+      progress.fail();
       advance(generation, 'FAILED', {
         code: 'generation_failed',
         message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
@@ -329,7 +361,6 @@ export class Jobs {
     }
     // The video gets its thumbnail (and, with real media, its preview render) before the generation
     // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
-    const video = this.#store.videos.get(generation.videoId);
     if (video?.media === 'mp4') {
       const topic = this.#store.topics.get(generation.topicId);
       video.storyboard = buildStoryboard(
@@ -344,32 +375,42 @@ export class Jobs {
         generation,
       );
       try {
-        await this.#renderFiles(video.storyboard!, `${video.id}-preview`);
+        await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress);
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        progress.fail();
         advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
         this.#store.changed(change);
         return;
       }
       video.hasPreview = true;
     }
+    progress.stage('finishing');
     if (video) {
       video.hasThumbnail = true;
       video.updatedAt = nowISO();
       this.#store.changed({ kind: 'video', record: video });
     }
+    progress.complete();
     advance(generation, 'COMPLETE');
     this.#store.changed(change);
   }
 
   async #render(video: VideoRecord): Promise<void> {
+    // The progress is the first render's (a video has one), given to every render at the end.
+    const first: { progress?: Progress } = video.renders[0] ?? {};
+    const progress = new ProgressTracker(first, renderKind(video), () =>
+      this.#store.changed({ kind: 'video', record: video }),
+    );
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        await this.#renderFiles(board, `${video.id}-final`);
+        await this.#renderFiles(board, `${video.id}-final`, progress);
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        progress.fail();
         for (const render of video.renders) {
+          render.progress = first.progress!;
           if (render.status === 'PENDING') advance(render, 'PROCESSING');
           if (render.status === 'PROCESSING') advance(render, 'FAILED', { code: error.code, message: error.message });
         }
@@ -378,10 +419,14 @@ export class Jobs {
         return;
       }
     } else {
-      await this.#wait(this.#jobMs);
+      progress.stage('rendering');
+      await this.#waitTicking(this.#jobMs, (share) => progress.within(share));
+      progress.stage('finishing');
     }
+    progress.complete();
     const now = nowISO();
     for (const render of video.renders) {
+      render.progress = first.progress!;
       if (render.status === 'PENDING') advance(render, 'PROCESSING');
       if (render.status === 'PROCESSING') {
         advance(render, 'COMPLETE');
@@ -392,4 +437,9 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#webhooks?.videoRendered(video);
   }
+}
+
+/** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */
+function renderKind(video: VideoRecord): JobKind {
+  return video.media === 'mp4' && video.storyboard ? 'renderReal' : 'render';
 }

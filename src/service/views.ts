@@ -5,6 +5,7 @@
  */
 import type { RenderFiles } from '../wire/api.js';
 import { altText } from './render/accessibility.js';
+import type { Progress } from './progress.js';
 import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
 
 /**
@@ -35,6 +36,8 @@ export interface TopicView {
   sourceURL: string;
   status: Status;
   error?: StatusError;
+  /** How far the search is (progress.ts). */
+  progress?: Progress;
   title?: string;
   description?: string;
   images: string[];
@@ -47,6 +50,8 @@ export interface GenerationView {
   topicId: string;
   status: Status;
   error?: StatusError;
+  /** How far the generation is (progress.ts). */
+  progress?: Progress;
 }
 
 /** A video as the API returns it. */
@@ -69,6 +74,8 @@ export interface RenderView {
   format: string;
   status: Status;
   error?: StatusError;
+  /** How far the render is (progress.ts). */
+  progress?: Progress;
   url?: string;
   renderedAt?: string;
   files?: RenderFiles;
@@ -88,6 +95,7 @@ export function topicView(topic: TopicRecord): TopicView {
     sourceURL: topic.sourceURL,
     status: topic.status,
     ...(topic.error ? { error: topic.error } : {}),
+    ...(topic.progress ? { progress: { ...topic.progress } } : {}),
     ...(topic.title !== undefined ? { title: topic.title } : {}),
     ...(topic.description !== undefined ? { description: topic.description } : {}),
     images: [...topic.images],
@@ -102,6 +110,7 @@ export function generationView(generation: GenerationRecord): GenerationView {
     topicId: generation.topicId,
     status: generation.status,
     ...(generation.error ? { error: generation.error } : {}),
+    ...(generation.progress ? { progress: { ...generation.progress } } : {}),
   };
 }
 
@@ -123,6 +132,7 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       format: render.format,
       status: render.status,
       ...(render.error ? { error: render.error } : {}),
+      ...(render.progress ? { progress: { ...render.progress } } : {}),
       ...(render.status === 'COMPLETE' ? { url: `${media}/render.${render.format}` } : {}),
       ...(render.renderedAt !== undefined ? { renderedAt: render.renderedAt } : {}),
       // The scenes cannot change once the video is completed: the alt text and the transcript

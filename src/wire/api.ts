@@ -10,6 +10,46 @@ export const ASPECT_RATIOS = ['16:9', '4:5'] as const;
 export const DURATIONS = [5, 15, 30] as const;
 export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
 
+/**
+ * The stages of a job, in the order a job goes through them; each job skips those it has no use
+ * for (README "Progress"). A topic search: `queued`, `reading_page`, `collecting_images`,
+ * `finishing`. A generation: `queued`, `writing_storyboard`, then with real media
+ * `waiting_to_render` (only when every render slot is taken), `voicing`, `composing_scenes`,
+ * `rendering`, then `finishing`. A render: `queued` (until its job starts), `waiting_to_render`
+ * (only when every render slot is taken), `voicing`, `composing_scenes`, `rendering`, `finishing`
+ * (placeholder media: `queued`, `rendering`, `finishing`).
+ */
+export const PROGRESS_STAGES = [
+  'queued',
+  'reading_page',
+  'collecting_images',
+  'writing_storyboard',
+  'waiting_to_render',
+  'voicing',
+  'composing_scenes',
+  'rendering',
+  'finishing',
+] as const;
+/** A stage of a job's progress (see {@link Progress}). */
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
+
+/**
+ * How far a topic search, a generation or a render is. Only moves forward: `stage` never goes back
+ * in {@link PROGRESS_STAGES}' order and `fraction` never decreases. COMPLETE has
+ * `{ stage: 'finishing', fraction: 1 }`; FAILED keeps the stage and fraction it failed at.
+ */
+export interface Progress {
+  /** What the job is doing now. */
+  stage: ProgressStage;
+  /** Share of the whole job done (not of the stage), 0 to 1: a progress bar's value. */
+  fraction: number;
+  /**
+   * Milliseconds left, estimated from the pace so far; absent until it can be estimated (5 % of
+   * the job done) and on COMPLETE and FAILED.
+   */
+  etaMs?: number;
+}
+
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
 
@@ -63,6 +103,8 @@ export type RenderFiles = z.infer<typeof renderFilesSchema>;
 export const renderSchema = z.object({
   format: z.string(),
   status: z.enum(STATUSES),
+  /** How far the render is (see {@link Progress}). */
+  progress: z.optional(z.custom<Progress>()),
   /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
   url: optionalString,
   renderedAt: optionalString,
@@ -96,12 +138,20 @@ export type Video = z.infer<typeof videoSchema>;
 export const statusPayloadSchema = z.object({
   status: z.enum(STATUSES),
   error: z.optional(z.object({ code: z.string(), message: z.string() })),
+  /** How far the job is: stage, whole-job fraction, time left (see {@link Progress}). */
+  progress: z.optional(z.custom<Progress>()),
 });
 /** `PENDING`, `PROCESSING`, `COMPLETE` or `FAILED`. */
 export type ActionStatus = (typeof STATUSES)[number];
-/** Payload of topic search status updates. `error` is set when `status` is `FAILED`. */
+/**
+ * Payload of topic search status updates. `error` is set when `status` is `FAILED`; `progress`
+ * (stage, fraction, etaMs?) on every update of a service that reports it.
+ */
 export type TopicSearchStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
-/** Payload of video generation status updates. `error` is set when `status` is `FAILED`. */
+/**
+ * Payload of video generation status updates. `error` is set when `status` is `FAILED`; `progress`
+ * (stage, fraction, etaMs?) on every update of a service that reports it.
+ */
 export type VideoGenerationStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
 
 export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });

@@ -78,6 +78,10 @@ async function expectPublishableRenders(video: Video, name: string): Promise<voi
   }
 }
 
+/** The studio's progress text in English: the stage, the percentage, the time left once known. */
+const PROGRESS_TEXT =
+  /^(Waiting to start|Reading the website|Collecting images|Writing the storyboard|Waiting for the renderer|Recording the voiceover|Composing the scenes|Rendering the video|Finishing): \d{1,3} %(, about \d+ s left)?$/;
+
 describe('journeys', () => {
   it('create → login → topic search → generation → preview → editor → complete with the modal → rendered → listed → cleanup', async () => {
     const plugin = await createPlugin({ editor: { labels: { completeVideoConfirmation: labels } } });
@@ -134,6 +138,10 @@ describe('journeys', () => {
     await frame.click('[data-confirm]');
     const completedVideo: Video = await completed;
     expect(completedVideo.isCompleted).to.equal(true);
+    if ((await testConfig()).realMedia) {
+      // A real render takes seconds: the editor shows its stage and percentage meanwhile.
+      expect(await frame.text('[data-view="editor"] .progress p')).to.match(PROGRESS_TEXT);
+    }
     const renderedVideo: Video = await rendered;
     expect(renderedVideo.renders).to.have.length.greaterThan(0);
     expect(renderedVideo.renders.every((render) => render.status === 'COMPLETE' && render.url)).to.equal(true);
@@ -153,6 +161,20 @@ describe('journeys', () => {
     await plugin.cleanup();
     expect(iframe.isConnected).to.equal(false);
   }).timeout(30000);
+
+  it('the AI page shows a running search’s stage and percentage in a progress bar', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('PROCESSING');
+    await plugin.openPlugin({ topicId });
+    const frame = inFrame(plugin);
+    await frame.text('[data-view="prompt"] h2[data-topic-status="PROCESSING"]');
+    expect(await frame.text('[data-view="prompt"] .progress p')).to.match(PROGRESS_TEXT);
+    // A <progress> (role progressbar) whose value is the percentage.
+    const bar = await frame.probe('[data-view="prompt"] progress');
+    expect(Number(bar!.value)).to.be.within(1, 99);
+  });
 
   it('the modal is not shown when shouldShow is false (the default): complete goes straight on', async () => {
     const plugin = await createPlugin();

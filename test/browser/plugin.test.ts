@@ -15,7 +15,7 @@ import {
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
-import { onIntent } from '../../src/index.js';
+import { onIntent, type ProgressStage, type TopicSearchStatusUpdatePayload } from '../../src/index.js';
 import {
   BUSINESS_URL,
   cleanupPlugins,
@@ -457,6 +457,76 @@ describe('Plugin: background actions and status subscriptions', () => {
     await a.until('PROCESSING');
     expect(b.statuses).to.deep.equal(['PENDING']);
     a.unsubscribe();
+  });
+
+  /**
+   * Checks the documented progress of status updates, in the order delivered: every one has
+   * `progress: { stage, fraction, etaMs? }` with a documented stage; the stage never goes back in the
+   * documented order and the fraction never decreases (and grows while the status stays).
+   */
+  function expectForwardProgress(payloads: TopicSearchStatusUpdatePayload[]): void {
+    expect(payloads.length).to.be.above(0);
+    let last: TopicSearchStatusUpdatePayload | undefined;
+    for (const payload of payloads) {
+      const { progress } = payload;
+      expect(progress, JSON.stringify(payload)).to.be.an('object');
+      expect(Object.keys(progress!).every((key) => ['stage', 'fraction', 'etaMs'].includes(key))).to.equal(true);
+      expect(STAGES).to.include(progress!.stage);
+      expect(progress!.fraction).to.be.within(0, 1);
+      if (progress!.etaMs !== undefined) expect(progress!.etaMs).to.be.a('number').and.at.least(0);
+      if (last) {
+        expect(STAGES.indexOf(progress!.stage)).to.be.at.least(STAGES.indexOf(last.progress!.stage));
+        expect(progress!.fraction).to.be.at.least(last.progress!.fraction);
+        if (payload.status === last.status) expect(progress!.fraction).to.be.above(last.progress!.fraction);
+      }
+      last = payload;
+    }
+  }
+  const STAGES: ProgressStage[] = [
+    'queued',
+    'reading_page',
+    'collecting_images',
+    'writing_storyboard',
+    'waiting_to_render',
+    'voicing',
+    'composing_scenes',
+    'rendering',
+    'finishing',
+  ];
+
+  it('the status iterator and callbacks carry progress, forward only, COMPLETE at fraction 1', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const searched: TopicSearchStatusUpdatePayload[] = [];
+    for await (const update of plugin.topicSearchStatus(topicId)) searched.push(update);
+    expectForwardProgress(searched);
+    expect(searched.at(-1)).to.deep.equal({ status: 'COMPLETE', progress: { stage: 'finishing', fraction: 1 } });
+
+    const { requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+    await log.until('COMPLETE');
+    expectForwardProgress(log.payloads);
+    expect(log.payloads.map(({ progress }) => progress!.stage)).not.to.include('reading_page');
+    expect(log.payloads.at(-1)!.progress).to.deep.equal({ stage: 'finishing', fraction: 1 });
+  });
+
+  it('progress moves within a status, each update delivered once, with an estimate once it has one', async () => {
+    const plugin = await createPlugin({ slow: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const updates: TopicSearchStatusUpdatePayload[] = [];
+    // A second subscriber to the same search gets the same updates.
+    const other = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    for await (const update of plugin.topicSearchStatus(topicId)) {
+      updates.push(update);
+      if (updates.filter((u) => u.status === update.status).length >= 3 && update.progress?.etaMs !== undefined) break;
+    }
+    expect(updates.at(-1)!.status).not.to.equal('COMPLETE');
+    expectForwardProgress(updates);
+    expect(new Set(updates.map(({ progress }) => progress!.fraction)).size).to.equal(updates.length);
+    expectForwardProgress(other.payloads);
+    other.unsubscribe();
   });
 
   it('a generation with a topic that is not COMPLETE is refused by the service', async () => {

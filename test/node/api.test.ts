@@ -200,6 +200,7 @@ describe('topics, generations and videos', () => {
       title: 'Acme Bikes',
       description: 'Bikes & parts since 1999',
       images: [`${source}/img/hero.jpg`, `${source}/a.png`, 'https://cdn.example/b.png'],
+      progress: { stage: 'finishing', fraction: 1 },
     });
     assert.deepEqual((await api(service, 'GET', '/api/topics', { session })).body.topics, [topic]);
 
@@ -222,7 +223,13 @@ describe('topics, generations and videos', () => {
       'COMPLETE',
     ]);
     const generated = (await api(service, 'GET', `/api/generations/${requestId}`, { session })).body.generation;
-    assert.deepEqual(generated, { requestId, videoId, topicId, status: 'COMPLETE' });
+    assert.deepEqual(generated, {
+      requestId,
+      videoId,
+      topicId,
+      status: 'COMPLETE',
+      progress: { stage: 'finishing', fraction: 1 },
+    });
 
     const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
     assert.deepEqual(
@@ -262,7 +269,9 @@ describe('topics, generations and videos', () => {
     );
     const completed = await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
     assert.equal(completed.body.video.isCompleted, true);
-    assert.deepEqual(completed.body.video.renders, [{ format: 'svg', status: 'PROCESSING' }]);
+    assert.deepEqual(completed.body.video.renders, [
+      { format: 'svg', status: 'PROCESSING', progress: { stage: 'queued', fraction: 0 } },
+    ]);
     const rendered = await stream.next(
       (event) => event.event === 'video' && event.data.renders[0]?.status === 'COMPLETE',
     );

@@ -168,6 +168,14 @@ describe('partner demo', { skip }, () => {
       items.map((item) => JSON.parse(item.textContent ?? '{}').status).reverse(),
     );
     assert.equal(statuses.at(-1), 'COMPLETE');
+    // The progress beside the status: the bar full, the stage and percentage in words.
+    const progress = await page.$eval('#search-progress', (bar) => ({
+      hidden: (bar as HTMLProgressElement).hidden,
+      value: (bar as HTMLProgressElement).value,
+      text: bar.getAttribute('aria-valuetext'),
+    }));
+    assert.deepEqual(progress, { hidden: false, value: 1, text: 'finishing · 100 %' });
+    assert.equal(await page.$eval('#search-progress-text', (span) => span.textContent), 'finishing · 100 %');
   });
 
   test('openPlugin({ topicId }) opens the AI flow on that topic', { timeout: 30_000 }, async () => {

@@ -107,7 +107,9 @@ describe('real media', () => {
 
         // Completing renders the final file; only then is the render COMPLETE, with its URL.
         const completed = await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
-        assert.deepEqual(completed.body.video.renders, [{ format: 'mp4', status: 'PROCESSING' }]);
+        assert.deepEqual(completed.body.video.renders, [
+          { format: 'mp4', status: 'PROCESSING', progress: { stage: 'queued', fraction: 0 } },
+        ]);
         const rendered = await stream.next(
           (event) =>
             event.event === 'video' && event.data.id === videoId && event.data.renders[0]?.status === 'COMPLETE',

@@ -108,7 +108,9 @@ describe('the files of a finished render', () => {
     async () => {
       const { service, session, videoId, processing, renders } = await renderedVideo('real', 'real');
       // Before the render is COMPLETE there is nothing to publish: no files, no alt text.
-      assert.deepEqual(processing, [{ format: 'mp4', status: 'PROCESSING' }]);
+      assert.deepEqual(processing, [
+        { format: 'mp4', status: 'PROCESSING', progress: { stage: 'queued', fraction: 0 } },
+      ]);
 
       const media = `${service.url}/media/videos/${videoId}`;
       const [render] = renders;
@@ -158,7 +160,7 @@ describe('the files of a finished render', () => {
       const event = await renderedEvent('/real');
       assert.deepEqual(
         event.data.renders,
-        renders.map(({ status: _status, ...rest }) => rest),
+        renders.map(({ status: _status, progress: _progress, ...rest }) => rest),
       );
     },
   );
@@ -182,7 +184,11 @@ describe('the files of a finished render', () => {
 
   test('placeholder media: the render lists its SVG video and poster, no captions or transcript, and an alt text', async () => {
     const { service, session, videoId, processing, renders } = await renderedVideo('placeholder', 'placeholder');
-    assert.deepEqual(processing, [{ format: 'svg', status: 'PROCESSING' }]);
+    // The render has just started: its progress is at its start (its job may have entered `rendering`).
+    assert.deepEqual(
+      processing.map(({ progress, ...rest }) => ({ ...rest, started: progress!.fraction < 0.01 })),
+      [{ format: 'svg', status: 'PROCESSING', started: true }],
+    );
     const media = `${service.url}/media/videos/${videoId}`;
     const [render] = renders;
     assert.deepEqual(render!.files, {
@@ -205,7 +211,7 @@ describe('the files of a finished render', () => {
     const event = await renderedEvent('/placeholder');
     assert.deepEqual(
       event.data.renders,
-      renders.map(({ status: _status, ...rest }) => rest),
+      renders.map(({ status: _status, progress: _progress, ...rest }) => rest),
     );
   });
 

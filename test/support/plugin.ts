@@ -4,7 +4,12 @@ import { getConfig } from '@web/test-runner-core/browser/session.js';
 import { Plugin } from '../../src/plugin.js';
 import type { PluginOptions } from '../../src/options.js';
 import type { VideoPluginError } from '../../src/errors.js';
-import type { ActionStatus, PluginEventMap, PluginEventName } from '../../src/wire/api.js';
+import type {
+  ActionStatus,
+  PluginEventMap,
+  PluginEventName,
+  TopicSearchStatusUpdatePayload as StatusPayload,
+} from '../../src/wire/api.js';
 
 export interface TestConfig {
   /** The service this test file uses: real media for the real-media suites, else SVG stand-ins. */
@@ -92,17 +97,16 @@ export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): P
   });
 }
 
-/** Collects the statuses a subscription delivers; `until(status)` resolves when it arrives. */
-export function statusLog(
-  subscribe: (
-    callback: (payload: { status: ActionStatus; error?: { code: string; message: string } }) => void,
-  ) => () => void,
-) {
+/**
+ * Collects what a subscription delivers: `payloads`, every update (progress moves within a
+ * status too), and `statuses`, each status change once. `until(status)` resolves when it arrives.
+ */
+export function statusLog(subscribe: (callback: (payload: StatusPayload) => void) => () => void) {
   const statuses: ActionStatus[] = [];
-  const payloads: { status: ActionStatus; error?: { code: string; message: string } }[] = [];
+  const payloads: StatusPayload[] = [];
   const waiters: { status: ActionStatus; resolve: () => void }[] = [];
   const unsubscribe = subscribe((payload) => {
-    statuses.push(payload.status);
+    if (statuses.at(-1) !== payload.status) statuses.push(payload.status);
     payloads.push(payload);
     for (const waiter of waiters.filter((w) => w.status === payload.status)) waiter.resolve();
   });

@@ -195,6 +195,8 @@ async function startSearch(sourceURL: string): Promise<void> {
       } else if (topic.status === 'PROCESSING' || topic.status === 'COMPLETE') {
         stop();
         showPrompt(topic);
+      } else {
+        show({ name: 'search', sourceURL, searching: true, ...(topic.progress ? { progress: topic.progress } : {}) });
       }
     });
     stopViewWatchers.push(stop);
@@ -501,8 +503,12 @@ function fitHeight(): void {
 
 new ResizeObserver(fitHeight).observe(document.documentElement);
 
-const topicPayload = (record: { status: Topic['status']; error?: Topic['error'] }) =>
-  record.error ? { status: record.status, error: record.error } : { status: record.status };
+/** A status update for the host: the status, the error of a FAILED one, and the progress. */
+const topicPayload = ({ status, error, progress }: Pick<Topic, 'status' | 'error' | 'progress'>) => ({
+  status,
+  ...(error ? { error } : {}),
+  ...(progress ? { progress } : {}),
+});
 
 function statusTopic(kind: 'topic' | 'generation') {
   return (key: string, push: (value: unknown) => void) =>

@@ -4,7 +4,7 @@
  */
 import type { EditorBoard, SceneDraft } from './views.js';
 import { ConnectionError, deserializeError, type SerializedError } from '../../errors.js';
-import type { Account, Video } from '../../wire/api.js';
+import type { Account, Progress, Video } from '../../wire/api.js';
 
 export interface Topic {
   id: string;
@@ -12,6 +12,7 @@ export interface Topic {
   sourceURL: string;
   status: 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
   error?: { code: string; message: string };
+  progress?: Progress;
   title?: string;
   description?: string;
   images: string[];
@@ -23,6 +24,7 @@ export interface Generation {
   topicId: string;
   status: Topic['status'];
   error?: { code: string; message: string };
+  progress?: Progress;
 }
 
 export interface SessionResult {

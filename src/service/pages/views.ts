@@ -3,14 +3,15 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { ASPECT_RATIOS, DURATIONS, LANGUAGES, type HostConfig, type Video } from '../../wire/api.js';
+import { ASPECT_RATIOS, DURATIONS, LANGUAGES, type HostConfig, type Progress, type Video } from '../../wire/api.js';
 import type { Generation, Topic } from './client.js';
 import { errorText, formatDate, formatSeconds, languageName, t } from './i18n.js';
+import { progressBar } from './progress.js';
 
 export type View =
   | { name: 'blank' }
   | { name: 'signIn'; error?: UserError }
-  | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError }
+  | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError; progress?: Progress }
   | { name: 'prompt'; topic: Topic; error?: UserError }
   | { name: 'preview'; generation: Generation; video?: Video }
   | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard };
@@ -340,7 +341,12 @@ function searchView(view: Extract<View, { name: 'search' }>, actions: ViewAction
         </button>
       </div>
     </form>
-    ${view.searching ? html`<p role="status" class="muted">${t('search.reading')}</p>` : nothing}
+    ${
+      view.searching
+        ? html`<p role="status" class="muted">${t('search.reading')}</p>
+            ${progressBar(view.progress)}`
+        : nothing
+    }
     ${view.error ? html`<p role="alert" class="error">${errorText(view.error)}</p>` : nothing}`;
 }
 
@@ -352,6 +358,7 @@ function promptView(view: Extract<View, { name: 'prompt' }>, actions: ViewAction
       ${topic.title ?? html`<span class="skeleton" role="img" aria-label=${t('prompt.loadingTitle')}></span>`}
     </h2>
     <p class="muted">${topic.description ?? (ready ? '' : t('search.reading'))}</p>
+    ${ready ? nothing : progressBar(topic.progress)}
     <div class="thumbs">${topic.images.map((src) => html`<img src=${src} alt="" />`)}</div>
     <form
       @submit=${(event: Event) => {
@@ -428,7 +435,8 @@ function previewView(view: Extract<View, { name: 'preview' }>, actions: ViewActi
     generation.status === 'FAILED'
       ? html`<p role="alert" class="error">${errorText(generation.error ?? { code: 'generation_failed' })}</p>`
       : generation.status !== 'COMPLETE' || !video
-        ? html`<p role="status" data-loading>${t('preview.generating')}</p>`
+        ? html`<p role="status" data-loading>${t('preview.generating')}</p>
+            ${progressBar(generation.progress)}`
         : html`<figure class="preview">
               ${videoPicture(video, 'media')}
               <figcaption>
@@ -603,6 +611,7 @@ function editorView(
           </p>`
         : nothing
     }
+    ${video.isCompleted && render?.status === 'PROCESSING' ? progressBar(render.progress) : nothing}
     ${
       view.confirming && labels
         ? html`<div role="dialog" aria-modal="true" aria-labelledby="confirm-title">

@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import { transcript } from './accessibility.js';
 import type { Storyboard } from './storyboard.js';
 import { sceneStill } from './still.js';
+import type { ProgressReporter } from '../progress.js';
 import { ffmpegPath } from './tools.js';
 import { voiceover } from './voice.js';
 
@@ -37,15 +38,30 @@ export interface RenderedFiles {
   transcript: string;
 }
 
-/** Runs ffmpeg with `args`; rejects with its last lines of output when it fails. */
-export function ffmpeg(args: string[], signal?: AbortSignal): Promise<void> {
+/**
+ * Runs ffmpeg with `args`; rejects with its last lines of output when it fails. With `onTime`,
+ * ffmpeg reports its own progress (`-progress pipe:1`, a block about every half second) and
+ * `onTime` gets the seconds of output written so far (`out_time_us`) from each block.
+ */
+export function ffmpeg(args: string[], signal?: AbortSignal, onTime?: (seconds: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const progress = onTime ? ['-progress', 'pipe:1', '-nostats'] : [];
+    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...progress, ...args], {
+      stdio: ['ignore', onTime ? 'pipe' : 'ignore', 'pipe'],
       ...(signal ? { signal } : {}),
     });
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      // `out_time_us` (and, in FFmpeg 4, the misnamed `out_time_ms`) are microseconds; `N/A` at first.
+      for (const line of lines) {
+        const match = /^out_time_[mu]s=(\d+)$/.exec(line.trim());
+        if (match) onTime?.(Number(match[1]) / 1e6);
+      }
+    });
     let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+    child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
     child.on('error', (error) =>
       reject(
         signal?.aborted
@@ -84,22 +100,30 @@ export function captions(board: Storyboard): string {
 /**
  * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions)
  * and `<name>.txt` (transcript). Resolves with their paths once all four are in place.
+ *
+ * `progress` is told each stage as it starts (`voicing`, `composing_scenes`, `rendering`,
+ * `finishing`) and how far the stage is: the stills made, and while encoding the share of the
+ * video's duration ffmpeg reports written.
  */
 export async function renderVideo(
   board: Storyboard,
   dir: string,
   name: string,
   signal?: AbortSignal,
+  progress?: ProgressReporter,
 ): Promise<RenderedFiles> {
   await mkdir(dir, { recursive: true });
   const work = await mkdtemp(join(dir, `.${name}-`));
   try {
+    progress?.stage('voicing');
     const voice = join(work, 'voice.wav');
     await writeFile(voice, await voiceover(board));
     // 1. One still picture per scene, composed by sharp (image, band, text): the costly scaling and
     //    text layout happen once per scene, not once per frame. One scene at a time: libvips
     //    already uses every core for each, and only one frame-sized picture is held at once.
+    progress?.stage('composing_scenes');
     for (const [index, scene] of board.scenes.entries()) {
+      progress?.within(index / board.scenes.length);
       let still: Buffer;
       try {
         still = await sceneStill(scene, board);
@@ -131,6 +155,7 @@ export async function renderVideo(
     inputs.push('-i', voice);
     filters.push(`${board.scenes.map((_, i) => `[v${i}]`).join('')}concat=n=${count}:v=1:a=0[v]`);
     const video = join(work, 'video.mp4');
+    progress?.stage('rendering');
     await ffmpeg(
       [
         ...inputs,
@@ -167,7 +192,9 @@ export async function renderVideo(
         video,
       ],
       signal,
+      progress && ((seconds) => progress.within(seconds / board.duration)),
     );
+    progress?.stage('finishing');
     // The thumbnail: a real frame, in the middle of the first scene (after its fade-in).
     const thumbnail = join(work, 'thumbnail.jpg');
     const at = Math.min(board.scenes[0]!.duration / 2, board.duration - 0.1).toFixed(2);

@@ -3,6 +3,7 @@
  * them. Plain JSON data: the database stores each record as it is here.
  */
 import type { WebhookEvent } from '../../server/claims.js';
+import type { Progress } from '../../wire/api.js';
 import type { Storyboard } from '../render/storyboard.js';
 
 /** Status of a topic search, a generation or a render. */
@@ -49,6 +50,8 @@ export interface SessionRecord extends Owner {
 export interface StatusRecord {
   status: Status;
   error?: StatusError;
+  /** How far the job is (progress.ts); absent on records saved before it existed. */
+  progress?: Progress;
   updatedAt: string;
 }
 
@@ -85,6 +88,7 @@ export interface RenderRecord {
   format: string;
   status: Status;
   error?: StatusError;
+  progress?: Progress;
   renderedAt?: string;
 }
 

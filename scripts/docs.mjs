@@ -57,7 +57,7 @@ ${element.summary ?? ''}
 
 ${element.description ?? ''}
 
-How to use it: the README's [\`<video-plugin>\`](../README.md#video-plugin) section and
+How to use it: [Using \`<video-plugin>\`](./element-guide.md) and
 [How the element works](./element.md).
 
 ## Attributes

@@ -1,6 +1,6 @@
 // `npm run sri`: the Subresource Integrity hashes (sha384) of the built CDN scripts, for the
 // `integrity` attribute of a pinned <script src>. `--write` also puts them into the snippets of
-// README.md and docs/cms.md (every `src="…/dist/cdn/FILE" integrity="…"`); the browser tests fail
+// README.md, docs/cdn.md and docs/cms.md (every `src="…/dist/cdn/FILE" integrity="…"`); the browser tests fail
 // when a snippet's hash is not the built file's. `--check` only compares, and exits 1 naming each
 // stale snippet (npm test runs it right after the build: a stale hash blocks the script in every
 // browser, and the WordPress check would fail without saying why). Run `npm run build` first.
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const FILES = ['video-plugin.min.js', 'video-plugin.module.min.js'];
-const DOCS = ['README.md', 'docs/cms.md'];
+const DOCS = ['README.md', 'docs/cdn.md', 'docs/cms.md'];
 
 const hashes = {};
 for (const file of FILES) {

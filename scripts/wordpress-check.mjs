@@ -1,4 +1,4 @@
-// `npm run test:wordpress`: the README's CDN snippets through a real CMS sanitizer. WordPress from
+// `npm run test:wordpress`: the CDN snippets of docs/cdn.md through a real CMS sanitizer. WordPress from
 // Debian's packages (`wordpress`, `mariadb-server`, `php-cli`, `php-mysql`; .ci/run installs them),
 // its database started here on a Unix socket, PHP's built-in server on loopback, the real local
 // service and the built CDN script served as a CDN would. Posts are saved through WordPress's REST
@@ -169,11 +169,11 @@ async function main() {
   cleanups.push(() => cdn.close());
   const cdnBase = `http://127.0.0.1:${cdn.address().port}${cdnPrefix}`;
 
-  // ---- The README's snippets, pointed at this check's CDN, partner and service ----
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  // ---- The snippets of docs/cdn.md, pointed at this check's CDN, partner and service ----
+  const readme = readFileSync(join(root, 'docs/cdn.md'), 'utf8');
   const snippet = (name) => {
     const match = readme.match(new RegExp(`<!-- snippet: ${name} -->\\s*\`\`\`html\\n([\\s\\S]*?)\`\`\``));
-    if (!match) throw new Error(`README.md has no snippet "${name}"`);
+    if (!match) throw new Error(`docs/cdn.md has no snippet "${name}"`);
     return match[1]
       .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${version}/dist/cdn/`, cdnBase)
       .replaceAll(

@@ -75,20 +75,40 @@ export default defineConfig({
     ],
     sidebar: [
       {
-        text: 'Guides',
+        text: 'Start',
         items: [
           { text: 'Overview (README)', link: '/' },
-          { text: 'How the element works', link: '/docs/element' },
-          { text: 'CMS and tag managers', link: '/docs/cms' },
-          { text: 'The wire protocol', link: '/docs/protocol' },
-          { text: 'The local service and its HTTP API', link: '/docs/service' },
+          { text: 'Using &lt;video-plugin&gt;', link: '/docs/element-guide' },
+          { text: 'The Plugin API', link: '/docs/plugin-api' },
+          { text: 'Frameworks', link: '/docs/frameworks' },
+          { text: 'No build step (CDN)', link: '/docs/cdn' },
+          { text: 'CMSs and tag managers', link: '/docs/cms' },
+          { text: 'Server helpers', link: '/docs/server' },
         ],
       },
       {
-        text: '<video-plugin> reference',
-        items: [{ text: 'Attributes, properties, events…', link: '/docs/element-reference' }],
+        text: 'Guides',
+        items: [
+          { text: 'White label', link: '/docs/white-label' },
+          { text: 'Browsers, storage, CSP', link: '/docs/browsers' },
+          { text: 'Diagnose an integration', link: '/docs/diagnose' },
+          { text: 'Testing', link: '/docs/testing' },
+          { text: 'The partner demo', link: '/docs/demo' },
+          { text: 'Versioning', link: '/docs/versioning' },
+          { text: 'Releasing', link: '/docs/releasing' },
+        ],
       },
-      { text: 'API reference', collapsed: true, items: api },
+      {
+        text: 'Reference',
+        items: [
+          { text: '&lt;video-plugin&gt; reference', link: '/docs/element-reference' },
+          { text: 'The local service and its HTTP API', link: '/docs/service' },
+          { text: 'The wire protocol', link: '/docs/protocol' },
+          { text: 'How it works', link: '/docs/architecture' },
+          { text: 'How the element works', link: '/docs/element' },
+        ],
+      },
+      { text: 'API reference (TypeDoc)', collapsed: true, items: api },
       {
         text: 'Project',
         items: [

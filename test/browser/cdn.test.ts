@@ -1,7 +1,7 @@
 // The CDN scripts (dist/cdn/, built by `npm run build`) in pages with no build step, as partners
 // paste them: the classic script as a plain <script src> (with defer, async, in <head>, at the end
 // of <body>), the ES module, both together; the declarative `data-video-plugin` markup that CMS
-// sanitizers keep; the README's snippets loaded exactly as written; and DOMPurify's default
+// sanitizers keep; the snippets of docs/cdn.md loaded exactly as written; and DOMPurify's default
 // sanitizer between the snippets and the page. Every page is a whole HTML document in a same-origin
 // iframe, talking to the real local service.
 import { expect } from '@open-wc/testing';
@@ -498,16 +498,16 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
   });
 });
 
-// ---- The README's snippets, exactly as written ----
+// ---- The snippets of docs/cdn.md, exactly as written ----
 
 interface Snippet {
   name: string;
   html: string;
 }
 
-/** The HTML code blocks of README.md that follow a `<!-- snippet: name -->` marker. */
+/** The HTML code blocks of docs/cdn.md that follow a `<!-- snippet: name -->` marker. */
 async function readmeSnippets(): Promise<Snippet[]> {
-  const readme = await (await fetch('/README.md')).text();
+  const readme = await (await fetch('/docs/cdn.md')).text();
   return [...readme.matchAll(/<!-- snippet: ([\w-]+) -->\s*```html\n([\s\S]*?)```/g)].map(([, name, html]) => ({
     name: name!,
     html: html!,
@@ -555,15 +555,15 @@ async function drive(win: PageWindow): Promise<void> {
   await (uiOpened ?? logged);
 }
 
-describe('CDN scripts: the README snippets, as written', () => {
-  it('the README has the snippets, pinned to this version, with the integrity of the built files', async () => {
+describe('CDN scripts: the snippets of docs/cdn.md, as written', () => {
+  it('docs/cdn.md has the snippets, pinned to this version, with the integrity of the built files', async () => {
     const snippets = await readmeSnippets();
     expect(snippets.map((s) => s.name)).to.include.members(['cdn-markup', 'cdn-element', 'cdn-module', 'try-offline']);
     const expected: Record<string, string> = { [CLASSIC]: await integrity(CLASSIC) };
     for (const { name, html } of snippets) {
       for (const [, url, hash] of html.matchAll(/src="([^"]+)"\s+integrity="([^"]+)"/g)) {
         const local = (await offline(`src="${url}"`)).slice(5, -1);
-        expect(hash, `${name}: the integrity of ${url}; run \`npm run sri\` and update the README`).to.equal(
+        expect(hash, `${name}: the integrity of ${url}; run \`npm run sri -- --write\``).to.equal(
           expected[local] ?? (await integrity(local)),
         );
       }

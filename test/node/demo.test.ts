@@ -2,7 +2,7 @@
 // - the partner demo (`npm start`): the page loads with <video-plugin> from the CDN bundle, creates
 //   an account through the demo server's token endpoint, searches the sample business website and
 //   opens the AI flow on that topic;
-// - the README's blank page (demo/blank-page.html): the element embedded in plain HTML.
+// - the blank page of docs/cdn.md (demo/blank-page.html): the element embedded in plain HTML.
 // Needs the build (dist/) and Chromium, like the browser tests.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -399,16 +399,16 @@ describe('partner demo', { skip }, () => {
   });
 });
 
-describe("the README's blank page", { skip }, () => {
+describe('the blank page of docs/cdn.md', { skip }, () => {
   const file = readFileSync(new URL('../../demo/blank-page.html', import.meta.url), 'utf8');
 
   test('the documentation shows this page verbatim', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    assert.ok(readme.includes(file.trim()), 'README.md contains demo/blank-page.html');
+    const readme = readFileSync(new URL('../../docs/cdn.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(file.trim()), 'docs/cdn.md contains demo/blank-page.html');
   });
 
   test('served from localhost, it embeds the studio, which opens on its own sign-in', { timeout: 30_000 }, async () => {
-    // The page as the README says to write it, pointed at this test's service and demo ports.
+    // The page as docs/cdn.md says to write it, pointed at this test's service and demo ports.
     const html = file.replace('http://127.0.0.1:8001', service.url).replace('http://localhost:8000/', demo.url);
     const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -38,7 +38,7 @@ export type {
   VideoGenerationStartResult,
   VideoGenerationStatusUpdatePayload,
 } from './wire/api.js';
-export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, STATUSES } from './wire/api.js';
+export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, PROGRESS_STAGES, STATUSES } from './wire/api.js';
 export type { PluginEventListener } from './events.js';
 export type {
   Appearance,

@@ -15,7 +15,7 @@ import {
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
-import { onIntent, type ProgressStage, type TopicSearchStatusUpdatePayload } from '../../src/index.js';
+import { PROGRESS_STAGES, onIntent, type ProgressStage, type TopicSearchStatusUpdatePayload } from '../../src/index.js';
 import {
   BUSINESS_URL,
   cleanupPlugins,
@@ -482,17 +482,7 @@ describe('Plugin: background actions and status subscriptions', () => {
       last = payload;
     }
   }
-  const STAGES: ProgressStage[] = [
-    'queued',
-    'reading_page',
-    'collecting_images',
-    'writing_storyboard',
-    'waiting_to_render',
-    'voicing',
-    'composing_scenes',
-    'rendering',
-    'finishing',
-  ];
+  const STAGES: readonly ProgressStage[] = PROGRESS_STAGES;
 
   it('the status iterator and callbacks carry progress, forward only, COMPLETE at fraction 1', async () => {
     const plugin = await createPlugin();

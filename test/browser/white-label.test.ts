@@ -233,9 +233,20 @@ describe('ready, AbortSignal and status iterators', () => {
     await signUp(plugin);
     const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
     const statuses: string[] = [];
-    for await (const update of plugin.topicSearchStatus(topicId)) statuses.push(update.status);
+    const fractions: number[] = [];
+    for await (const update of plugin.topicSearchStatus(topicId)) {
+      statuses.push(update.status);
+      fractions.push(update.progress?.fraction ?? 0);
+    }
     expect(statuses.at(-1)).to.equal('COMPLETE');
-    expect(statuses).to.deep.equal([...new Set(statuses)]);
+    // A status comes once, or again only with more progress: the statuses, runs collapsed, never
+    // repeat, and every update moves the progress forward.
+    const changes = statuses.filter((status, index) => status !== statuses[index - 1]);
+    expect(changes).to.deep.equal([...new Set(changes)]);
+    fractions.slice(1).forEach((fraction, index) => expect(fraction).to.be.at.least(fractions[index]!));
+    statuses.slice(1).forEach((status, index) => {
+      if (status === statuses[index]) expect(fractions[index + 1]).to.be.above(fractions[index]!);
+    });
 
     const { requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
     for await (const update of plugin.videoGenerationStatus(requestId)) {

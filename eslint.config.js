@@ -11,6 +11,11 @@ export default tseslint.config(
       'coverage/',
       'custom-elements.json',
       'bench/results/',
+      // The framework apps' build output (examples/frameworks).
+      '**/dist/',
+      '**/.next/',
+      'examples/frameworks/*/next-env.d.ts',
+      'examples/frameworks/test-results/',
     ],
   },
   js.configs.recommended,

@@ -14,6 +14,11 @@ export default tseslint.config(
       'docs/api/',
       'docs/.vitepress/dist/',
       'docs/.vitepress/cache/',
+      // The framework apps' build output (examples/frameworks).
+      '**/dist/',
+      '**/.next/',
+      'examples/frameworks/*/next-env.d.ts',
+      'examples/frameworks/test-results/',
     ],
   },
   js.configs.recommended,

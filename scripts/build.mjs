@@ -23,6 +23,8 @@ cpSync(
   },
 );
 run(bin('cem'), ['analyze', '--quiet', '--config', 'custom-elements-manifest.config.mjs']); // custom-elements.json
+// video-plugin/vue, /svelte, /solid, /jsx: type integrations generated from custom-elements.json.
+run(process.execPath, ['scripts/framework-types.mjs']);
 /**
  * Lit's css`…` literals reach the output as written: comments, indentation, a property per line.
  * Every partner's page pays for them (npm and CDN alike), so the build squeezes them: comments out,

@@ -11,7 +11,7 @@
 // (scripts/leftovers.mjs).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES } from './browsers.mjs';
@@ -29,6 +29,9 @@ const mark = randomUUID();
 const runTmp = mkdtempSync(join(tmpdir(), 'video-plugin-test-run-'));
 process.env[RUN_MARK] = mark;
 process.env.TMPDIR = runTmp;
+// The framework apps' toolchains: no telemetry, no prompts (examples/frameworks).
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+process.env.NG_CLI_ANALYTICS = 'false';
 
 let current;
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -182,19 +185,36 @@ for (const { major } of nodesReady ? NODE_VERSIONS : []) {
   perNode.push(`Node ${major}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-// The partner's own end-to-end test (examples/partner-e2e): Playwright Test with its defaults
-// against video-plugin-service, as README "Test your integration" shows.
-if (built) {
-  console.log('\n== partner integration example (npm run test:example)');
-  const example = await run('npm', ['run', '--silent', 'test:example']);
-  const tally = (label) => Number(example.output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
+/** Runs a Playwright Test suite (an npm script) and counts its tests into the totals. */
+async function playwright(name, script) {
+  console.log(`\n== ${name} (npm run ${script})`);
+  const suite = await run('npm', ['run', '--silent', script]);
+  const tally = (label) => Number(suite.output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
   totals.passed += tally('passed');
   totals.failed += tally('failed') + tally('flaky');
   totals.skipped += tally('skipped');
-  if (example.code !== 0 || tally('failed') + tally('flaky') > 0) {
+  if (suite.code !== 0 || tally('failed') + tally('flaky') > 0) {
     if (tally('failed') + tally('flaky') === 0) totals.failed++;
-    failedSteps.push('partner integration example');
+    failedSteps.push(name);
   }
+}
+
+// The partner's own end-to-end test (examples/partner-e2e): Playwright Test with its defaults
+// against video-plugin-service, as README "Test your integration" shows.
+if (built) await playwright('partner integration example', 'test:example');
+
+// The framework apps (examples/frameworks, npm workspaces): each built by its own toolchain (Vite,
+// Angular CLI, Next.js), then all driven in Chromium by one Playwright suite.
+if (built) {
+  const apps = readdirSync('examples/frameworks', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join('examples/frameworks', entry.name, 'package.json')))
+    .map((entry) => entry.name);
+  let appsBuilt = apps.length > 0;
+  for (const app of apps) {
+    const workspace = `examples/frameworks/${app}`;
+    appsBuilt = (await check(`build ${workspace}`, 'npm', ['run', '--silent', 'build', '-w', workspace])) && appsBuilt;
+  }
+  if (appsBuilt) await playwright('framework apps in Chromium', 'test:frameworks');
 }
 
 // The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator

@@ -33,8 +33,9 @@ describe('the SDK package carries no service', () => {
       if (name === 'jose' || name === 'zod') continue; // also the SDK's own (server helpers, validation)
       assert.ok(!(name in (sdk.dependencies ?? {})), `video-plugin depends on ${name}`);
     }
-    // The root is a workspace too, so that Changesets versions it (docs/releasing.md).
-    assert.deepEqual(sdk.workspaces, ['packages/service', '.']);
+    // The root (so that Changesets versions it: docs/releasing.md), the service, and the framework
+    // apps (examples/frameworks: private, never published).
+    assert.deepEqual(sdk.workspaces, ['packages/service', '.', 'examples/frameworks/*']);
   });
 
   test('npm pack of video-plugin holds no service file', { skip }, () => {
@@ -79,13 +80,23 @@ const packageOf = (specifier: string) =>
 describe('the SDK package installs only what its code imports', { skip }, () => {
   test('its dependencies are exactly the packages dist/ imports: no lit (the service pages bundle it at build)', () => {
     const dist = join(root, 'dist');
-    const imported = new Set(
-      [...importedPackages(dist, (file) => !file.startsWith('service') && !file.startsWith('cdn'))]
-        .map(packageOf)
-        .filter((name) => name !== sdk.name), // its own entries, by name
+    const packagesOf = (include: (file: string) => boolean) =>
+      [
+        ...new Set(
+          [...importedPackages(dist, include)].map(packageOf).filter((name) => name !== sdk.name), // its own entries, by name
+        ),
+      ].sort();
+    const react = (file: string) => file === 'react.js';
+    assert.deepEqual(
+      packagesOf((file) => !file.startsWith('service') && !file.startsWith('cdn') && !react(file)),
+      Object.keys(sdk.dependencies ?? {}).sort(),
     );
-    assert.deepEqual([...imported].sort(), Object.keys(sdk.dependencies ?? {}).sort());
     assert.ok(!('lit' in (sdk.dependencies ?? {})), 'lit is not installed with video-plugin');
+    // video-plugin/react alone imports React and @lit/react: optional peers, installed by its users.
+    assert.deepEqual(packagesOf(react), Object.keys(sdk.peerDependencies ?? {}).sort());
+    for (const name of Object.keys(sdk.peerDependencies ?? {})) {
+      assert.equal(sdk.peerDependenciesMeta?.[name]?.optional, true, `${name} is an optional peer`);
+    }
   });
 });
 

@@ -28,7 +28,7 @@ export function runService(args: string[]): ChildService {
     [
       '--import',
       'tsx',
-      'src/service/cli.ts',
+      'packages/service/src/cli.ts',
       '--port',
       '0',
       '--partner',

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createAccountToken } from '../../src/server/index.js';
-import { parseCommandLine, USAGE } from '../../src/service/config.js';
+import { parseCommandLine, USAGE } from '../../packages/service/src/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'video-plugin-cli-'));
@@ -16,7 +16,7 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /** Runs the command from source; `banner()` resolves with the URL once it prints it. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/service/src/cli.ts', ...args], {
     cwd: root,
     env: {
       ...process.env,

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import { createAccountToken } from '../../src/server/index.js';
-import type { RunningService } from '../../src/service/server.js';
+import type { RunningService } from '../../packages/service/src/server.js';
 import { runService } from './child-service.js';
 import { PARTNER, SECRET, api, login, serve, type ApiResult } from './helpers.js';
 

@@ -1,4 +1,4 @@
-// Which ffmpeg the renderer runs (src/service/render/tools.ts): VIDEO_PLUGIN_FFMPEG, else the
+// Which ffmpeg the renderer runs (packages/service/src/media/tools.ts): VIDEO_PLUGIN_FFMPEG, else the
 // system's on PATH when it can encode H.264 and AAC, else the one bundled in @ffmpeg-installer;
 // and the service says which, once, when it starts. Fake ffmpegs (shell scripts) stand in for
 // the system's.
@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { chooseFfmpeg } from '../../src/service/render/tools.js';
+import { chooseFfmpeg } from '../../packages/service/src/media/tools.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-ffmpeg-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -64,7 +64,7 @@ describe('the ffmpeg the renderer runs', { skip: process.platform === 'win32' &&
   test('the service prints which ffmpeg it uses (path and version) once, however many start', () => {
     // In a child process: the announcement is once per process, and PATH is the child's.
     const script = `
-      const { startService } = await import('./src/service/server.ts');
+      const { startService } = await import('./packages/service/src/server.ts');
       const first = await startService({ port: 0, mediaDir: ${JSON.stringify(join(work, 'media'))} });
       const second = await startService({ port: 0, mediaDir: ${JSON.stringify(join(work, 'media'))} });
       await Promise.all([first.close(), second.close()]);`;

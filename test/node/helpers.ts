@@ -4,7 +4,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import { createAccountToken, loginAccountToken } from '../../src/server/index.js';
-import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
+import { startService, type RunningService, type ServiceOptions } from '../../packages/service/src/server.js';
 
 export const PARTNER = 'test-partner';
 export const SECRET = 'test-secret-0123456789abcdef';

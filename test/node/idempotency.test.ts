@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { IDEMPOTENCY_KEY_SECONDS, Store, fingerprint } from '../../src/service/store.js';
+import { IDEMPOTENCY_KEY_SECONDS, Store, fingerprint } from '../../packages/service/src/store/store.js';
 import { EventStream, api, createAccount, login, serve, startTestService, statusesUntilFinal } from './helpers.js';
-import type { RunningService } from '../../src/service/server.js';
+import type { RunningService } from '../../packages/service/src/server.js';
 
 const service = await startTestService();
 const source = await serve((req, res) =>

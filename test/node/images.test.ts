@@ -1,5 +1,5 @@
 // A topic's images are decoded, checked and rewritten by sharp before the service keeps them
-// (src/service/render/images.ts): decompression bombs, truncated files, wrong extensions and
+// (packages/service/src/media/images.ts): decompression bombs, truncated files, wrong extensions and
 // non-images are refused with a log line each; animated images keep their first frame; EXIF
 // orientation is applied; what is kept is a JPEG or PNG the service wrote, without metadata.
 // Every fixture is made here, with sharp and zlib.
@@ -18,8 +18,8 @@ import {
   MAX_KEPT_SIDE,
   normaliseImage,
   type NormalisedImage,
-} from '../../src/service/render/images.js';
-import { startService } from '../../src/service/server.js';
+} from '../../packages/service/src/media/images.js';
+import { startService } from '../../packages/service/src/server.js';
 import { api, createAccount, EventStream, PARTNER, SECRET, serve, statusesUntilFinal } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-images-'));

@@ -13,15 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { drawText, fitText, layoutText, safeArea } from '../../src/service/render/layout.js';
-import { renderVideo } from '../../src/service/render/render.js';
+import { drawText, fitText, layoutText, safeArea } from '../../packages/service/src/media/layout.js';
+import { renderVideo } from '../../packages/service/src/media/render.js';
 import {
   buildStoryboard,
   RESOLUTIONS,
   type Storyboard,
   type StoryboardParams,
   type StoryboardSource,
-} from '../../src/service/render/storyboard.js';
+} from '../../packages/service/src/media/storyboard.js';
 import { framesAt } from './media-helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-layout-'));

@@ -9,12 +9,12 @@ import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { WebSocket, type RawData } from 'ws';
-import { resolveConfig } from '../../src/service/config.js';
-import { AUTH_MS, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../src/service/live.js';
-import { sessionOf } from '../../src/service/api.js';
-import type { RunningService } from '../../src/service/server.js';
-import { Store, newId, nowISO } from '../../src/service/store.js';
-import { MAX_UNSENT_BYTES, Streams } from '../../src/service/stream.js';
+import { resolveConfig } from '../../packages/service/src/config.js';
+import { AUTH_MS, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../packages/service/src/http/live.js';
+import { sessionOf } from '../../packages/service/src/auth/sessions.js';
+import type { RunningService } from '../../packages/service/src/server.js';
+import { Store, newId, nowISO } from '../../packages/service/src/store/store.js';
+import { MAX_UNSENT_BYTES, Streams } from '../../packages/service/src/http/stream.js';
 import {
   EventStream,
   PARTNER,

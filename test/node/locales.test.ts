@@ -2,12 +2,12 @@
 // {placeholders}, and nothing left in English.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { de } from '../../src/service/pages/locales/de.js';
-import { en } from '../../src/service/pages/locales/en.js';
-import { es } from '../../src/service/pages/locales/es.js';
-import { fr } from '../../src/service/pages/locales/fr.js';
-import { it } from '../../src/service/pages/locales/it.js';
-import { pt } from '../../src/service/pages/locales/pt.js';
+import { de } from '../../packages/service/src/pages/locales/de.js';
+import { en } from '../../packages/service/src/pages/locales/en.js';
+import { es } from '../../packages/service/src/pages/locales/es.js';
+import { fr } from '../../packages/service/src/pages/locales/fr.js';
+import { it } from '../../packages/service/src/pages/locales/it.js';
+import { pt } from '../../packages/service/src/pages/locales/pt.js';
 
 /** A catalogue as the checks see it: any keys, any values, so that broken copies can be checked too. */
 type Catalogue = Readonly<Record<string, unknown>>;

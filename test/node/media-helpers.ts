@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createFile, type Movie } from 'mp4box';
-import { ffmpegPath } from '../../src/service/render/tools.js';
+import { ffmpegPath } from '../../packages/service/src/media/tools.js';
 
 /** Writes a solid-colour picture (`name`'s extension picks the format) into `dir`; returns its path. */
 export function picture(dir: string, name: string, color: string, size = '800x600'): string {

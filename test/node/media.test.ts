@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { startService } from '../../src/service/server.js';
+import { startService } from '../../packages/service/src/server.js';
 import { picture, probe } from './media-helpers.js';
 import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from './helpers.js';
 

@@ -10,9 +10,9 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { createAccountToken } from '../../src/server/index.js';
-import { Jobs } from '../../src/service/jobs.js';
-import type { RunningService } from '../../src/service/server.js';
-import { Store } from '../../src/service/store.js';
+import { Jobs } from '../../packages/service/src/jobs/jobs.js';
+import type { RunningService } from '../../packages/service/src/server.js';
+import { Store } from '../../packages/service/src/store/store.js';
 import { runService } from './child-service.js';
 import {
   EventStream,

@@ -15,9 +15,9 @@ import {
   ProgressTracker,
   type Progress,
   type ProgressStage,
-} from '../../src/service/progress.js';
-import { renderVideo } from '../../src/service/render/render.js';
-import { buildStoryboard } from '../../src/service/render/storyboard.js';
+} from '../../packages/service/src/jobs/progress.js';
+import { renderVideo } from '../../packages/service/src/media/render.js';
+import { buildStoryboard } from '../../packages/service/src/media/storyboard.js';
 import { EventStream, api, createAccount, serve, startTestService, type StreamEvent } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-progress-test-'));

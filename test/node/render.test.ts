@@ -1,4 +1,4 @@
-// The local service's renderer (src/service/render/): storyboards from a topic, the voiceover, and
+// The local service's renderer (packages/service/src/media/): storyboards from a topic, the voiceover, and
 // real MP4 files read back with a media parser (mp4box): duration, dimensions, codecs, an audio
 // track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind; the queue's limit.
 import assert from 'node:assert/strict';
@@ -8,12 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { transcript } from '../../src/service/render/accessibility.js';
-import { RenderError, captions, renderQueue, renderVideo } from '../../src/service/render/render.js';
-import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/service/render/storyboard.js';
-import { ffmpegPath } from '../../src/service/render/tools.js';
+import { transcript } from '../../packages/service/src/media/accessibility.js';
+import { RenderError, captions, renderQueue, renderVideo } from '../../packages/service/src/media/render.js';
+import {
+  buildStoryboard,
+  sceneCount,
+  styleOf,
+  type StoryboardSource,
+} from '../../packages/service/src/media/storyboard.js';
+import { ffmpegPath } from '../../packages/service/src/media/tools.js';
 import { picture as pictureIn, probe } from './media-helpers.js';
-import { parseWav, speak, VOICES } from '../../src/service/render/voice.js';
+import { parseWav, speak, VOICES } from '../../packages/service/src/media/voice.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-render-'));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { verifyWebhook, type WebhookEvent } from '../../src/server/index.js';
-import { altText, transcript } from '../../src/service/render/accessibility.js';
-import { buildStoryboard } from '../../src/service/render/storyboard.js';
-import { startService } from '../../src/service/server.js';
+import { altText, transcript } from '../../packages/service/src/media/accessibility.js';
+import { buildStoryboard } from '../../packages/service/src/media/storyboard.js';
+import { startService } from '../../packages/service/src/server.js';
 import type { Render } from '../../src/wire/api.js';
 import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from './helpers.js';
 

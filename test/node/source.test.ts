@@ -2,8 +2,8 @@
 // (topics.test.ts goes through the service; these call the reader directly for the finer cases.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fetchSourcePage, readPage } from '../../src/service/source.js';
-import { PageDecoder } from '../../src/service/source/charset.js';
+import { fetchSourcePage, readPage } from '../../packages/service/src/media/source.js';
+import { PageDecoder } from '../../packages/service/src/media/source/charset.js';
 import { serve } from './helpers.js';
 import { WINDOWS_1252, pageFixture, utf16leWithBOM, utf8WithBOM, windows1252 } from './page-fixtures.js';
 

@@ -8,8 +8,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { videoFile } from '../../src/service/jobs.js';
-import { pluginPageHtml } from '../../src/service/page-html.js';
+import { videoFile } from '../../packages/service/src/jobs/jobs.js';
+import { pluginPageHtml } from '../../packages/service/src/http/page-html.js';
 import { picture } from './media-helpers.js';
 import { EventStream, api, createAccount, serve, startTestService, statusesUntilFinal } from './helpers.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
-import { readPage } from '../../src/service/source.js';
+import { readPage } from '../../packages/service/src/media/source.js';
 import { EventStream, api, closedPort, createAccount, serve, startTestService, statusesUntilFinal } from './helpers.js';
 import { pageFixture, windows1252 } from './page-fixtures.js';
 

@@ -14,8 +14,8 @@ import {
   type WebhookErrorCode,
   type WebhookEvent,
 } from '../../src/server/index.js';
-import { startService } from '../../src/service/server.js';
-import type { RunningService } from '../../src/service/server.js';
+import { startService } from '../../packages/service/src/server.js';
+import type { RunningService } from '../../packages/service/src/server.js';
 import {
   EventStream,
   PARTNER,

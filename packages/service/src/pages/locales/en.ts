@@ -1,6 +1,6 @@
 /**
  * The studio's words in English: the reference catalogue. Every other locale has exactly these
- * keys (the type checker and test/node/locales.test.ts refuse a missing or extra key) and the
+ * keys (the type checker and packages/service/test/pages/locales.test.ts refuse a missing or extra key) and the
  * same `{placeholders}`.
  */
 export const en = {

@@ -15,7 +15,7 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 rmSync(new URL('../packages/service/dist', import.meta.url), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('tsc'), ['-p', 'packages/service/tsconfig.build.json']);
-minifyCSSLiterals(new URL('../dist/element/video-plugin-element.js', import.meta.url));
+minifyCSSLiterals(new URL('../dist/element/styles.js', import.meta.url));
 run(bin('rollup'), ['-c', '--silent']);
 // The service package serves the built iframe pages from `public/` beside its code.
 cpSync(

@@ -32,10 +32,10 @@ import {
   type HostInfo,
 } from 'video-plugin/internal';
 import * as z from 'zod/mini';
-import { ApiClient, type Generation, type Topic } from './client.js';
+import { ApiClient, type EditorBoard, type Generation, type Topic } from './client.js';
 import { StatusHub } from './status.js';
 import { readStored, storageWorks, writeStored } from './storage.js';
-import { renderView, type EditorBoard, type UserError, type View, type ViewActions } from './views.js';
+import { renderView, type UserError, type View, type ViewActions } from './views.js';
 import { LOCALES, resolveLocale, t, useLocale } from './i18n.js';
 import { applyAppearance } from './theme.js';
 

@@ -2,7 +2,6 @@
  * The iframe page's client for the service's JSON API (same origin). Errors come back as
  * `VideoPluginError`s rebuilt from the API's `{ error: { code, message, data? } }` bodies.
  */
-import type { EditorBoard, SceneDraft } from './views.js';
 import {
   ConnectionError,
   deserializeError,
@@ -11,6 +10,21 @@ import {
   type Progress,
   type Video,
 } from 'video-plugin/internal';
+
+/** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
+export interface SceneDraft {
+  heading: string;
+  body?: string;
+  narration: string;
+  image: number | null;
+}
+
+/** The storyboard in the editor (real media): the scenes and the topic's images to pick from. */
+export interface EditorBoard {
+  scenes: SceneDraft[];
+  images: string[];
+  editable: boolean;
+}
 
 export interface Topic {
   id: string;

@@ -4,7 +4,7 @@
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { ASPECT_RATIOS, DURATIONS, LANGUAGES, type HostConfig, type Progress, type Video } from 'video-plugin/internal';
-import type { Generation, Topic } from './client.js';
+import type { EditorBoard, Generation, SceneDraft, Topic } from './client.js';
 import { errorText, formatDate, formatSeconds, languageName, t } from './i18n.js';
 import { progressBar } from './progress.js';
 
@@ -18,21 +18,6 @@ export type View =
 
 /** An error to show the user: shown by its code, in the studio's language. */
 export type UserError = { code?: string } | undefined;
-
-/** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
-export interface SceneDraft {
-  heading: string;
-  body?: string;
-  narration: string;
-  image: number | null;
-}
-
-/** The storyboard in the editor (real media): the scenes and the topic's images to pick from. */
-export interface EditorBoard {
-  scenes: SceneDraft[];
-  images: string[];
-  editable: boolean;
-}
 
 export interface ViewActions {
   search(sourceURL: string): void;

@@ -13,6 +13,7 @@ import {
   deserializeError,
 } from './errors.js';
 import { Emitter, type PluginEventListener } from './events.js';
+import { logBackIn } from './session.js';
 import { StatusSubscriptions, type StatusCallback, type StatusPayload } from './status.js';
 import { Frame } from './frame.js';
 import {
@@ -611,24 +612,13 @@ export class Plugin {
 
   async #restore(accountID: string, getLoginToken: GetLoginToken, cause?: string): Promise<void> {
     try {
-      const token = parse(
-        tokenSchema,
-        await new Promise((resolve, reject) => {
-          this.#restoreTimer = setTimeout(
-            () => reject(new Error(`it did not settle within ${this.#callTimeout} ms`)),
-            this.#callTimeout,
-          );
-          // A partner function may throw instead of rejecting: catch both.
-          Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
-        }),
-        // Read in the message below: "getLoginToken did not restore it (its result must be …)".
-        'its result',
+      await logBackIn(
+        this.#connection,
+        accountID,
+        getLoginToken,
+        this.#callTimeout,
+        (timer) => (this.#restoreTimer = timer),
       );
-      const account = await this.#connection.call<Account>('loginAccount', { token }, { early: true });
-      if (account.id !== accountID) {
-        await this.#connection.call('logoutAccount', undefined, { early: true });
-        throw new Error(`its token logged in the account ${account.id}`);
-      }
       this.#signedIn(accountID);
     } catch (error) {
       this.#lose(

@@ -1,9 +1,9 @@
 // Takes docs/demo.png: the partner demo mid-session (account created, a topic searched from the
 // sample business website, the AI flow open on it), in headless Chromium.
-//   node demo/screenshot.mjs [output.png]
+//   node scripts/demo-screenshot.mjs [output.png]
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../scripts/chromium.mjs';
-import { startDemo } from './server.mjs';
+import { launchChromium } from './chromium.mjs';
+import { startDemo } from '../demo/server.mjs';
 
 const output = process.argv[2] ?? fileURLToPath(new URL('../docs/demo.png', import.meta.url));
 const { startService } = await import('../dist/service/server.js');

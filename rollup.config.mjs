@@ -5,8 +5,11 @@
 // - the `video-plugin-service` package (packages/service/dist): the service's Node code with the
 //   modules it shares with the SDK (errors, wire, token rules) inlined, its npm dependencies left
 //   external, and its declarations in one file.
+// The service (tsc'd from packages/service/src into dist/service/) imports what it shares with the
+// SDK as `video-plugin/internal`: every bundle here takes that from this build's dist/internal.js.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { dts } from 'rollup-plugin-dts';
@@ -17,6 +20,17 @@ const serviceExternal = (id) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||
   Object.keys(servicePackage.dependencies).some((name) => id === name || id.startsWith(`${name}/`));
+
+/** Resolves `video-plugin/internal` to this build's dist/internal.js (.d.ts for declarations). */
+const internal = (declarations = false) => ({
+  name: 'video-plugin-internal',
+  resolveId(id) {
+    if (id !== 'video-plugin/internal') return null;
+    const file = fileURLToPath(new URL(`./dist/internal.${declarations ? 'd.ts' : 'js'}`, import.meta.url));
+    // Like every SDK module (package.json "sideEffects"): what a bundle does not use is left out.
+    return { id: file, moduleSideEffects: false };
+  },
+});
 
 const minifyModule = terser({ ecma: 2022, module: true, format: { comments: false } });
 // A classic script runs in the page's global scope: terser must not treat it as a module.
@@ -50,6 +64,7 @@ const service = existsSync('dist/service/server.js')
         // Shared code at the top of dist/, beside public/: the service finds its pages from there.
         output: { dir: 'packages/service/dist', format: 'es', chunkFileNames: 'shared-[hash].js' },
         external: serviceExternal,
+        plugins: [internal()],
         onwarn(warning, warn) {
           if (warning.code === 'CIRCULAR_DEPENDENCY') throw new Error(warning.message);
           warn(warning);
@@ -59,7 +74,7 @@ const service = existsSync('dist/service/server.js')
         input: 'dist/service/server.d.ts',
         output: { file: 'packages/service/dist/server.d.ts', format: 'es' },
         external: serviceExternal,
-        plugins: [dts()],
+        plugins: [internal(true), dts()],
       },
     ]
   : [];
@@ -69,7 +84,7 @@ export default [
     .filter((bundle) => existsSync(bundle.input))
     .map(({ minify = minifyModule, ...bundle }) => ({
       ...bundle,
-      plugins: [nodeResolve({ browser: true }), minify],
+      plugins: [internal(), nodeResolve({ browser: true }), minify],
       onwarn(warning, warn) {
         // Our own code must not be circular; dependencies (zod) are their authors' business.
         if (warning.code === 'CIRCULAR_DEPENDENCY' && !warning.ids?.some((id) => id.includes('node_modules'))) {

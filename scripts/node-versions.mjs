@@ -52,10 +52,10 @@ export const VERSIONS = [
  */
 export const SUITES = [
   'test/node/server-helpers.test.ts',
-  'test/node/tokens.test.ts',
-  'test/node/api.test.ts',
-  'test/node/persistence.test.ts',
-  'test/node/service-package.test.ts',
+  'packages/service/test/auth/tokens.test.ts',
+  'packages/service/test/http/api.test.ts',
+  'packages/service/test/store/persistence.test.ts',
+  'packages/service/test/service-package.test.ts',
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));

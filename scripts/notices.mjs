@@ -3,7 +3,7 @@
 // with `video-plugin-service`, its version and licence, and what the licences of the parts that are
 // not MIT-style mean for a partner. Writes THIRD-PARTY-NOTICES.md (the SDK) and
 // packages/service/THIRD-PARTY-NOTICES.md. `--check` only compares and exits 1 when a file is stale
-// (test/node/service-package.test.ts runs it: a new dependency cannot ship without its notice).
+// (packages/service/test/service-package.test.ts runs it: a new dependency cannot ship without its notice).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

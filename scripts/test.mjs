@@ -151,10 +151,14 @@ if (built) {
 }
 
 console.log('\n== node tests');
-// Node 20's --test does not expand globs: list the files here.
-const nodeTests = readdirSync('test/node')
-  .filter((name) => name.endsWith('.test.ts'))
-  .map((name) => `test/node/${name}`);
+// Node 20's --test does not expand globs: list the files here. The SDK's Node tests are in
+// test/node/, the service's in its package, in folders that mirror its source (http/, store/…).
+const nodeTests = ['test/node', 'packages/service/test'].flatMap((folder) =>
+  readdirSync(folder, { recursive: true })
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => `${folder}/${name}`),
+);
 /** Adds the counts of a run of Node's test runner (spec reporter) to the totals. */
 function countNodeTests(result, step) {
   const count = (label) => Number(result.output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);

@@ -12,7 +12,9 @@ import {
   VideoPluginError,
   deserializeError,
 } from './errors.js';
-import { Emitter, deliver, type PluginEventListener } from './events.js';
+import { Emitter, type PluginEventListener } from './events.js';
+import { logBackIn } from './session.js';
+import { StatusSubscriptions, type StatusCallback, type StatusPayload } from './status.js';
 import { Frame } from './frame.js';
 import {
   DEFAULT_OPEN_TIMEOUT,
@@ -52,7 +54,6 @@ import {
   TOPICS,
   type SessionInfo,
   type Account,
-  type ActionStatus,
   type Answers,
   type HostConfig,
   type MethodName,
@@ -65,28 +66,6 @@ import {
 } from './wire/api.js';
 import { DEFAULT_CALL_TIMEOUT, HostConnection, type CallOptions } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
-
-type StatusPayload = TopicSearchStatusUpdatePayload;
-type StatusCallback = (payload: StatusPayload) => void;
-
-/** One upstream subscription per topic/id, shared by every callback that asked for it. */
-interface StatusSubscription {
-  /** One function per subscription, so that a callback subscribed twice is two subscribers. */
-  subscribers: Set<StatusCallback>;
-  last?: StatusPayload;
-  /**
-   * The order of `last`, which a new update must exceed: its status's rank plus its progress's
-   * fraction (named `status` because that name costs the bundle nothing).
-   */
-  status?: number;
-  stop: () => void;
-}
-
-/**
- * Statuses only move forward: COMPLETE and FAILED are final. Two apart, so that a status's rank
- * plus its progress's fraction (0..1) orders the updates of one status too.
- */
-const STATUS_RANK: Record<ActionStatus, number> = { PENDING: 0, PROCESSING: 2, COMPLETE: 4, FAILED: 4 };
 
 export class Plugin {
   /** The SDK version (semver). Also sent to the service in the handshake. */
@@ -102,9 +81,8 @@ export class Plugin {
   readonly #frame: Frame;
   readonly #connection: HostConnection;
   readonly #emitter = new Emitter();
-  readonly #statusSubscriptions = new Map<string, StatusSubscription>();
-  /** Wakes the status iterators (at cleanup, which ends them). */
-  readonly #wakers = new Set<() => void>();
+  /** The status subscriptions and iterators, over the connection. */
+  readonly #status: StatusSubscriptions;
   #config: HostConfig;
   readonly #log: Logger;
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
@@ -184,6 +162,7 @@ export class Plugin {
       reload: () => this.#frame.reload(),
       log: this.#log,
     });
+    this.#status = new StatusSubscriptions(this.#connection, this.#log);
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       // `{ videoSaved: undefined }` (a callback the partner's code left out) registers nothing.
       if (callback) this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
@@ -568,24 +547,7 @@ export class Plugin {
   #subscribeStatus(topic: string, method: string, field: string, id: unknown, callback: unknown): () => void {
     this.#ready(method);
     const key = parse(idSchema, id, field);
-    const checked = parse(callbackSchema, callback, 'callback') as StatusCallback;
-    const subscriber: StatusCallback = (payload) => checked(payload);
-    const mapKey = `${topic}:${key}`;
-    const subscriptions = this.#statusSubscriptions;
-    // A new one gets its `stop` right below, once it is in the map.
-    const shared = subscriptions.get(mapKey) ?? ({ subscribers: new Set() } as StatusSubscription);
-    if (!subscriptions.has(mapKey)) {
-      subscriptions.set(mapKey, shared);
-      shared.stop = this.#connection.subscribe(topic, key, (value) => this.#onStatus(shared, value as StatusPayload));
-    }
-    const { subscribers, last } = shared;
-    subscribers.add(subscriber);
-    if (last) queueMicrotask(() => subscribers.has(subscriber) && deliver(subscriber, last));
-    return () => {
-      if (!subscribers.delete(subscriber) || subscribers.size) return;
-      shared.stop();
-      subscriptions.delete(mapKey);
-    };
+    return this.#status.subscribe(topic, key, parse(callbackSchema, callback, 'callback') as StatusCallback);
   }
 
   /**
@@ -610,61 +572,19 @@ export class Plugin {
     return parse(signalOptionsSchema, options ?? {}, 'options').signal;
   }
 
-  /** The status iterators: a subscription whose updates wait in a queue for the loop. */
-  async *#statusUpdates(
+  /** The status iterators (status.ts), checked and stopped as the `Plugin`'s own calls are. */
+  #statusUpdates(
     topic: string,
     method: string,
     field: string,
     id: string,
     options: SignalOptions | undefined,
   ): AsyncGenerator<StatusPayload, void> {
-    const queue: StatusPayload[] = [];
-    // Set by the loop's first wait, before anything can call it: updates and aborts come later.
-    let wake: () => void;
-    const stop = this.#subscribeStatus(topic, method, field, id, (payload: StatusPayload) => {
-      queue.push(payload);
-      wake();
-    });
-    const signal = this.#signal(options);
-    const onStop = (): void => wake();
-    signal?.addEventListener('abort', onStop);
-    this.#wakers.add(onStop);
-    try {
-      for (;;) {
-        signal?.throwIfAborted();
-        this.#ready(method);
-        const payload = queue.shift();
-        if (!payload) await new Promise<void>((resolve) => (wake = resolve));
-        else {
-          yield payload;
-          if (STATUS_RANK[payload.status] > 3) return;
-        }
-      }
-    } finally {
-      stop();
-      signal?.removeEventListener('abort', onStop);
-      this.#wakers.delete(onStop);
-    }
-  }
-
-  /**
-   * Delivers each update once, in order: a later status, or the same with more progress. After a
-   * reconnect or a dropped stream the service sends what it has again, and a slow re-read can
-   * arrive after a newer update: neither is delivered.
-   */
-  #onStatus(subscription: StatusSubscription, payload: StatusPayload): void {
-    // The one answer the host reads before passing it on (`payload` is unchecked): dedupe and
-    // order need a known status and a numeric fraction, if any. An unknown status ranks undefined
-    // (NaN) or, for a forged "constructor", a function (a string once added to): not `>= 0`.
-    const rank = STATUS_RANK[payload?.status] + (payload?.progress?.fraction || 0);
-    if (!(rank >= 0)) {
-      this.#log('dropped', payload);
-      return;
-    }
-    if (rank <= subscription.status!) return;
-    subscription.status = rank;
-    subscription.last = payload;
-    for (const subscriber of [...subscription.subscribers]) deliver(subscriber, payload);
+    return this.#status.updates(
+      (callback) => this.#subscribeStatus(topic, method, field, id, callback),
+      () => this.#signal(options),
+      () => this.#ready(method),
+    );
   }
 
   /**
@@ -692,24 +612,13 @@ export class Plugin {
 
   async #restore(accountID: string, getLoginToken: GetLoginToken, cause?: string): Promise<void> {
     try {
-      const token = parse(
-        tokenSchema,
-        await new Promise((resolve, reject) => {
-          this.#restoreTimer = setTimeout(
-            () => reject(new Error(`it did not settle within ${this.#callTimeout} ms`)),
-            this.#callTimeout,
-          );
-          // A partner function may throw instead of rejecting: catch both.
-          Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
-        }),
-        // Read in the message below: "getLoginToken did not restore it (its result must be …)".
-        'its result',
+      await logBackIn(
+        this.#connection,
+        accountID,
+        getLoginToken,
+        this.#callTimeout,
+        (timer) => (this.#restoreTimer = timer),
       );
-      const account = await this.#connection.call<Account>('loginAccount', { token }, { early: true });
-      if (account.id !== accountID) {
-        await this.#connection.call('logoutAccount', undefined, { early: true });
-        throw new Error(`its token logged in the account ${account.id}`);
-      }
       this.#signedIn(accountID);
     } catch (error) {
       this.#lose(
@@ -774,7 +683,7 @@ export class Plugin {
 
   async #teardown(): Promise<void> {
     this.#destroyed = true;
-    for (const wake of this.#wakers) wake();
+    this.#status.wake();
     this.#log('cleanup');
     clearTimeout(this.#restoreTimer);
     this.#frame.hide();
@@ -782,8 +691,7 @@ export class Plugin {
       // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.
       await this.#connection.call('logoutAccount', undefined, { timeout: 2000 }).catch(() => {});
     }
-    for (const subscription of this.#statusSubscriptions.values()) subscription.stop();
-    this.#statusSubscriptions.clear();
+    this.#status.stop();
     this.#connection.destroy();
     this.#frame.destroy();
     this.#emitter.clear();

@@ -7,16 +7,17 @@
  * shadow DOM is static, so lit-html's templates would only add weight to the CDN bundle.
  *
  * This module exports the class unregistered and touches no `window`/`document` when imported
- * (SSR-safe); `video-plugin/element` registers it.
+ * (SSR-safe); `video-plugin/element` registers it. Beside it: `attributes.ts` (what the attributes
+ * mean in the `Plugin`'s terms), `stage.ts` (the element's own UI: stage, dialog, scroll lock, focus
+ * return) and `styles.ts` (its style sheet).
  */
-import { ReactiveElement, css, type PropertyDeclarations } from '@lit/reactive-element';
+import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import { DestroyedError, InvalidParameterError, VideoPluginError } from '../errors.js';
 import { Emitter, report, type PluginEventListener } from '../events.js';
 import {
   callbackSchema,
   eventNameSchema,
   idSchema,
-  pluginOptionsSchema,
   type Appearance,
   type OpenEditorOptions,
   type OpenPluginOptions,
@@ -42,7 +43,22 @@ import {
   type VideoGenerationStartResult,
   type VideoGenerationStatusUpdatePayload,
 } from '../wire/api.js';
+import {
+  DISPLAYS,
+  PRELOADS,
+  callbacksSchema,
+  forElement,
+  given,
+  optionalNumber,
+  same,
+  type Display,
+  type Preload,
+} from './attributes.js';
 import { dispatchPluginEvent, type CloseReason, type VideoPluginElementEventMap } from './events.js';
+import { buildStage, closeDialog, openDialog } from './stage.js';
+import { styles } from './styles.js';
+
+export type { Display, Preload } from './attributes.js';
 
 /** What the element builds its `Plugin` from; compared by value to decide whether to rebuild. */
 interface ElementConfig {
@@ -57,22 +73,6 @@ interface Look {
   locale?: string;
 }
 
-/** Where the studio shows: in the element's box, or in a dialog over the page. */
-export type Display = 'inline' | 'modal' | 'drawer';
-const DISPLAYS: readonly string[] = ['inline', 'modal', 'drawer'];
-
-/**
- * When the studio is created: `auto` as soon as the element is in the document, `intent` at the
- * first sign the user is about to use it (pointer over, focus, touch), `none` at the first click
- * on the launcher or the first method call. Like `<video preload>`: `auto` is the default.
- */
-export type Preload = 'auto' | 'intent' | 'none';
-const PRELOADS: readonly string[] = ['auto', 'intent', 'none'];
-
-/** How many modal dialogs lock the page's scroll, and the overflow they found. */
-let scrollLocks = 0;
-let pageOverflow = '';
-
 type StatusMethod = 'subscribeToTopicSearchStatusUpdates' | 'subscribeToVideoGenerationStatusUpdates';
 
 /** A status subscription asked for before the element had its `Plugin`. */
@@ -81,70 +81,6 @@ interface PendingSubscription {
   id: string;
   callback: (payload: TopicSearchStatusUpdatePayload) => void;
   stop: (() => void) | undefined;
-}
-
-/** The attribute behind each option, to name it in error messages. */
-const ATTRIBUTES: Record<string, string> = {
-  partnerID: 'partner-id',
-  'options.environment': 'environment',
-  'options.authMode': 'auth-mode',
-  'options.serviceURL': 'service-url',
-  'options.isDebug': 'debug',
-  'options.connectTimeout': 'connect-timeout',
-  'options.callTimeout': 'call-timeout',
-  'options.appearance.colorScheme': 'theme',
-  'options.locale': 'locale',
-  'options.height': 'height',
-  'changes.appearance.colorScheme': 'theme',
-  'changes.locale': 'locale',
-};
-
-const callbacksSchema = pluginOptionsSchema._zod.def.shape.callbacks;
-
-/** Lit's Number converter, except that an empty attribute means "not set" (`Number('')` is 0). */
-const optionalNumber = {
-  fromAttribute: (value: string | null) => (value === null || value === '' ? undefined : Number(value)),
-};
-
-/** Empty and removed attributes mean "not set" (the `Plugin`'s default applies). */
-function given<T>(value: T | null | undefined | ''): T | undefined {
-  return value === null || value === '' ? undefined : value;
-}
-
-/** Deep equality for plain data; anything else (functions, elements) by identity. */
-function same(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const plain = (value: object) => [Object.prototype, Array.prototype, null].includes(Object.getPrototypeOf(value));
-  if (!plain(a) || !plain(b)) return false;
-  const keysA = Object.keys(a);
-  if (keysA.length !== Object.keys(b).length) return false;
-  return keysA.every(
-    (key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
-}
-
-/**
- * Restates an error from the `Plugin`'s option checks in the element's terms: the attribute or
- * property to fix instead of the option behind it.
- */
-function forElement(error: unknown): VideoPluginError {
-  if (!(error instanceof InvalidParameterError)) {
-    return error instanceof VideoPluginError
-      ? error
-      : new VideoPluginError('internal_error', `<video-plugin>: ${String((error as Error)?.message ?? error)}`);
-  }
-  const field = typeof error.data?.field === 'string' ? error.data.field : '';
-  const attribute = ATTRIBUTES[field];
-  const property = field.replace(/^(options|changes)\./, '');
-  const subject = attribute ? `the ${attribute} attribute` : `the property ${property}`;
-  const message =
-    field && error.message.startsWith(field) ? `${subject}${error.message.slice(field.length)}` : error.message;
-  return new InvalidParameterError('invalid_parameter', `<video-plugin>: ${message}`, {
-    ...error.data,
-    field: attribute ?? property,
-  });
 }
 
 /**
@@ -215,100 +151,7 @@ export class VideoPluginElement extends ReactiveElement {
     preload: {},
   };
 
-  static override styles = css`
-    :host {
-      display: block;
-      position: relative;
-      height: var(--video-plugin-height, 600px);
-      box-sizing: border-box;
-    }
-    :host([display='modal']),
-    :host([display='drawer']) {
-      height: auto;
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    /* height="auto" (inline): the studio's content height, between the min and the max (the
-       iframe's own min-height and max-height, set by the Plugin from the same custom properties).
-       The placeholder and the stage share one grid cell, so the stage takes part in the height. */
-    :host([height='auto']:not([display='modal'], [display='drawer'])) {
-      display: grid;
-      height: auto;
-      min-height: var(--video-plugin-min-height, 400px);
-    }
-    :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
-      display: block;
-      grid-area: 1 / 1;
-      position: relative;
-    }
-    /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */
-    .stage,
-    .frame {
-      position: absolute;
-      inset: 0;
-      pointer-events: none;
-    }
-    .frame > iframe,
-    .stage > [part] {
-      pointer-events: auto;
-    }
-    [part='loading'],
-    [part='failed'] {
-      display: none;
-      position: absolute;
-      inset: 0;
-      box-sizing: border-box;
-      padding: 24px;
-      gap: 12px;
-      align-content: start;
-      background: Canvas;
-      color: CanvasText;
-      font:
-        15px/1.5 system-ui,
-        sans-serif;
-    }
-    .stage[data-show='loading'] [part='loading'],
-    .stage[data-show='failed'] [part='failed'] {
-      display: grid;
-    }
-    [part='loading'] i {
-      display: block;
-      height: 14px;
-      border-radius: 4px;
-      background: color-mix(in srgb, CanvasText 12%, Canvas);
-      animation: pulse 1.2s ease-in-out infinite alternate;
-    }
-    @keyframes pulse {
-      to {
-        opacity: 0.4;
-      }
-    }
-    @media (prefers-reduced-motion: reduce) {
-      [part='loading'] i {
-        animation: none;
-      }
-    }
-    dialog {
-      padding: 0;
-      border: 0;
-      overflow: hidden;
-      width: min(var(--video-plugin-dialog-width, 960px), 100vw - 32px);
-      height: min(var(--video-plugin-dialog-height, 720px), 100vh - 32px);
-      max-width: none;
-      max-height: none;
-      border-radius: 8px;
-    }
-    dialog.drawer {
-      margin: 0 0 0 auto;
-      width: min(var(--video-plugin-drawer-width, 480px), 100vw);
-      height: 100vh;
-      border-radius: 0;
-    }
-    dialog::backdrop {
-      background: rgb(15 23 42 / 0.55);
-    }
-  `;
+  static override styles = styles;
 
   /** The partner ID the service gave you. Required. */
   declare partnerID: string | undefined;
@@ -463,38 +306,7 @@ export class VideoPluginElement extends ReactiveElement {
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
-    // Built node by node: pages with Trusted Types refuse markup strings (innerHTML).
-    const node = (tag: string, attributes: Record<string, string>, ...children: (Node | string)[]): HTMLElement => {
-      const element = document.createElement(tag);
-      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-      element.append(...children);
-      return element;
-    };
-    const bar = () => node('i', {});
-    root.append(
-      node('slot', {}),
-      node(
-        'div',
-        { class: 'stage' },
-        node('div', { class: 'frame' }),
-        node(
-          'div',
-          { part: 'loading', role: 'progressbar', 'aria-label': 'Loading' },
-          node('slot', { name: 'loading' }, bar(), bar(), bar()),
-        ),
-        node(
-          'div',
-          { part: 'failed', role: 'alert' },
-          node('p', {}),
-          node(
-            'div',
-            {},
-            node('button', { part: 'retry', type: 'button' }, node('slot', { name: 'retry' }, 'Try again')),
-          ),
-        ),
-      ),
-      node('dialog', { part: 'dialog', 'aria-label': 'Video creation' }),
-    );
+    buildStage(root);
     // Handlers of the element's own nodes: they live and go with the element.
     const dialog = root.querySelector('dialog')!;
     dialog.oncancel = (event) => {
@@ -852,22 +664,11 @@ export class VideoPluginElement extends ReactiveElement {
     const dialog = this.renderRoot.querySelector('dialog')!;
     const modal = this.#built?.display !== 'inline' && this.#built !== undefined;
     if (open && modal) {
-      let active = document.activeElement;
-      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-      this.#opener = active instanceof HTMLElement ? active : undefined;
-      if (scrollLocks++ === 0) {
-        pageOverflow = document.documentElement.style.overflow;
-        document.documentElement.style.overflow = 'hidden';
-      }
-      dialog.showModal();
+      this.#opener = openDialog(dialog);
       this.#plugin!.iframe.focus();
     } else if (!open) {
-      if (dialog.open) {
-        dialog.close();
-        if (--scrollLocks === 0) document.documentElement.style.overflow = pageOverflow;
-        this.#opener?.focus();
-        this.#opener = undefined;
-      }
+      closeDialog(dialog, this.#opener);
+      this.#opener = undefined;
       const reason = this.#closing ?? 'ui';
       this.#closing = undefined;
       this.dispatchEvent(new CustomEvent('closed', { detail: { reason }, bubbles: true, composed: true }));

@@ -395,7 +395,7 @@ describe('Plugin: accounts and tokens', () => {
     expect(error.code).to.equal('account_not_found');
   });
 
-  // The service is the one judge of tokens (test/node/tokens.test.ts covers every refusal); the
+  // The service is the one judge of tokens (packages/service/test/auth/tokens.test.ts covers every refusal); the
   // page only checks that a token is a string of sensible length.
   it('the service refuses tokens that are not JWTs, or name another partner, with their codes', async () => {
     const plugin = await createPlugin();

@@ -7,9 +7,9 @@ import { ConnectionError, DestroyedError, InvalidParameterError } from '../../sr
 import '../../src/element/index.js';
 import { Plugin } from '../../src/plugin.js';
 import type { VideoPluginElement } from '../../src/element/video-plugin-element.js';
-import { CATALOGUES } from '../../src/service/pages/i18n.js';
-import { de } from '../../src/service/pages/locales/de.js';
-import { en } from '../../src/service/pages/locales/en.js';
+import { CATALOGUES } from '../../packages/service/src/pages/i18n.js';
+import { de } from '../../packages/service/src/pages/locales/de.js';
+import { en } from '../../packages/service/src/pages/locales/en.js';
 import {
   BUSINESS_URL,
   ESCAPE,

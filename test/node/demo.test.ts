@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { startService, type RunningService } from '../../src/service/server.js';
+import { startService, type RunningService } from '../../packages/service/src/server.js';
 
 interface Demo {
   url: string;

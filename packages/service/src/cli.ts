@@ -1,0 +1,78 @@
+/**
+ * The `video-plugin-service` command: reads the flags and environment, starts the service, prints
+ * what a partner needs to connect (URL, partner ID, secret, allowed origins), and stops cleanly on
+ * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
+ */
+import { VideoPluginError } from 'video-plugin/internal';
+import { parseCommandLine, UsageError, USAGE } from './config.js';
+import { startService, type RunningService } from './server.js';
+
+async function main(): Promise<void> {
+  let commandLine;
+  try {
+    commandLine = parseCommandLine(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError(error.message);
+  }
+  if (commandLine.help) {
+    console.log(USAGE);
+    return;
+  }
+
+  let service: RunningService;
+  try {
+    service = await startService(commandLine.options);
+  } catch (error) {
+    if (error instanceof VideoPluginError) usageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint =
+      code === 'EADDRINUSE' ? ' The port is taken: choose another with --port, or --port 0 for any free one.' : '';
+    const message = (error as Error).message.replace(/\.?$/, '.');
+    console.error(`video-plugin-service: ${message}${hint}`);
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) process.exit(1); // a second Ctrl+C does not wait
+    stopping = true;
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('video-plugin-service: failed to stop cleanly:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // Printed last: whoever waits for the banner (a person, a test) may stop the service at once.
+  console.log(banner(service));
+}
+
+function banner(service: RunningService): string {
+  const lines = [`video-plugin-service listening on ${service.url}`];
+  for (const partner of service.partners) {
+    lines.push(
+      `  partner ID:      ${partner.id}`,
+      `  secret:          ${partner.secret}`,
+      `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
+    );
+    if (partner.webhookURLs.length > 0) lines.push(`  webhooks to:     ${partner.webhookURLs.join(', ')}`);
+  }
+  lines.push(
+    `  plugin page:     ${service.url}/plugin`,
+    `  job time:        ${service.jobMs} ms`,
+    `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
+    `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
+  );
+  return lines.join('\n');
+}
+
+function usageError(message: string): never {
+  console.error(`video-plugin-service: ${message}\nRun video-plugin-service --help for the options.`);
+  process.exit(2);
+}
+
+await main();

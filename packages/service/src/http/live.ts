@@ -1,0 +1,169 @@
+/**
+ * The plugin page's status socket (`/api/live`): a WebSocket over which the service pushes the
+ * account's changes as they happen. A page with many Plugin instances holds one per iframe; unlike
+ * a held HTTP/1.1 stream, a WebSocket does not take one of the browser's 6 connections per host,
+ * and unlike polling it costs nothing while nothing changes.
+ *
+ * Protocol (JSON text messages):
+ * 1. The page sends `{ session, after? }` within {@link AUTH_MS}; the session is checked exactly like
+ *    `Authorization: Bearer` (else close 4401 `not_authenticated`).
+ * 2. The service answers `{ cursor, changes }`, as `GET /api/changes?after=` would: the changes
+ *    since `after`, or `null` when it cannot replay them (re-read what you follow).
+ * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order.
+ * A ping every `heartbeatMs` finds dead peers: one that has not answered the previous ping is cut.
+ * A peer that stops reading is cut sooner if more than {@link Streams.maxUnsentBytes} wait for it
+ * (1 MiB, `MAX_UNSENT_BYTES` in stream.ts, unless the streams are given another limit): it is
+ * closed with {@link CLOSE_TOO_SLOW} and, unless it takes its close frame within
+ * {@link CLOSE_GRACE_MS}, dropped; it no longer follows the changes from the moment it is cut.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { sessionOf } from '../auth/sessions.js';
+import type { ServiceConfig } from '../config.js';
+import { isOriginAllowed } from '../origins.js';
+import type { Store } from '../store/store.js';
+import type { Streams } from './stream.js';
+
+/** The path of the socket. */
+export const LIVE_PATH = '/api/live';
+/** How long a new socket may take to send its session. */
+export const AUTH_MS = 5000;
+/** Close code for a missing, malformed or ended session (as HTTP 401). */
+export const CLOSE_NOT_AUTHENTICATED = 4401;
+/**
+ * Close code for a peer that stopped reading ("try again later"): the page reconnects with its
+ * cursor and is sent what it missed, as after any drop.
+ */
+export const CLOSE_TOO_SLOW = 1013;
+/** How long a closed socket may take to say goodbye before it is dropped. */
+export const CLOSE_GRACE_MS = 1000;
+/** Largest accepted message: the first message holds a session and a cursor only. */
+const MAX_PAYLOAD = 4096;
+
+export class Live {
+  readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  readonly #sockets = new Set<WebSocket>();
+
+  constructor(
+    readonly config: ServiceConfig,
+    readonly store: Store,
+    readonly streams: Streams,
+    /** The service's own origin (the page is served from it). */
+    readonly origin: () => string,
+  ) {}
+
+  /** How many sockets are open (authenticated or not yet). */
+  get size(): number {
+    return this.#sockets.size;
+  }
+
+  /**
+   * Takes over an HTTP upgrade request. Refused with 404 off {@link LIVE_PATH}, and with 403 when
+   * the Origin is neither the service's own nor one a partner allows: a page elsewhere cannot read
+   * an account's changes through a visitor's browser.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
+    if (path !== LIVE_PATH) return refuse(socket, 404, 'Not Found');
+    if (!this.#originAllowed(req.headers.origin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
+    this.#server.handleUpgrade(req, socket, head, (ws) => this.#accept(ws));
+  }
+
+  /** Closes every socket (shutdown); resolves when they are gone (cut after a second at most). */
+  async closeAll(): Promise<void> {
+    const closed = [...this.#sockets].map((ws) => new Promise((resolve) => ws.once('close', resolve)));
+    for (const ws of this.#sockets) ws.close(1001, 'service_closing');
+    const cut = setTimeout(() => {
+      for (const ws of this.#sockets) ws.terminate();
+    }, CLOSE_GRACE_MS);
+    await Promise.all(closed);
+    clearTimeout(cut);
+    this.#server.close();
+  }
+
+  #originAllowed(origin: string | undefined, host: string | undefined): boolean {
+    if (!origin) return false;
+    // Same origin as the address the client reached (directly or through a proxy), or as the service.
+    if (origin === this.origin() || (host !== undefined && origin === `http://${host}`)) return true;
+    for (const partner of this.config.partners.values())
+      if (isOriginAllowed(partner.allowedOrigins, origin)) return true;
+    return false;
+  }
+
+  #accept(ws: WebSocket): void {
+    this.#sockets.add(ws);
+    let alive = true;
+    let unfollow = (): void => {};
+    let drop: ReturnType<typeof setTimeout> | undefined;
+    // One limit for the streams and the sockets.
+    const limit = this.streams.maxUnsentBytes;
+    /** Cuts a peer that has stopped reading: no more changes for it, and gone within the grace. */
+    const tooSlow = (): void => {
+      if (drop) return;
+      unfollow();
+      this.streams.clientCut('status socket');
+      ws.close(CLOSE_TOO_SLOW, 'too_slow');
+      drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    };
+    const deadline = setTimeout(() => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'), AUTH_MS);
+    const heartbeat = setInterval(() => {
+      if (!alive) return ws.terminate();
+      alive = false;
+      ws.ping();
+    }, this.config.heartbeatMs);
+    ws.on('pong', () => (alive = true));
+    ws.once('message', (data, isBinary) => {
+      clearTimeout(deadline);
+      const first = isBinary ? undefined : parseFirst(String(data));
+      let session;
+      try {
+        session = sessionOf(this.store, first?.session);
+      } catch {
+        return ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated');
+      }
+      const follow = this.streams.follow(
+        {
+          sessionKey: session.key,
+          owner: session.owner,
+          send: (text) => {
+            ws.send(text);
+            if (ws.bufferedAmount > limit) tooSlow();
+          },
+          stop: () => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'),
+        },
+        first?.after,
+      );
+      unfollow = follow.unfollow;
+      ws.send(JSON.stringify(follow.feed));
+    });
+    // A socket that errs (bad frame, too large) closes too; 'close' cleans up either way.
+    ws.on('error', () => {});
+    ws.once('close', () => {
+      clearTimeout(deadline);
+      clearTimeout(drop);
+      clearInterval(heartbeat);
+      unfollow();
+      this.#sockets.delete(ws);
+    });
+  }
+}
+
+/** The first message, `{ session, after? }`; undefined when it is not one. */
+function parseFirst(text: string): { session: string; after?: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { session, after } = value as Record<string, unknown>;
+  if (typeof session !== 'string' || (after !== undefined && typeof after !== 'string')) return undefined;
+  return after === undefined ? { session } : { session, after };
+}
+
+/** Answers an upgrade request with an HTTP error and drops the connection. */
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+}

@@ -1,0 +1,244 @@
+/**
+ * Everything the service serves that is not JSON: the plugin page (`/plugin`), its built assets
+ * (`/assets/…`) and the videos' generated media (`/media/videos/…`).
+ *
+ * The page may be framed only by the partners' allowed origins (CSP `frame-ancestors`; no
+ * X-Frame-Options, which cannot list several origins) and may load nothing from elsewhere.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import send from 'send';
+import { NotFoundError } from 'video-plugin/internal';
+import type { ServiceConfig } from '../config.js';
+import { videoSvg } from './placeholder.js';
+import { frameAncestorSources } from '../origins.js';
+import { pluginPageHtml } from './page-html.js';
+import { videoFile } from '../jobs/jobs.js';
+import { transcript } from '../media/accessibility.js';
+import type { Store, VideoRecord } from '../store/store.js';
+import { MEDIA_FILES, SVG_TYPE } from '../store/shapes.js';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The Content-Security-Policy of the plugin page. */
+export function pageCsp(config: ServiceConfig): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    // Topic images live on the source websites (the real service would proxy them).
+    "img-src 'self' data: http: https:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestorSources(config.partners.values()).join(' ')}`,
+  ].join('; ');
+}
+
+/** Answers `GET /plugin`: the HTML shell of the iframe's page. */
+export async function servePluginPage(res: ServerResponse, config: ServiceConfig): Promise<void> {
+  const stylesheet = await isFile(join(config.publicDir, 'app.css'));
+  const html = pluginPageHtml({ stylesheet });
+  res
+    .writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(html),
+      'content-security-policy': pageCsp(config),
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    })
+    .end(html);
+}
+
+/** Answers `GET /assets/<file>` from the public directory; nothing outside it is reachable. */
+export async function serveAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  config: ServiceConfig,
+): Promise<void> {
+  const root = resolve(config.publicDir);
+  let relative: string;
+  try {
+    relative = decodeURIComponent(path.slice('/assets/'.length));
+  } catch {
+    throw missing(path);
+  }
+  // Refuse anything that could step out of the directory or name a hidden file, before touching disk.
+  const segments = relative.split('/');
+  if (
+    relative === '' ||
+    relative.includes('\\') ||
+    relative.includes('\0') ||
+    segments.some((s) => s === '' || s.startsWith('.'))
+  ) {
+    throw missing(path);
+  }
+  const file = resolve(root, ...segments);
+  if (!file.startsWith(root + sep) || !(await isFile(file))) throw missing(path);
+  const content = await readFile(file);
+  res.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'content-length': content.length,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : content);
+}
+
+/**
+ * A video's media (`/media/videos/<id>/<name>`, names in `MEDIA_FILES`): real files (MP4 with HTTP
+ * range requests, so that players can seek; JPEG thumbnail and poster; WebVTT captions; the
+ * plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only once they
+ * exist — a final render's files once the render is COMPLETE — and all by the same rule: the
+ * unguessable video ID is the key (see SECURITY.md).
+ */
+export async function serveMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  store: Store,
+  mediaDir: string,
+): Promise<void> {
+  // A topic's kept images (the editor shows them): /media/topics/<topicId>/<n>.<type>.
+  const image = /^\/media\/topics\/([\w-]+)\/(\d+\.(png|jpg|gif|webp))$/.exec(path);
+  if (image) {
+    const topic = store.topics.get(image[1] as string);
+    const file = topic?.files?.find((kept) => kept.endsWith(`/${image[2]}`));
+    if (!file) throw missing(path);
+    const type = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[image[3] as 'png'];
+    return sendFile(req, res, file, type);
+  }
+  const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
+  const video = match ? store.videos.get(match[1] as string) : undefined;
+  const name = match?.[2] ?? '';
+  if (!video) throw missing(path);
+  if (video.media === 'mp4') {
+    const file = Object.hasOwn(MEDIA_FILES, name) ? MEDIA_FILES[name as keyof typeof MEDIA_FILES] : undefined;
+    const ready =
+      file?.kind === 'preview'
+        ? video.hasPreview
+        : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+    if (!file || !ready) throw missing(path);
+    const served = videoFile(mediaDir, video.id, file.kind, file.ext);
+    if (file.ext === 'txt') await keepTranscript(video, served);
+    return sendFile(req, res, served, file.type);
+  }
+  // The poster is the thumbnail's picture, a file of the finished render (as with real media).
+  const kind = { 'thumbnail.svg': 'thumbnail', 'poster.svg': 'thumbnail', 'render.svg': 'render' } as const;
+  const drawn = Object.hasOwn(kind, name) ? kind[name as keyof typeof kind] : undefined;
+  const ready =
+    name === 'thumbnail.svg' ? video.hasThumbnail : video.renders.some((render) => render.status === 'COMPLETE');
+  if (!drawn || !ready) throw missing(path);
+  const svg = videoSvg(video, drawn);
+  res
+    .writeHead(200, {
+      'content-type': SVG_TYPE,
+      'content-length': Buffer.byteLength(svg),
+      // An SVG opened directly is a document: it must not run anything.
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      // Readable from the partner's page like the real media (a render's files, alike in both modes).
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+    })
+    .end(svg);
+}
+
+/**
+ * A final render made before renders wrote their transcript has none: it is written once from the
+ * stored storyboard (which a completed video can no longer change), under a temporary name first
+ * so that a request at the same moment never reads half of it.
+ */
+async function keepTranscript(video: VideoRecord, file: string): Promise<void> {
+  if (!video.storyboard || (await isFile(file))) return;
+  const partial = `${file}.${randomUUID()}.partial`;
+  await writeFile(partial, transcript(video.storyboard));
+  await rename(partial, file);
+}
+
+/**
+ * Sends a file with the `send` package: `Content-Length`, `Accept-Ranges: bytes`, one `Range`
+ * (`206`, or `416` when unsatisfiable; several ranges get the whole file), `If-Range`, `ETag` and
+ * `Last-Modified` with `304` on `If-None-Match`/`If-Modified-Since` (`412` on a failed `If-Match`),
+ * and HEAD. The file is read only while the client is there: `send` destroys the read stream when
+ * the response ends or the client goes (a player that seeks drops its request), and on a read error
+ * (the response, then under way, is cut).
+ *
+ * Which file may be read is decided by the callers; a missing one is the service's JSON 404.
+ */
+function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const failed = (error: unknown): void => {
+      // Nothing sent yet: the error answer must not carry the file's headers.
+      if (!res.headersSent) for (const name of res.getHeaderNames()) res.removeHeader(name);
+      fail(error);
+    };
+    // The file's own folder as the root, its name as the path: send then joins nothing that came
+    // from the request, and no character of the folder's name is read as URL syntax.
+    send(req, `/${encodeURIComponent(basename(file))}`, {
+      root: dirname(file),
+      dotfiles: 'allow',
+      index: false,
+      // `no-cache` (below): a re-rendered preview keeps its URL, so a player must revalidate.
+      cacheControl: false,
+      etag: true,
+      lastModified: true,
+      acceptRanges: true,
+    })
+      .on('headers', (response: ServerResponse) => {
+        // Set before send writes its own: on 200, 206, 304, 412 and 416 alike.
+        response.setHeader('content-type', type);
+        response.setHeader('cache-control', 'no-cache');
+        response.setHeader('x-content-type-options', 'nosniff');
+        // Players on the partner's page (another origin) may read it, as from a CDN.
+        response.setHeader('access-control-allow-origin', '*');
+        response.setHeader('cross-origin-resource-policy', 'cross-origin');
+      })
+      .on('directory', () => failed(missing(pathOf(req))))
+      .on('error', (error: { status?: number; statusCode?: number }) => {
+        const status = error.status ?? error.statusCode ?? 500;
+        if (res.headersSent) return failed(error); // a read error mid-file: the response is cut
+        if (status === 404) return failed(missing(pathOf(req)));
+        // send has set Content-Range (`bytes */size`) on a 416; the answer has no body.
+        if (status === 416 || status === 412) return void res.writeHead(status, { 'content-length': 0 }).end();
+        failed(error);
+      })
+      .pipe(res);
+    res.once('close', () => done());
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://service.invalid').pathname;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function missing(path: string): NotFoundError {
+  return new NotFoundError('not_found', `Nothing is served at ${path}.`);
+}

@@ -1,0 +1,445 @@
+/**
+ * Background jobs: topic searches, video generations and renders. Each moves its record through
+ * PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, recording every step in the store
+ * so that the status streams push it, with the job's progress (stage, fraction, time left; see
+ * progress.ts) on the record.
+ *
+ * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
+ * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
+ */
+import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { downloadImage } from '../media/images.js';
+import type { LimitFunction } from 'p-limit';
+import { RenderError, renderQueue, renderVideo } from '../media/render.js';
+import { buildStoryboard, type Storyboard } from '../media/storyboard.js';
+import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
+import { fetchSourcePage, SourceError } from '../media/source.js';
+import {
+  advance,
+  newId,
+  nowISO,
+  type Owner,
+  type Store,
+  type TopicRecord,
+  type GenerationRecord,
+  type VideoRecord,
+} from '../store/store.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
+
+/** Parameters of a generation, already validated. */
+export interface GenerationParams {
+  topicId: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  videoInstructions?: string;
+}
+
+/**
+ * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
+ * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
+ */
+export const FAIL_GENERATION_MARKER = '[fail]';
+
+/** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
+export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
+
+/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
+export function videoFile(
+  mediaDir: string,
+  videoId: string,
+  kind: 'preview' | 'final',
+  ext: 'mp4' | 'jpg' | 'vtt' | 'txt',
+) {
+  return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
+}
+
+/** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
+const TOPIC_PENDING_SHARE = 0.1;
+/** Share of `jobMs` a generation spends PENDING. */
+const GENERATION_PENDING_SHARE = 0.2;
+
+/** Runs the service's background jobs. */
+export class Jobs {
+  readonly #store: Store;
+  readonly #jobMs: number;
+  readonly #fetchTimeoutMs: number;
+  readonly #media: 'real' | 'placeholder';
+  readonly #mediaDir: string;
+  readonly #renders: LimitFunction;
+  readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
+  readonly #closing = new AbortController();
+  #running = 0;
+
+  constructor(
+    store: Store,
+    options: {
+      jobMs: number;
+      fetchTimeoutMs: number;
+      media?: 'real' | 'placeholder';
+      mediaDir?: string;
+      renderConcurrency?: number;
+      /** Told when a video is completed and when its final render is ready. */
+      webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
+    },
+  ) {
+    this.#store = store;
+    this.#jobMs = options.jobMs;
+    this.#fetchTimeoutMs = options.fetchTimeoutMs;
+    this.#media = options.media ?? 'placeholder';
+    this.#mediaDir = options.mediaDir ?? '';
+    this.#renders = renderQueue(options.renderConcurrency);
+    this.#webhooks = options.webhooks;
+    // Every running job's wait listens to this one signal (and removes itself when done): many jobs
+    // at once are normal, not the listener leak Node warns about past 10.
+    setMaxListeners(0, this.#closing.signal);
+  }
+
+  /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
+  startTopicSearch(owner: Owner, sourceURL: string): TopicRecord {
+    const now = nowISO();
+    const topic: TopicRecord = {
+      ...owner,
+      id: newId('topic'),
+      requestId: newId('search'),
+      sourceURL,
+      status: 'PENDING',
+      progress: startProgress('topic'),
+      images: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.#store.changed({ kind: 'topic', record: topic });
+    this.#run(() => this.#searchTopic(topic));
+    return topic;
+  }
+
+  /**
+   * Saves a new PENDING generation and its video (named after the topic) and starts generating.
+   * The caller has checked that the topic is the account's and COMPLETE.
+   */
+  startGeneration(
+    owner: Owner,
+    topic: TopicRecord,
+    params: GenerationParams,
+  ): { generation: GenerationRecord; video: VideoRecord } {
+    const now = nowISO();
+    const generation: GenerationRecord = {
+      ...owner,
+      ...params,
+      requestId: newId('gen'),
+      videoId: newId('vid'),
+      status: 'PENDING',
+      progress: startProgress(this.#media === 'real' ? 'generationReal' : 'generation'),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const video: VideoRecord = {
+      ...owner,
+      id: generation.videoId,
+      name: topic.title ?? new URL(topic.sourceURL).hostname,
+      topicId: topic.id,
+      requestId: generation.requestId,
+      aspectRatio: params.aspectRatio,
+      duration: params.duration,
+      language: params.language,
+      createdAt: now,
+      updatedAt: now,
+      isCompleted: false,
+      hasThumbnail: false,
+      renders: [],
+      media: RENDER_FORMAT[this.#media],
+    };
+    this.#store.changed({ kind: 'video', record: video });
+    this.#store.changed({ kind: 'generation', record: generation });
+    this.#run(() => this.#generate(generation));
+    return { generation, video };
+  }
+
+  /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
+  completeVideo(video: VideoRecord): void {
+    video.isCompleted = true;
+    video.updatedAt = nowISO();
+    video.renders = [
+      { format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) },
+    ];
+    this.#store.changed({ kind: 'video', record: video });
+    this.#webhooks?.videoCompleted(video);
+    this.#run(() => this.#render(video));
+  }
+
+  /**
+   * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
+   * its duration, each with the topic image it names (`images[index]`) or none; then the preview
+   * is rendered again. The old preview is served until the new one is whole.
+   */
+  editScenes(
+    video: VideoRecord,
+    scenes: readonly { heading: string; body?: string | undefined; narration: string; image: number | null }[],
+    images: readonly string[],
+  ): void {
+    const board = video.storyboard;
+    if (!board) return;
+    const length = board.duration / scenes.length;
+    board.scenes = scenes.map((scene, index) => ({
+      kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
+      heading: scene.heading,
+      ...(scene.body ? { body: scene.body } : {}),
+      ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
+      narration: scene.narration,
+      start: index * length,
+      duration: length,
+    }));
+    video.updatedAt = nowISO();
+    this.#store.changed({ kind: 'video', record: video });
+    this.#run(async () => {
+      try {
+        await this.#renderFiles(board, `${video.id}-preview`);
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
+        return;
+      }
+      video.hasPreview = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    });
+  }
+
+  /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
+  resume(): void {
+    for (const topic of this.#store.topics.values()) {
+      if (topic.status === 'PENDING' || topic.status === 'PROCESSING') this.#run(() => this.#searchTopic(topic));
+    }
+    for (const generation of this.#store.generations.values()) {
+      if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
+        this.#run(() => this.#generate(generation));
+    }
+    for (const video of this.#store.videos.values()) {
+      if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
+        this.#run(() => this.#render(video));
+      }
+    }
+  }
+
+  /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
+  close(): void {
+    this.#closing.abort();
+  }
+
+  /** Renders running and waiting for their turn. */
+  get renderQueue(): { active: number; waiting: number } {
+    return { active: this.#renders.activeCount, waiting: this.#renders.pendingCount };
+  }
+
+  /** How many jobs are running. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /**
+   * Starts `job` once the store's current transaction is committed (at once outside of one): a job
+   * never works on a record that a failed transaction took back.
+   */
+  #run(job: () => Promise<void>): void {
+    this.#store.afterCommit(() => {
+      this.#running++;
+      job()
+        .catch((error: unknown) => {
+          if (this.#closing.signal.aborted) return;
+          console.error('video-plugin-service: a background job failed unexpectedly:', error);
+        })
+        .finally(() => this.#running--);
+    });
+  }
+
+  /**
+   * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
+   * one place that takes a render slot: callers never wrap it in the queue again.
+   */
+  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<unknown> {
+    if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
+    return this.#renders(() =>
+      renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal, progress),
+    );
+  }
+
+  #wait(ms: number): Promise<void> {
+    return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
+  }
+
+  /**
+   * Waits `ms` like {@link #wait}, telling `onShare` the share of it waited every
+   * {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real work would.
+   */
+  async #waitTicking(ms: number, onShare: (share: number) => void): Promise<void> {
+    const start = Date.now();
+    for (let left = ms; left > 0; left = start + ms - Date.now()) {
+      await this.#wait(Math.min(left, PROGRESS_INTERVAL_MS));
+      onShare((Date.now() - start) / ms);
+    }
+  }
+
+  async #searchTopic(topic: TopicRecord): Promise<void> {
+    const started = Date.now();
+    const change = { kind: 'topic', record: topic } as const;
+    const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
+    if (topic.status === 'PENDING') {
+      await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
+      advance(topic, 'PROCESSING');
+      if (!progress.stage('reading_page')) this.#store.changed(change);
+    }
+    progress.stage('reading_page');
+    let page;
+    try {
+      page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
+    } catch (error) {
+      if (!(error instanceof SourceError)) throw error;
+      progress.fail();
+      advance(topic, 'FAILED', { code: error.code, message: error.message });
+      this.#store.changed(change);
+      return;
+    }
+    // The topic fills in while PROCESSING, as the real service streams it: text first, then the
+    // images one by one over the rest of the job's time.
+    topic.title = page.title ?? new URL(topic.sourceURL).hostname;
+    if (page.description !== undefined) topic.description = page.description;
+    topic.headings = page.headings;
+    topic.sentences = page.sentences;
+    topic.images = [];
+    topic.files = [];
+    topic.updatedAt = nowISO();
+    if (!progress.stage('collecting_images')) this.#store.changed(change);
+    const steps = page.images.length + 1;
+    const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
+    for (const [index, image] of page.images.entries()) {
+      await this.#waitTicking(stepMs, (share) => progress.within((index + share) / steps));
+      // Real media: the service keeps its own copy (videos never hot-link the source site);
+      // an image that cannot be used is left out of the video, not of the topic.
+      if (this.#media === 'real') {
+        const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+          timeoutMs: this.#fetchTimeoutMs,
+          signal: this.#closing.signal,
+        });
+        if ('file' in kept) topic.files.push(kept.file);
+      }
+      topic.images.push(image);
+      topic.updatedAt = nowISO();
+      progress.note((index + 1) / steps);
+      this.#store.changed(change);
+    }
+    await this.#waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
+    progress.stage('finishing');
+    progress.complete();
+    advance(topic, 'COMPLETE');
+    this.#store.changed(change);
+  }
+
+  async #generate(generation: GenerationRecord): Promise<void> {
+    const started = Date.now();
+    const change = { kind: 'generation', record: generation } as const;
+    const video = this.#store.videos.get(generation.videoId);
+    const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
+    const progress = new ProgressTracker(generation, kind, () => this.#store.changed(change));
+    if (generation.status === 'PENDING') {
+      await this.#waitTicking(this.#jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
+      advance(generation, 'PROCESSING');
+      if (!progress.stage('writing_storyboard')) this.#store.changed(change);
+    }
+    progress.stage('writing_storyboard');
+    await this.#waitTicking(started + this.#jobMs - Date.now(), (share) => progress.within(share));
+    if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+      progress.fail();
+      advance(generation, 'FAILED', {
+        code: 'generation_failed',
+        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+      });
+      this.#store.changed(change);
+      return;
+    }
+    // The video gets its thumbnail (and, with real media, its preview render) before the generation
+    // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
+    if (video?.media === 'mp4') {
+      const topic = this.#store.topics.get(generation.topicId);
+      video.storyboard = buildStoryboard(
+        {
+          sourceURL: topic?.sourceURL ?? 'http://localhost/',
+          ...(topic?.title !== undefined ? { title: topic.title } : {}),
+          ...(topic?.description !== undefined ? { description: topic.description } : {}),
+          headings: topic?.headings ?? [],
+          sentences: topic?.sentences ?? [],
+          images: topic?.files ?? [],
+        },
+        generation,
+      );
+      try {
+        await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress);
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        progress.fail();
+        advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
+        this.#store.changed(change);
+        return;
+      }
+      video.hasPreview = true;
+    }
+    progress.stage('finishing');
+    if (video) {
+      video.hasThumbnail = true;
+      video.updatedAt = nowISO();
+      this.#store.changed({ kind: 'video', record: video });
+    }
+    progress.complete();
+    advance(generation, 'COMPLETE');
+    this.#store.changed(change);
+  }
+
+  async #render(video: VideoRecord): Promise<void> {
+    // The progress is the first render's (a video has one), given to every render at the end.
+    const first: { progress?: Progress } = video.renders[0] ?? {};
+    const progress = new ProgressTracker(first, renderKind(video), () =>
+      this.#store.changed({ kind: 'video', record: video }),
+    );
+    if (video.media === 'mp4' && video.storyboard) {
+      const board = video.storyboard;
+      try {
+        await this.#renderFiles(board, `${video.id}-final`, progress);
+      } catch (error) {
+        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        progress.fail();
+        for (const render of video.renders) {
+          render.progress = first.progress!;
+          if (render.status === 'PENDING') advance(render, 'PROCESSING');
+          if (render.status === 'PROCESSING') advance(render, 'FAILED', { code: error.code, message: error.message });
+        }
+        video.updatedAt = nowISO();
+        this.#store.changed({ kind: 'video', record: video });
+        return;
+      }
+    } else {
+      progress.stage('rendering');
+      await this.#waitTicking(this.#jobMs, (share) => progress.within(share));
+      progress.stage('finishing');
+    }
+    progress.complete();
+    const now = nowISO();
+    for (const render of video.renders) {
+      render.progress = first.progress!;
+      if (render.status === 'PENDING') advance(render, 'PROCESSING');
+      if (render.status === 'PROCESSING') {
+        advance(render, 'COMPLETE');
+        render.renderedAt = now;
+      }
+    }
+    video.updatedAt = now;
+    this.#store.changed({ kind: 'video', record: video });
+    this.#webhooks?.videoRendered(video);
+  }
+}
+
+/** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */
+function renderKind(video: VideoRecord): JobKind {
+  return video.media === 'mp4' && video.storyboard ? 'renderReal' : 'render';
+}

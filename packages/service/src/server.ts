@@ -1,0 +1,191 @@
+/**
+ * `startService()`: the local service in-process — used by the `video-plugin-service` command, by
+ * `npm start`, and by the test runners. It wires the store, the jobs, the status streams and socket
+ * and the routes into one `node:http` server. Every request is handled inside a try/catch, so a bad
+ * request costs one error answer, never the process.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { NotFoundError } from 'video-plugin/internal';
+import { handleApi, type ApiContext } from './http/api.js';
+import { resolveConfig, type ServiceOptions } from './config.js';
+import { sendError } from './http/reply.js';
+import { Jobs } from './jobs/jobs.js';
+import { Live } from './http/live.js';
+import { announceFfmpeg } from './media/tools.js';
+import { serveAsset, serveMedia, servePluginPage } from './http/static.js';
+import { Store } from './store/store.js';
+import { Streams } from './http/stream.js';
+import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+
+export type { ServiceOptions, PartnerOptions } from './config.js';
+export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
+export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
+
+/** A running service. */
+export interface RunningService {
+  /** Base URL of the service, e.g. `http://127.0.0.1:8001` (no trailing slash); same as `origin`. */
+  readonly url: string;
+  /** The service's origin, e.g. `http://127.0.0.1:8001`. */
+  readonly origin: string;
+  /** The port it listens on (the one picked when 0 was asked). */
+  readonly port: number;
+  /** The partners it accepts tokens from, with their secrets, allowed origins and webhook URLs. */
+  readonly partners: readonly {
+    id: string;
+    secret: string;
+    allowedOrigins: readonly string[];
+    webhookURLs: readonly string[];
+  }[];
+  /** Milliseconds a topic search or generation takes. */
+  readonly jobMs: number;
+  /** The data file, when state is kept across restarts. */
+  readonly dataFile: string | undefined;
+  /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
+  readonly webhooks: {
+    /** Every attempt, oldest first; the last attempt of a delivery says `delivered` or `failed`. */
+    readonly deliveries: readonly WebhookAttempt[];
+    /** Resolves once no delivery is under way (retries included). */
+    settled(): Promise<void>;
+  };
+  /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
+  stats(): ServiceStats;
+  /** Stops the service: ends streams and jobs, closes every connection, then the data file. */
+  close(): Promise<void>;
+}
+
+/** What {@link RunningService.stats} counts. */
+export interface ServiceStats {
+  accounts: number;
+  sessions: number;
+  topics: number;
+  generations: number;
+  videos: number;
+  /** Token IDs remembered against replay. */
+  usedJtis: number;
+  /** Open status streams and status sockets. */
+  streams: number;
+  /** Listeners on the store's changes (one per open stream). */
+  listeners: number;
+  /** Background jobs running. */
+  jobs: number;
+  /** Open TCP connections, idle keep-alive ones included. */
+  connections: number;
+}
+
+/**
+ * Starts the local service and resolves once it listens.
+ *
+ * @param options - see {@link ServiceOptions}; e.g. `{ port: 0, jobMs: 100 }` in tests.
+ * @throws {InvalidParameterError} `invalid_parameter` naming the bad option; or the listen error
+ *   (e.g. `EADDRINUSE`).
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const config = resolveConfig(options);
+  const store = await Store.open(config.dataFile);
+  // Real media needs a folder: the configured one, or a temporary one that lives as long as this.
+  const temporaryMedia = config.media === 'real' && !config.mediaDir;
+  const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
+  let origin = '';
+  const webhooks = new Webhooks(config, store, () => origin);
+  const jobs = new Jobs(store, { ...config, mediaDir, webhooks });
+  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
+  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir };
+  const live = new Live(config, store, streams, () => origin);
+
+  const server = createServer((req, res) => {
+    handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => live.upgrade(req, socket, head));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${displayHost(config.host)}:${port}`;
+  // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
+  jobs.resume();
+  webhooks.resume();
+  if (config.media === 'real') announceFfmpeg(); // which ffmpeg renders (path, version), once
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin,
+    origin,
+    port,
+    partners: [...config.partners.values()].map((partner) => ({
+      id: partner.id,
+      secret: partner.secret,
+      allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
+      webhookURLs: partner.webhookURLs,
+    })),
+    jobMs: config.jobMs,
+    dataFile: config.dataFile,
+    webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
+    stats: () => ({
+      accounts: store.accounts.size,
+      sessions: store.sessions.size,
+      topics: store.topics.size,
+      generations: store.generations.size,
+      videos: store.videos.size,
+      usedJtis: store.usedJtis.size,
+      streams: streams.size + live.size,
+      listeners: store.listenerCount,
+      jobs: jobs.running,
+      connections: sockets.size,
+    }),
+    close() {
+      closing ??= (async () => {
+        jobs.close();
+        await webhooks.close();
+        streams.endAll();
+        await live.closeAll();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await store.close();
+        if (temporaryMedia) await rm(mediaDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://service.invalid');
+  const path = url.pathname;
+  if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    if (path === '/plugin') return servePluginPage(res, ctx.config);
+    if (path === '/') {
+      // For a person who opens the service's address in a browser.
+      const text =
+        'video-plugin local service\n\nPlugin page: /plugin (opened by the Plugin in its iframe)\nHealth: /api/health\nAPI: see docs/service.md in the video-plugin package\n';
+      res
+        .writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+        .end(text);
+      return;
+    }
+    if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
+    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir);
+  }
+  throw new NotFoundError('not_found', `Nothing is served at ${req.method} ${path}.`);
+}
+
+/** The host as it appears in a URL: a wildcard address is reached through loopback. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

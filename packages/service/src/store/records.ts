@@ -1,0 +1,167 @@
+/**
+ * What the service keeps: the records of each kind, as the API, the jobs and the database see
+ * them. Plain JSON data: the database stores each record as it is here.
+ */
+import type { WebhookEvent, Progress } from 'video-plugin/internal';
+import type { Storyboard } from '../media/storyboard.js';
+
+/** Status of a topic search, a generation or a render. */
+export type Status = 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** Why a background action failed. */
+export interface StatusError {
+  code: string;
+  message: string;
+}
+
+/** Who a record belongs to. Records of other partners or accounts are invisible. */
+export interface Owner {
+  partnerID: string;
+  accountID: string;
+}
+
+/** A stored account. */
+export interface AccountRecord {
+  partnerID: string;
+  id: string;
+  externalID?: string;
+  firstName?: string;
+  lastName?: string;
+  emailAddress?: string;
+  companyName?: string;
+  phone?: string;
+  city?: string;
+  state?: string;
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * Set on accounts made by the uncontrolled-mode sign-in, the only ones that sign-in (which takes
+   * no secret) may enter: an account made with a partner's token is reachable only with a token.
+   */
+  signIn?: true;
+}
+
+/** A login session; stored under the SHA-256 of its token so the data file holds no usable token. */
+export interface SessionRecord extends Owner {
+  createdAt: string;
+}
+
+/** Something with a status that moves forward only (see `advance`). */
+export interface StatusRecord {
+  status: Status;
+  error?: StatusError;
+  /** How far the job is (progress.ts); absent on records saved before it existed. */
+  progress?: Progress;
+  updatedAt: string;
+}
+
+/** A stored topic search and the topic it fills in. */
+export interface TopicRecord extends Owner, StatusRecord {
+  id: string;
+  requestId: string;
+  sourceURL: string;
+  title?: string;
+  description?: string;
+  images: string[];
+  /** The page's headings and key sentences, for the storyboard (not part of the public topic). */
+  headings?: string[];
+  sentences?: string[];
+  /** The images downloaded and kept by the service (`media: real`), in page order. */
+  files?: string[];
+  createdAt: string;
+}
+
+/** A stored video generation request. */
+export interface GenerationRecord extends Owner, StatusRecord {
+  requestId: string;
+  videoId: string;
+  topicId: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  videoInstructions?: string;
+  createdAt: string;
+}
+
+/** A stored render of a completed video. */
+export interface RenderRecord {
+  format: string;
+  status: Status;
+  error?: StatusError;
+  progress?: Progress;
+  renderedAt?: string;
+}
+
+/** A stored video. Media URLs are not stored: they depend on where the service listens. */
+export interface VideoRecord extends Owner {
+  id: string;
+  name: string;
+  topicId?: string;
+  /** The generation that made this video. */
+  requestId?: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  createdAt: string;
+  updatedAt: string;
+  isCompleted: boolean;
+  /** Set once the generation completed: the thumbnail is then served. */
+  hasThumbnail: boolean;
+  renders: RenderRecord[];
+  /** `mp4` (real renders, `media: real`) or `svg` (stand-ins); `svg` when absent. */
+  media?: 'mp4' | 'svg';
+  /** What the renders are made from (real media only). Kept with the video. */
+  storyboard?: Storyboard;
+  /** Whether the preview render (made when the generation completes) is there. */
+  hasPreview?: boolean;
+}
+
+/** A webhook delivery that is not over: one event to one URL (the webhook outbox). */
+export interface DeliveryRecord {
+  id: string;
+  partnerID: string;
+  url: string;
+  /** The event, as signed on every try (its `id` is the token's `jti`). */
+  event: WebhookEvent;
+  /** Tries made so far. */
+  attempts: number;
+  createdAt: string;
+}
+
+/** A token ID already used, remembered until `until` (epoch seconds). */
+export interface UsedJti {
+  partnerID: string;
+  jti: string;
+  until: number;
+}
+
+/**
+ * An idempotency key of a start request (`Idempotency-Key`), per account: the request it started,
+ * kept until `expiresAt` (epoch seconds) so that a retry with the key gets the same answer.
+ */
+export interface IdempotencyRecord extends Owner {
+  key: string;
+  /** SHA-256 of the route and its normalised body: the same key with another body is refused. */
+  fingerprint: string;
+  /** The body the first request was answered with (its IDs). */
+  result: Record<string, unknown>;
+  expiresAt: number;
+}
+
+/** A change the status streams may forward. */
+export type Change =
+  | { kind: 'topic'; record: TopicRecord }
+  | { kind: 'generation'; record: GenerationRecord }
+  | { kind: 'video'; record: VideoRecord };
+
+/** Everything the store holds, as read at open (and as a 0.1 JSON data file is imported). */
+export interface Snapshot {
+  accounts: AccountRecord[];
+  sessions: [key: string, session: SessionRecord][];
+  topics: TopicRecord[];
+  generations: GenerationRecord[];
+  videos: VideoRecord[];
+  usedJtis: UsedJti[];
+  outbox: DeliveryRecord[];
+  /** Unexpired idempotency keys (none in a 0.1 JSON data file). */
+  idempotencyKeys?: IdempotencyRecord[];
+}

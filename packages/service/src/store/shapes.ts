@@ -1,0 +1,164 @@
+/**
+ * The public JSON shapes of stored records (DESIGN §3 "Objects"): what the API and the status
+ * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
+ * depend on where the service listens.
+ */
+import type { RenderFiles, Progress } from 'video-plugin/internal';
+import { altText } from '../media/accessibility.js';
+import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
+
+/**
+ * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves
+ * (`preview`, made when the generation completes; `final`, when the video is completed), and the
+ * type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt` are the
+ * final render's `files`.
+ */
+export const MEDIA_FILES = {
+  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
+  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
+  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
+  'poster.jpg': { kind: 'final', ext: 'jpg', type: 'image/jpeg' },
+  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
+} as const satisfies Record<string, { kind: 'preview' | 'final'; ext: 'mp4' | 'jpg' | 'vtt' | 'txt'; type: string }>;
+/** Type of the SVG stand-ins of `media: placeholder` (`render.svg`, `thumbnail.svg`, `poster.svg`). */
+export const SVG_TYPE = 'image/svg+xml';
+
+/** An account as the API returns it. */
+export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
+
+/** A topic as the API returns it. `title`, `description` and `images` fill in while PROCESSING. */
+export interface TopicView {
+  id: string;
+  requestId: string;
+  sourceURL: string;
+  status: Status;
+  error?: StatusError;
+  /** How far the search is (progress.ts). */
+  progress?: Progress;
+  title?: string;
+  description?: string;
+  images: string[];
+}
+
+/** A video generation as the API returns it. */
+export interface GenerationView {
+  requestId: string;
+  videoId: string;
+  topicId: string;
+  status: Status;
+  error?: StatusError;
+  /** How far the generation is (progress.ts). */
+  progress?: Progress;
+}
+
+/** A video as the API returns it. */
+export interface VideoView {
+  id: string;
+  name: string;
+  topicId?: string;
+  aspectRatio: '16:9' | '4:5';
+  duration: 5 | 15 | 30;
+  language: string;
+  createdAt: string;
+  updatedAt: string;
+  isCompleted: boolean;
+  thumbnailURL?: string;
+  renders: RenderView[];
+}
+
+/** A render as the API returns it: `url`, `files` and `altText` are set once it is COMPLETE. */
+export interface RenderView {
+  format: string;
+  status: Status;
+  error?: StatusError;
+  /** How far the render is (progress.ts). */
+  progress?: Progress;
+  url?: string;
+  renderedAt?: string;
+  files?: RenderFiles;
+  altText?: string;
+}
+
+/** The account without its owner field and internal flag. */
+export function accountView({ partnerID: _partnerID, signIn: _signIn, ...account }: AccountRecord): AccountView {
+  return account;
+}
+
+/** The topic without its owner and bookkeeping fields. */
+export function topicView(topic: TopicRecord): TopicView {
+  return {
+    id: topic.id,
+    requestId: topic.requestId,
+    sourceURL: topic.sourceURL,
+    status: topic.status,
+    ...(topic.error ? { error: topic.error } : {}),
+    ...(topic.progress ? { progress: { ...topic.progress } } : {}),
+    ...(topic.title !== undefined ? { title: topic.title } : {}),
+    ...(topic.description !== undefined ? { description: topic.description } : {}),
+    images: [...topic.images],
+  };
+}
+
+/** The generation without its owner and parameters. */
+export function generationView(generation: GenerationRecord): GenerationView {
+  return {
+    requestId: generation.requestId,
+    videoId: generation.videoId,
+    topicId: generation.topicId,
+    status: generation.status,
+    ...(generation.error ? { error: generation.error } : {}),
+    ...(generation.progress ? { progress: { ...generation.progress } } : {}),
+  };
+}
+
+/** The video with absolute media URLs under `baseURL` (the service's origin). */
+export function videoView(video: VideoRecord, baseURL: string): VideoView {
+  const media = `${baseURL}/media/videos/${encodeURIComponent(video.id)}`;
+  return {
+    id: video.id,
+    name: video.name,
+    ...(video.topicId !== undefined ? { topicId: video.topicId } : {}),
+    aspectRatio: video.aspectRatio,
+    duration: video.duration,
+    language: video.language,
+    createdAt: video.createdAt,
+    updatedAt: video.updatedAt,
+    isCompleted: video.isCompleted,
+    ...(video.hasThumbnail ? { thumbnailURL: `${media}/thumbnail.${video.media === 'mp4' ? 'jpg' : 'svg'}` } : {}),
+    renders: video.renders.map((render) => ({
+      format: render.format,
+      status: render.status,
+      ...(render.error ? { error: render.error } : {}),
+      ...(render.progress ? { progress: { ...render.progress } } : {}),
+      ...(render.status === 'COMPLETE' ? { url: `${media}/render.${render.format}` } : {}),
+      ...(render.renderedAt !== undefined ? { renderedAt: render.renderedAt } : {}),
+      // The scenes cannot change once the video is completed: the alt text and the transcript
+      // describe what the render shows (the name may change; the alt text follows it).
+      ...(render.status === 'COMPLETE'
+        ? { files: renderFiles(video, media, render.format), altText: altText(video, video.storyboard) }
+        : {}),
+    })),
+  };
+}
+
+/**
+ * The files of a COMPLETE render under `media` (the video's media URL). Real media has all four;
+ * the SVG stand-ins only a video and a poster (they have no narration to caption or transcribe).
+ */
+function renderFiles(video: VideoRecord, media: string, format: string): RenderFiles {
+  if (video.media === 'mp4') {
+    const file = (name: keyof typeof MEDIA_FILES) => ({ url: `${media}/${name}`, type: MEDIA_FILES[name].type });
+    return {
+      video: file('render.mp4'),
+      poster: file('poster.jpg'),
+      captions: { ...file('captions.vtt'), language: video.storyboard?.language ?? video.language },
+      transcript: file('transcript.txt'),
+    };
+  }
+  return {
+    video: { url: `${media}/render.${format}`, type: SVG_TYPE },
+    poster: { url: `${media}/poster.svg`, type: SVG_TYPE },
+  };
+}

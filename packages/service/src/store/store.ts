@@ -1,0 +1,538 @@
+/**
+ * The service's data: accounts, sessions, topics, generations, videos, used token IDs and the
+ * webhook outbox. The Maps are what the service reads; only the store writes.
+ *
+ * The store is a wall: every change goes through one of its methods, which writes it — with
+ * `--data FILE`, to the SQLite database, committed before the method returns, so before the request
+ * that made it is answered — then updates the Maps and tells the listeners (the status streams).
+ * A write that fails throws (a request then answers 500) and leaves the Maps as the file has them.
+ * Without a data file nothing is written anywhere: the Maps are all there is.
+ *
+ * Node runs one request at a time between awaits, so a check-then-insert done without an await in
+ * between (externalID, jti) cannot race.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  InvalidParameterError,
+  InvalidStateError,
+  NotFoundError,
+  AccountAlreadyExistsError,
+} from 'video-plugin/internal';
+import { Database, isSqliteError, type Kind } from './database.js';
+import { DataFileError, notOurs, storageError } from './errors.js';
+import { importLegacyFile, sniff } from './legacy.js';
+import { lockDataFile, type Lock } from './lock.js';
+import type {
+  AccountRecord,
+  Change,
+  DeliveryRecord,
+  GenerationRecord,
+  IdempotencyRecord,
+  Owner,
+  SessionRecord,
+  Snapshot,
+  Status,
+  StatusError,
+  TopicRecord,
+  VideoRecord,
+} from './records.js';
+
+export type {
+  AccountRecord,
+  Change,
+  DeliveryRecord,
+  GenerationRecord,
+  IdempotencyRecord,
+  Owner,
+  RenderRecord,
+  SessionRecord,
+  Status,
+  StatusError,
+  StatusRecord,
+  TopicRecord,
+  VideoRecord,
+} from './records.js';
+export { DataFileError } from './errors.js';
+
+const NEXT: Record<Status, readonly Status[]> = {
+  PENDING: ['PROCESSING', 'FAILED'],
+  PROCESSING: ['COMPLETE', 'FAILED'],
+  COMPLETE: [],
+  FAILED: [],
+};
+
+/** The current time as an ISO-8601 string. */
+export const nowISO = (): string => new Date().toISOString();
+
+/** A new unguessable ID with a readable prefix (`acct_…`, `vid_…`). */
+export const newId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll('-', '')}`;
+
+/** The stored key of a session token. */
+export const sessionKey = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+const nowSeconds = (): number => Date.now() / 1000;
+
+/** How long an idempotency key is kept, in seconds: 24 hours. */
+export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
+
+/**
+ * The fingerprint of a start request for its idempotency key: SHA-256 of the route and the
+ * normalised body (keys sorted, defaults filled in), so that the same request always matches.
+ */
+export function fingerprint(route: string, body: Record<string, unknown>): string {
+  const sorted = Object.fromEntries(
+    Object.entries(body)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return createHash('sha256')
+    .update(`${route}\n${JSON.stringify(sorted)}`)
+    .digest('base64url');
+}
+
+/** A row a write touched: what to read back from the file when the write does not hold. */
+interface Touch {
+  kind: Kind;
+  key: string;
+}
+
+/** The service's state, in memory, and with a data file in an SQLite database. */
+export class Store {
+  readonly #accounts = new Map<string, AccountRecord>();
+  readonly #sessions = new Map<string, SessionRecord>();
+  readonly #usedJtis = new Map<string, number>();
+  readonly #outbox = new Map<string, DeliveryRecord>();
+  readonly #accountByExternalID = new Map<string, string>();
+  /** `partnerID \n accountID \n key` → the key's record. */
+  readonly #idempotencyKeys = new Map<string, IdempotencyRecord>();
+
+  readonly accounts: ReadonlyMap<string, AccountRecord> = this.#accounts;
+  /** Sessions by {@link sessionKey} of their token. */
+  readonly sessions: ReadonlyMap<string, SessionRecord> = this.#sessions;
+  /** `partnerID \n jti` → epoch seconds after which the jti may be forgotten. */
+  readonly usedJtis: ReadonlyMap<string, number> = this.#usedJtis;
+  /** Saved with {@link changed} (which inserts a record it does not hold yet). */
+  readonly topics = new Map<string, TopicRecord>();
+  readonly generations = new Map<string, GenerationRecord>();
+  readonly videos = new Map<string, VideoRecord>();
+
+  readonly #listeners = new Set<(change: Change) => void>();
+  readonly #db: Database | undefined;
+  readonly #lock: Lock | undefined;
+  /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
+  readonly #dropped = new WeakSet<object>();
+  #transaction: { touched: Touch[]; after: (() => void)[] } | undefined;
+  #closed = false;
+
+  private constructor(db?: Database, lock?: Lock) {
+    this.#db = db;
+    this.#lock = lock;
+  }
+
+  /**
+   * Opens the store. Without a file the data lives in memory. With one: takes the file's lock (one
+   * process per file), imports a 0.1 JSON data file, opens the database and reads it all.
+   *
+   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable.
+   */
+  static async open(file?: string): Promise<Store> {
+    if (file === undefined) return new Store();
+    const lock = lockDataFile(file);
+    try {
+      if (lock.tookOverFrom !== undefined) {
+        console.warn(
+          `video-plugin-service: took over the lock of ${file} from process ${lock.tookOverFrom}, which is no longer running.`,
+        );
+      }
+      const kind = sniff(file);
+      if (kind === 'other') throw notOurs(file);
+      if (kind === 'json') console.log(`video-plugin-service: ${importLegacyFile(file, nowSeconds())}`);
+      const db = Database.open(file);
+      const store = new Store(db, lock);
+      try {
+        store.#load(db.load(nowSeconds()));
+      } catch (error) {
+        db.close();
+        throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
+      }
+      return store;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** The data file, or undefined when the data lives in memory. */
+  get file(): string | undefined {
+    return this.#db?.file;
+  }
+
+  /** How many listeners are subscribed (the open streams). */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** Calls `listener` on every topic, generation and video change. Returns the unsubscribe. */
+  subscribe(listener: (change: Change) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Runs `fn`, whose changes are then saved together or not at all: a request that writes several
+   * rows (an account, its session and its webhook) wraps them in one. Listeners and
+   * {@link afterCommit} callbacks run once it is committed. Nests (an inner one is part of the outer).
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.#transaction || !this.#db) return fn();
+    const transaction = { touched: [] as Touch[], after: [] as (() => void)[] };
+    this.#transaction = transaction;
+    let result: T;
+    try {
+      result = this.#db.transaction(fn);
+    } catch (error) {
+      for (const touch of transaction.touched.reverse()) this.#restore(touch);
+      throw isSqliteError(error) ? storageError(this.#db.file, error) : error;
+    } finally {
+      this.#transaction = undefined;
+    }
+    for (const run of transaction.after) run();
+    return result;
+  }
+
+  /** Runs `fn` once the current transaction is committed (at once outside of one); not if it fails. */
+  afterCommit(fn: () => void): void {
+    if (this.#transaction) this.#transaction.after.push(fn);
+    else fn();
+  }
+
+  /**
+   * Saves a topic, generation or video — inserting it when the store does not hold it yet — and
+   * tells the listeners. The record is saved as it is now.
+   */
+  changed(change: Change): void {
+    const { kind, record } = change;
+    if (this.#dropped.has(record)) return;
+    const key = kind === 'generation' ? change.record.requestId : change.record.id;
+    this.#write({ kind, key }, (db) => {
+      if (change.kind === 'topic') db.putTopic(change.record);
+      else if (change.kind === 'generation') db.putGeneration(change.record);
+      else db.putVideo(change.record);
+    });
+    if (change.kind === 'topic') this.topics.set(key, change.record);
+    else if (change.kind === 'generation') this.generations.set(key, change.record);
+    else this.videos.set(key, change.record);
+    this.afterCommit(() => {
+      for (const listener of this.#listeners) listener(change);
+    });
+  }
+
+  // --- accounts and sessions ---
+
+  /** Adds an account; refuses an externalID the partner already uses. */
+  addAccount(account: AccountRecord): void {
+    const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
+    if (key !== undefined && this.#accountByExternalID.has(key)) {
+      throw new AccountAlreadyExistsError(
+        'account_already_exists',
+        `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
+        { externalID: account.externalID },
+      );
+    }
+    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+    this.#setAccount(account);
+  }
+
+  /** Replaces a stored account (same ID and externalID) by its new version. */
+  saveAccount(account: AccountRecord): void {
+    const current = this.#accounts.get(account.id);
+    if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
+      throw new InvalidStateError('invalid_state', `saveAccount: account "${account.id}" is not stored as given.`);
+    }
+    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+    this.#setAccount(account);
+  }
+
+  /** The partner's account with this ID, or undefined. */
+  findAccount(partnerID: string, accountID: string): AccountRecord | undefined {
+    const account = this.#accounts.get(accountID);
+    return account?.partnerID === partnerID ? account : undefined;
+  }
+
+  /** The partner's account with this externalID, or undefined. */
+  findAccountByExternalID(partnerID: string, externalID: string): AccountRecord | undefined {
+    const id = this.#accountByExternalID.get(`${partnerID}\n${externalID}`);
+    return id === undefined ? undefined : this.#accounts.get(id);
+  }
+
+  /** Opens a session on an account; returns its token (only its hash is kept). */
+  createSession(owner: Owner): string {
+    const token = randomBytes(32).toString('base64url');
+    const key = sessionKey(token);
+    const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
+    this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
+    this.#sessions.set(key, session);
+    return token;
+  }
+
+  /** Ends the session stored under `key` ({@link sessionKey}); false when there was none. */
+  deleteSession(key: string): boolean {
+    if (!this.#sessions.has(key)) return false;
+    this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
+    return this.#sessions.delete(key);
+  }
+
+  /**
+   * Records the use of a token ID until `until` (epoch seconds); false when the partner already
+   * used it. Token IDs whose time is over are forgotten on the way.
+   */
+  useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
+    for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
+    const key = `${partnerID}\n${jti}`;
+    if (this.#usedJtis.has(key)) return false;
+    this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
+    this.#usedJtis.set(key, until);
+    return true;
+  }
+
+  // --- idempotency keys of start requests ---
+
+  /**
+   * Runs `start` once per idempotency key of the account: the first time, `start` makes the request
+   * and its answer is kept with the key for 24 hours (saved in the same transaction as what `start`
+   * saved, so two requests with one key make one job); later, the kept answer is returned
+   * (`replayed`). `fingerprint` ({@link fingerprint}) tells the same request from another one.
+   *
+   * @throws {InvalidParameterError} `idempotency_key_reused` when the key was used with another body.
+   */
+  idempotent<T extends Record<string, unknown>>(
+    owner: Owner,
+    key: string,
+    fingerprint: string,
+    start: () => T,
+    now = nowSeconds(),
+  ): { result: T; replayed: boolean } {
+    return this.transaction(() => {
+      this.pruneIdempotencyKeys(now);
+      const mapKey = `${owner.partnerID}\n${owner.accountID}\n${key}`;
+      const stored = this.#idempotencyKeys.get(mapKey);
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) {
+          throw new InvalidParameterError(
+            'idempotency_key_reused',
+            `options.idempotencyKey ${JSON.stringify(key)} (the Idempotency-Key header) was used in the last 24 hours for another request of this account (other parameters or another method): use a new key for a new request, and the same parameters to retry the first one.`,
+            { field: 'options.idempotencyKey', idempotencyKey: key },
+          );
+        }
+        return { result: stored.result as T, replayed: true };
+      }
+      const result = start();
+      const record: IdempotencyRecord = {
+        partnerID: owner.partnerID,
+        accountID: owner.accountID,
+        key,
+        fingerprint,
+        result,
+        expiresAt: now + IDEMPOTENCY_KEY_SECONDS,
+      };
+      this.#write({ kind: 'idempotency', key: mapKey }, (db) => db.putIdempotencyKey(record));
+      this.#idempotencyKeys.set(mapKey, record);
+      return { result, replayed: false };
+    });
+  }
+
+  /** Forgets the idempotency keys whose 24 hours are over at `now` (epoch seconds); how many. */
+  pruneIdempotencyKeys(now = nowSeconds()): number {
+    let pruned = 0;
+    for (const [mapKey, record] of this.#idempotencyKeys) {
+      if (record.expiresAt > now) continue;
+      this.#idempotencyKeys.delete(mapKey);
+      pruned++;
+    }
+    // Also those a previous run left in the file (they are not read at open).
+    this.#write({ kind: 'idempotency', key: '' }, (db) => db.pruneIdempotencyKeys(now));
+    return pruned;
+  }
+
+  /** How many idempotency keys are kept (for the tests). */
+  get idempotencyKeyCount(): number {
+    return this.#idempotencyKeys.size;
+  }
+
+  // --- the webhook outbox ---
+
+  /** Webhook deliveries not over yet (those a previous run left included), oldest first. */
+  deliveries(): DeliveryRecord[] {
+    return [...this.#outbox.values()];
+  }
+
+  /** Saves a delivery before it is tried, or its new count of tries. */
+  saveDelivery(delivery: DeliveryRecord): void {
+    this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
+    this.#outbox.set(delivery.id, delivery);
+  }
+
+  /** Removes a delivery that is over (delivered, or given up). */
+  removeDelivery(id: string): void {
+    if (!this.#outbox.has(id)) return;
+    this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
+    this.#outbox.delete(id);
+  }
+
+  // --- owned records: another partner's or account's record is reported as missing ---
+
+  /** The account's video, or a `video_not_found` error. */
+  ownedVideo(owner: Owner, id: string): VideoRecord {
+    const video = this.videos.get(id);
+    if (video && isOwner(video, owner)) return video;
+    throw new NotFoundError('video_not_found', `No video "${id}" on this account.`, { videoId: id });
+  }
+
+  /** The account's topic, or a `topic_not_found` error. */
+  ownedTopic(owner: Owner, id: string): TopicRecord {
+    const topic = this.topics.get(id);
+    if (topic && isOwner(topic, owner)) return topic;
+    throw new NotFoundError(
+      'topic_not_found',
+      `No topic "${id}" on this account. Use a topicId returned by startTopicSearch for this account.`,
+      { topicId: id },
+    );
+  }
+
+  /** The account's generation, or a `generation_not_found` error. */
+  ownedGeneration(owner: Owner, requestId: string): GenerationRecord {
+    const generation = this.generations.get(requestId);
+    if (generation && isOwner(generation, owner)) return generation;
+    throw new NotFoundError(
+      'generation_not_found',
+      `No video generation "${requestId}" on this account. Use a requestId returned by startVideoGeneration.`,
+      { requestId },
+    );
+  }
+
+  /** Every record of a collection that belongs to the account, newest first. */
+  ownedBy<T extends Owner & { createdAt: string }>(collection: ReadonlyMap<string, T>, owner: Owner): T[] {
+    return [...collection.values()]
+      .filter((record) => isOwner(record, owner))
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  }
+
+  /**
+   * Closes the data file (its WAL is folded into it) and gives up its lock. Idempotent. The store
+   * stays readable; changes after this are not saved (the next run resumes from the file).
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#listeners.clear();
+    try {
+      this.#db?.close();
+    } finally {
+      this.#lock?.release();
+    }
+  }
+
+  /**
+   * Writes one row with `write`. A failure outside a transaction reads the row back (the Maps then
+   * match the file) and throws the storage error; inside one, the transaction does both.
+   */
+  #write(touch: Touch, write: (db: Database) => void): void {
+    const db = this.#db;
+    if (!db || this.#closed) return;
+    this.#transaction?.touched.push(touch);
+    try {
+      write(db);
+    } catch (error) {
+      if (!this.#transaction) this.#restore(touch);
+      throw isSqliteError(error) ? storageError(db.file, error) : error;
+    }
+  }
+
+  /** Puts a row's in-memory copy back as the file has it (after a write that did not hold). */
+  #restore({ kind, key }: Touch): void {
+    let stored: unknown;
+    try {
+      stored = this.#db?.get(kind, key);
+    } catch (error) {
+      console.error(`video-plugin-service: cannot read back ${kind} ${key} after a failed write:`, error);
+      return;
+    }
+    if (kind === 'account') {
+      const current = this.#accounts.get(key);
+      if (current?.externalID !== undefined)
+        this.#accountByExternalID.delete(`${current.partnerID}\n${current.externalID}`);
+      this.#accounts.delete(key);
+      if (stored) this.#setAccount(stored as AccountRecord);
+    } else if (kind === 'session') {
+      if (stored) this.#sessions.set(key, stored as SessionRecord);
+      else this.#sessions.delete(key);
+    } else if (kind === 'jti') {
+      if (typeof stored === 'number') this.#usedJtis.set(key, stored);
+      else this.#usedJtis.delete(key);
+    } else if (kind === 'delivery') {
+      if (stored) this.#outbox.set(key, stored as DeliveryRecord);
+      else this.#outbox.delete(key);
+    } else if (kind === 'idempotency') {
+      if (stored) this.#idempotencyKeys.set(key, stored as IdempotencyRecord);
+      else this.#idempotencyKeys.delete(key);
+    } else {
+      // Records the jobs hold keep their identity: their fields go back to the stored ones.
+      const map: Map<string, object> =
+        kind === 'topic' ? this.topics : kind === 'generation' ? this.generations : this.videos;
+      const current = map.get(key);
+      if (!stored) {
+        map.delete(key);
+        if (current) this.#dropped.add(current);
+      } else if (current) {
+        for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
+        Object.assign(current, stored);
+      } else {
+        map.set(key, stored as object);
+      }
+    }
+  }
+
+  #setAccount(account: AccountRecord): void {
+    this.#accounts.set(account.id, account);
+    if (account.externalID !== undefined) {
+      this.#accountByExternalID.set(`${account.partnerID}\n${account.externalID}`, account.id);
+    }
+  }
+
+  #load(snapshot: Snapshot): void {
+    for (const account of snapshot.accounts) this.#setAccount(account);
+    for (const [key, session] of snapshot.sessions) this.#sessions.set(key, session);
+    for (const topic of snapshot.topics) this.topics.set(topic.id, topic);
+    for (const generation of snapshot.generations) this.generations.set(generation.requestId, generation);
+    for (const video of snapshot.videos) this.videos.set(video.id, video);
+    for (const { partnerID, jti, until } of snapshot.usedJtis) this.#usedJtis.set(`${partnerID}\n${jti}`, until);
+    for (const delivery of snapshot.outbox) this.#outbox.set(delivery.id, delivery);
+    for (const record of snapshot.idempotencyKeys ?? []) {
+      this.#idempotencyKeys.set(`${record.partnerID}\n${record.accountID}\n${record.key}`, record);
+    }
+  }
+}
+
+/**
+ * Moves a topic, generation or render to its next status. Only PENDING → PROCESSING → COMPLETE and
+ * PENDING|PROCESSING → FAILED exist (COMPLETE and FAILED are final); anything else is a bug in the
+ * caller, reported as `invalid_state`. The caller then saves the record with {@link Store.changed}.
+ */
+export function advance(
+  record: { status: Status; error?: StatusError; updatedAt?: string },
+  status: Status,
+  error?: StatusError,
+): void {
+  if (!NEXT[record.status].includes(status)) {
+    throw new InvalidStateError('invalid_state', `Cannot move from ${record.status} to ${status}.`, {
+      status: record.status,
+    });
+  }
+  record.status = status;
+  if (error) record.error = error;
+  if (record.updatedAt !== undefined) record.updatedAt = nowISO();
+}
+
+function isOwner(record: Owner, owner: Owner): boolean {
+  return record.partnerID === owner.partnerID && record.accountID === owner.accountID;
+}

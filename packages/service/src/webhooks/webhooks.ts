@@ -1,0 +1,289 @@
+/**
+ * Webhooks: the service tells a partner's server what happened (an account was created, a video
+ * completed, its final render is ready) by POSTing a signed event to each of the partner's
+ * `webhookURLs`. The body is a compact HS256 JWT signed with the partner's secret
+ * (`content-type: application/jwt`); `verifyWebhook` in `video-plugin/server` reads it.
+ *
+ * Deliveries run outside any request: the API only queues an event and answers. A delivery (one
+ * event to one URL) is saved in the store's outbox, with the request's other changes, before it is
+ * first tried, and removed once it is over (delivered, or given up): with a data file, deliveries a
+ * stopped or killed service left are tried again by the next one (`resume()`). Each delivery tries
+ * up to `webhookTries` times, `webhookTimeoutMs` each, waiting `webhookRetryMs`, then twice that…
+ * (at most {@link MAX_WEBHOOK_RETRY_MS}) between tries; every attempt is recorded. `close()` aborts
+ * the attempts in flight and the waits, so no timer outlives the service.
+ */
+import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SignJWT } from 'jose';
+import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from 'video-plugin/internal';
+import { MAX_WEBHOOK_RETRY_MS, type Partner, type ServiceConfig } from '../config.js';
+import {
+  newId,
+  nowISO,
+  type AccountRecord,
+  type DeliveryRecord,
+  type Store,
+  type VideoRecord,
+} from '../store/store.js';
+import { videoView } from '../store/shapes.js';
+
+/** Lifetime of a webhook token (`exp` − `iat`), in seconds. Each attempt is signed anew. */
+export const WEBHOOK_TOKEN_LIFETIME_SECONDS = 300;
+
+/** Where an attempt leaves its delivery. */
+export type WebhookOutcome =
+  /** A 2xx answer: the delivery is over. */
+  | 'delivered'
+  /** It failed and another try will follow. */
+  | 'retrying'
+  /** It failed and it was the last try: the delivery is over, undelivered. */
+  | 'failed'
+  /** The service closed before the delivery was over. */
+  | 'abandoned';
+
+/** One attempt to deliver one event to one URL. */
+export interface WebhookAttempt {
+  /** The event's ID (the token's `jti`), the same on every attempt. */
+  eventID: string;
+  type: WebhookEvent['type'];
+  partnerID: string;
+  url: string;
+  /** 1 for the first try. */
+  attempt: number;
+  /** When the attempt started (ISO 8601). */
+  startedAt: string;
+  /** The receiver's HTTP status, when it answered. */
+  status?: number;
+  /** Why no answer counted: `timeout after N ms`, a network error… */
+  error?: string;
+  durationMs: number;
+  /** `delivered` or `failed` on the final attempt, `retrying` before (`abandoned` at close). */
+  outcome: WebhookOutcome;
+}
+
+/** An event before it gets its `id` and `createdAt` (an Omit that keeps the union by `type`). */
+type EventInput = WebhookEvent extends infer Event
+  ? Event extends unknown
+    ? Omit<Event, 'id' | 'createdAt'>
+    : never
+  : never;
+
+/** Queues, signs, posts and retries the partners' webhook events. */
+export class Webhooks {
+  /** Every attempt so far, oldest first. */
+  readonly deliveries: WebhookAttempt[] = [];
+
+  readonly #config: ServiceConfig;
+  readonly #store: Store;
+  readonly #baseURL: () => string;
+  readonly #closing = new AbortController();
+  readonly #pending = new Set<Promise<void>>();
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  constructor(config: ServiceConfig, store: Store, baseURL: () => string) {
+    this.#config = config;
+    this.#store = store;
+    this.#baseURL = baseURL;
+    // Every delivery's fetch and wait listen to this one signal: many at once are normal.
+    setMaxListeners(0, this.#closing.signal);
+  }
+
+  /** An account was created, through a partner's token or the uncontrolled sign-in. */
+  accountCreated(account: AccountRecord): void {
+    const { partnerID, id, externalID, signIn, createdAt: _c, updatedAt: _u, ...fields } = account;
+    this.#emit(partnerID, {
+      type: 'account.created',
+      accountID: id,
+      ...(externalID !== undefined ? { externalID } : {}),
+      data: { via: signIn ? 'sign-in' : 'token', account: fields },
+    });
+  }
+
+  /** A video was marked completed; its final render has started. */
+  videoCompleted(video: VideoRecord): void {
+    this.#emit(video.partnerID, { type: 'video.completed', ...this.#owner(video), data: videoData(video) });
+  }
+
+  /** A completed video's final render is ready. */
+  videoRendered(video: VideoRecord): void {
+    // The renders exactly as the API shows them (the same files and alt text as `videoRendered`).
+    const renders = videoView(video, this.#baseURL()).renders.flatMap(
+      ({ format, status, url, renderedAt, files, altText }) =>
+        status === 'COMPLETE' && url !== undefined && files && altText !== undefined
+          ? [{ format, url, renderedAt: renderedAt ?? nowISO(), files, altText }]
+          : [],
+    );
+    this.#emit(video.partnerID, {
+      type: 'video.rendered',
+      ...this.#owner(video),
+      data: { ...videoData(video), renders },
+    });
+  }
+
+  /**
+   * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
+   * a partner or URL no longer configured is dropped, with a warning.
+   */
+  resume(): void {
+    for (const delivery of this.#store.deliveries()) {
+      const partner = this.#config.partners.get(delivery.partnerID);
+      if (!partner || !partner.webhookURLs.includes(delivery.url)) {
+        console.warn(
+          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${delivery.url}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
+        );
+        this.#store.removeDelivery(delivery.id);
+        continue;
+      }
+      this.#track(this.#deliver(partner, delivery));
+    }
+  }
+
+  /** Resolves once no delivery is under way (at once when none is). */
+  settled(): Promise<void> {
+    if (this.#pending.size === 0) return Promise.resolve();
+    if (!this.#idle) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#idle = { promise, resolve };
+    }
+    return this.#idle.promise;
+  }
+
+  /** Aborts the attempts in flight and the waits between tries; resolves once every delivery has stopped. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Whose video it is: the account, and the partner's own ID for it when there is one. */
+  #owner(video: VideoRecord): { accountID: string; externalID?: string } {
+    const externalID = this.#store.findAccount(video.partnerID, video.accountID)?.externalID;
+    return { accountID: video.accountID, ...(externalID !== undefined ? { externalID } : {}) };
+  }
+
+  #emit(partnerID: string, input: EventInput): void {
+    const partner = this.#config.partners.get(partnerID);
+    if (!partner || partner.webhookURLs.length === 0 || this.#closing.signal.aborted) return;
+    const createdAt = nowISO();
+    const event = { ...input, id: newId('evt'), createdAt } as WebhookEvent;
+    for (const url of partner.webhookURLs) {
+      const delivery: DeliveryRecord = { id: newId('dlv'), partnerID, url, event, attempts: 0, createdAt };
+      // Saved with the change that caused it; tried once that is committed.
+      this.#store.saveDelivery(delivery);
+      this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
+    }
+  }
+
+  #track(delivery: Promise<void>): void {
+    this.#pending.add(delivery);
+    void delivery
+      .catch((error: unknown) => console.error('video-plugin-service: a webhook delivery failed unexpectedly:', error))
+      .finally(() => {
+        this.#pending.delete(delivery);
+        if (this.#pending.size === 0 && this.#idle) {
+          this.#idle.resolve();
+          this.#idle = undefined;
+        }
+      });
+  }
+
+  async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
+    const { event, url } = delivery;
+    const tries = this.#config.webhookTries;
+    // After a restart, the count goes on from the tries made before it.
+    for (let attempt = delivery.attempts + 1; ; attempt++) {
+      const startedAt = nowISO();
+      const started = performance.now();
+      const result = await this.#post(partner, event, url);
+      const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+      const aborted = this.#closing.signal.aborted;
+      const outcome: WebhookOutcome = ok
+        ? 'delivered'
+        : aborted
+          ? 'abandoned'
+          : attempt >= tries
+            ? 'failed'
+            : 'retrying';
+      const record: WebhookAttempt = {
+        eventID: event.id,
+        type: event.type,
+        partnerID: partner.id,
+        url,
+        attempt,
+        startedAt,
+        ...result,
+        durationMs: Math.round(performance.now() - started),
+        outcome,
+      };
+      this.deliveries.push(record);
+      // An abandoned delivery stays in the outbox: the next run tries it again.
+      if (outcome === 'delivered' || outcome === 'failed') this.#store.removeDelivery(delivery.id);
+      else if (outcome === 'retrying') this.#store.saveDelivery({ ...delivery, attempts: attempt });
+      if (outcome !== 'retrying') return log(record);
+      const wait = Math.min(this.#config.webhookRetryMs * 2 ** (attempt - 1), MAX_WEBHOOK_RETRY_MS);
+      try {
+        await sleep(wait, undefined, { signal: this.#closing.signal });
+      } catch {
+        record.outcome = 'abandoned';
+        return log(record);
+      }
+    }
+  }
+
+  /** One attempt: the receiver's status, or why there is none. Never throws. */
+  async #post(partner: Partner, event: WebhookEvent, url: string): Promise<{ status?: number; error?: string }> {
+    const timeoutMs = this.#config.webhookTimeoutMs;
+    try {
+      const body = await sign(partner, event);
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/jwt', 'user-agent': 'video-plugin-service webhooks' },
+        body,
+        // A redirect is an answer that is not 2xx: the receiver's URL is to be fixed, not followed.
+        redirect: 'manual',
+        signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
+      });
+      // The answer's body is not read; dropping it frees the connection.
+      await response.body?.cancel().catch(() => {});
+      return { status: response.status };
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError') return { error: `timeout after ${timeoutMs} ms` };
+      if (name === 'AbortError') return { error: 'the service closed' };
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      return { error: cause?.code ?? cause?.message ?? (error as Error).message };
+    }
+  }
+}
+
+function videoData(video: VideoRecord) {
+  return {
+    videoID: video.id,
+    name: video.name,
+    aspectRatio: video.aspectRatio,
+    duration: video.duration,
+    language: video.language,
+  };
+}
+
+/** The event as a compact HS256 JWT from the service to the partner. */
+function sign(partner: Partner, event: WebhookEvent): Promise<string> {
+  const issuedAt = Math.floor(Date.now() / 1000);
+  return new SignJWT({ [EVENT_CLAIM]: event })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(SERVICE_DOMAIN)
+    .setAudience(partner.id)
+    .setJti(event.id)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + WEBHOOK_TOKEN_LIFETIME_SECONDS)
+    .sign(partner.key);
+}
+
+/** One line per delivery that is over. */
+function log(record: WebhookAttempt): void {
+  const what = `video-plugin-service: webhook ${record.type} ${record.eventID} → ${record.url}`;
+  const how = record.status !== undefined ? `HTTP ${record.status}` : (record.error ?? '');
+  const line = `${what}: ${record.outcome} after ${record.attempt} ${record.attempt === 1 ? 'try' : 'tries'} (last: ${how}, ${record.durationMs} ms)`;
+  if (record.outcome === 'delivered') console.log(line);
+  else console.warn(line);
+}

@@ -1,0 +1,294 @@
+// Token verification by the service, over HTTP: what is accepted, and each refusal's own code.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { SignJWT, base64url } from 'jose';
+import { ACCOUNT_CLAIM, SERVICE_DOMAIN, createAccountToken, loginAccountToken } from '../../../../src/server/index.js';
+import { PARTNER, SECRET, api, login, startTestService } from '../support/helpers.js';
+
+const service = await startTestService({
+  partners: [
+    { id: PARTNER, secret: SECRET },
+    { id: 'other-partner', secret: 'other-secret-0123456789' },
+  ],
+});
+const key = new TextEncoder().encode(SECRET);
+let counter = 0;
+const externalID = () => `user-${++counter}-${Date.now()}`;
+const now = () => Date.now() / 1000;
+
+/** Builds a token by hand, so that any header and claim can be set, and signs it with HS256. */
+function handmade(header: Record<string, unknown>, payload: Record<string, unknown>, secret = SECRET): Promise<string> {
+  return sign(`${encode(header)}.${encode(payload)}`, secret);
+}
+function encode(value: unknown): string {
+  return base64url.encode(JSON.stringify(value));
+}
+async function sign(input: string, secret: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(input)));
+  return `${input}.${base64url.encode(signature)}`;
+}
+function claims(
+  overrides: Record<string, unknown> = {},
+  account: Record<string, unknown> = { externalID: externalID() },
+) {
+  const issuedAt = now();
+  return {
+    jti: crypto.randomUUID(),
+    iss: PARTNER,
+    aud: SERVICE_DOMAIN,
+    iat: issuedAt,
+    exp: issuedAt + 60,
+    [ACCOUNT_CLAIM]: account,
+    ...overrides,
+  };
+}
+const create = (token: string, extra: Record<string, unknown> = {}) =>
+  api(service, 'POST', '/api/accounts', { body: { token, ...extra } });
+
+/** Asserts that creating with this token fails with `code`, and that no account was made. */
+async function assertCreateRefused(
+  token: string,
+  code: string,
+  account: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  const result = await create(token, extra);
+  assert.equal(result.body.error?.code, code, JSON.stringify(result.body));
+  assert.equal(result.status, 401);
+  assert.equal(result.body.session, undefined);
+  if (typeof account.externalID === 'string') {
+    const check = await login(service, { externalID: account.externalID });
+    assert.equal(check.body.error?.code, 'account_not_found', 'the refused token created an account');
+  }
+}
+
+describe('accepted tokens', () => {
+  test('a token minted by video-plugin/server creates an account', async () => {
+    const id = externalID();
+    const token = await createAccountToken({
+      partnerID: PARTNER,
+      secret: SECRET,
+      account: { externalID: id, firstName: 'Ada' },
+    });
+    const result = await create(token);
+    assert.equal(result.status, 201);
+    assert.equal(result.body.account.externalID, id);
+    assert.equal(result.body.account.firstName, 'Ada');
+    assert.match(result.body.session, /^[\w-]{40,}$/);
+  });
+
+  test('a token signed by jose directly with the same secret is accepted', async () => {
+    const id = externalID();
+    const token = await new SignJWT({ [ACCOUNT_CLAIM]: { externalID: id } })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti(crypto.randomUUID())
+      .setIssuer(PARTNER)
+      .setAudience(SERVICE_DOMAIN)
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(key);
+    assert.equal((await create(token)).status, 201);
+    assert.equal((await login(service, { externalID: id })).status, 200);
+  });
+
+  test('fractional iat and exp are accepted', async () => {
+    const issuedAt = now() + 0.123;
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ iat: issuedAt, exp: issuedAt + 59.5 }));
+    const result = await create(token);
+    assert.equal(result.status, 201, JSON.stringify(result.body));
+  });
+
+  test('the header may spell the type key "type"', async () => {
+    const token = await handmade({ alg: 'HS256', type: 'JWT' }, claims());
+    assert.equal((await create(token)).status, 201);
+  });
+
+  test('the header may leave the type out', async () => {
+    const token = await handmade({ alg: 'HS256' }, claims());
+    assert.equal((await create(token)).status, 201);
+  });
+
+  test('an audience array that contains the service domain is accepted', async () => {
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ aud: ['other.example', SERVICE_DOMAIN] }));
+    assert.equal((await create(token)).status, 201);
+  });
+
+  test('a token that expired less than the clock skew ago is accepted', async () => {
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ iat: now() - 70, exp: now() - 10 }));
+    assert.equal((await create(token)).status, 201);
+  });
+
+  test('a login token by accountID and one by externalID log in to the same account', async () => {
+    const id = externalID();
+    const created = await create(
+      await createAccountToken({ partnerID: PARTNER, secret: SECRET, account: { externalID: id } }),
+    );
+    const byAccount = await login(service, { accountID: created.body.account.id });
+    const byExternal = await login(service, { externalID: id });
+    assert.equal(byAccount.status, 200);
+    assert.equal(byAccount.body.account.id, created.body.account.id);
+    assert.equal(byExternal.body.account.id, created.body.account.id);
+    assert.notEqual(byAccount.body.session, byExternal.body.session);
+  });
+});
+
+describe('refused tokens: each failure has its own code and creates nothing', () => {
+  test('a wrong secret: token_bad_signature', async () => {
+    const account = { externalID: externalID() };
+    await assertCreateRefused(
+      await handmade({ alg: 'HS256', typ: 'JWT' }, claims({}, account), 'not-the-secret'),
+      'token_bad_signature',
+      account,
+    );
+  });
+
+  test('a changed payload under the old signature: token_bad_signature', async () => {
+    const account = { externalID: externalID() };
+    const [header, , signature] = (await handmade({ alg: 'HS256', typ: 'JWT' }, claims())).split('.');
+    await assertCreateRefused(`${header}.${encode(claims({}, account))}.${signature}`, 'token_bad_signature', account);
+  });
+
+  test('alg "none": token_algorithm_not_allowed', async () => {
+    const account = { externalID: externalID() };
+    const token = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims({}, account))}.`;
+    await assertCreateRefused(token, 'token_algorithm_not_allowed', account);
+  });
+
+  test('alg HS512 (even correctly signed): token_algorithm_not_allowed', async () => {
+    const account = { externalID: externalID() };
+    const token = await new SignJWT(claims({}, account)).setProtectedHeader({ alg: 'HS512', typ: 'JWT' }).sign(key);
+    await assertCreateRefused(token, 'token_algorithm_not_allowed', account);
+  });
+
+  test('an issuer the service does not know: token_unknown_issuer', async () => {
+    const account = { externalID: externalID() };
+    await assertCreateRefused(
+      await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ iss: 'nobody' }, account)),
+      'token_unknown_issuer',
+      account,
+    );
+  });
+
+  test("another partner's token in this partner's plugin: token_unknown_issuer", async () => {
+    const account = { externalID: externalID() };
+    const token = await createAccountToken({ partnerID: 'other-partner', secret: 'other-secret-0123456789', account });
+    const result = await create(token, { partnerID: PARTNER });
+    assert.equal(result.body.error.code, 'token_unknown_issuer');
+    assert.match(result.body.error.message, /other-partner/);
+  });
+
+  test('a wrong audience: token_wrong_audience', async () => {
+    const account = { externalID: externalID() };
+    await assertCreateRefused(
+      await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ aud: 'evil.example' }, account)),
+      'token_wrong_audience',
+      account,
+    );
+  });
+
+  test('an expired token: token_expired', async () => {
+    const account = { externalID: externalID() };
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ iat: now() - 300, exp: now() - 120 }, account));
+    await assertCreateRefused(token, 'token_expired', account);
+  });
+
+  test('a token issued in the future: token_issued_in_future', async () => {
+    const account = { externalID: externalID() };
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ iat: now() + 600, exp: now() + 660 }, account));
+    await assertCreateRefused(token, 'token_issued_in_future', account);
+  });
+
+  for (const claim of ['jti', 'iss', 'aud', 'iat', 'exp', ACCOUNT_CLAIM]) {
+    test(`a token without ${claim}: token_missing_claims`, async () => {
+      const account = { externalID: externalID() };
+      const payload: Record<string, unknown> = claims({}, account);
+      delete payload[claim];
+      const result = await create(await handmade({ alg: 'HS256', typ: 'JWT' }, payload));
+      assert.equal(result.body.error.code, 'token_missing_claims');
+      assert.deepEqual(result.body.error.data.claims, [claim]);
+      assert.equal((await login(service, account)).body.error.code, 'account_not_found');
+    });
+  }
+
+  test('a token used twice: token_replayed', async () => {
+    const token = await createAccountToken({ partnerID: PARTNER, secret: SECRET });
+    assert.equal((await create(token)).status, 201);
+    const again = await create(token);
+    assert.equal(again.body.error.code, 'token_replayed');
+  });
+
+  test('one token sent twice at once: exactly one wins', async () => {
+    const id = externalID();
+    await create(await createAccountToken({ partnerID: PARTNER, secret: SECRET, account: { externalID: id } }));
+    const token = await loginAccountToken({ partnerID: PARTNER, secret: SECRET, externalID: id });
+    const send = () => api(service, 'POST', '/api/sessions', { body: { token } });
+    const results = await Promise.all([send(), send(), send()]);
+    assert.deepEqual(results.map((result) => result.status).sort(), [200, 401, 401]);
+    assert.ok(
+      results.filter((result) => result.status === 401).every((result) => result.body.error.code === 'token_replayed'),
+    );
+  });
+
+  for (const [name, token] of [
+    ['not a JWT at all', 'hello'],
+    ['two parts', 'abc.def'],
+    ['a header that is not JSON', `${base64url.encode('nope')}.${encode({})}.sig`],
+    ['a payload that is an array', `${encode({ alg: 'HS256' })}.${encode([1])}.sig`],
+  ] as const) {
+    test(`${name}: token_malformed`, async () => {
+      const result = await create(token);
+      assert.equal(result.status, 401);
+      assert.equal(result.body.error.code, 'token_malformed');
+    });
+  }
+
+  test('a timestamp that is not a number: token_malformed naming the claim', async () => {
+    const account = { externalID: externalID() };
+    const token = await handmade({ alg: 'HS256', typ: 'JWT' }, claims({ exp: 'tomorrow' }, account));
+    await assertCreateRefused(token, 'token_malformed', account);
+  });
+
+  test('a header type other than JWT: token_malformed', async () => {
+    const account = { externalID: externalID() };
+    await assertCreateRefused(
+      await handmade({ alg: 'HS256', typ: 'JWE' }, claims({}, account)),
+      'token_malformed',
+      account,
+    );
+  });
+
+  test('an unknown account field: token_malformed naming the field', async () => {
+    const account = { externalID: externalID(), nickname: 'x' };
+    const result = await create(await handmade({ alg: 'HS256', typ: 'JWT' }, claims({}, account)));
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal(result.body.error.data.field, 'nickname');
+    assert.equal((await login(service, { externalID: account.externalID })).body.error.code, 'account_not_found');
+  });
+
+  test('a token over 8 KB: token_too_large', async () => {
+    const account = { externalID: externalID(), companyName: 'x'.repeat(200) };
+    const token = await handmade({ alg: 'HS256', typ: 'JWT', padding: 'p'.repeat(9000) }, claims({}, account));
+    await assertCreateRefused(token, 'token_too_large', account);
+  });
+
+  test('a login token with neither accountID nor externalID: token_missing_claims', async () => {
+    const result = await api(service, 'POST', '/api/sessions', {
+      body: { token: await handmade({ alg: 'HS256' }, claims({}, {})) },
+    });
+    assert.equal(result.body.error.code, 'token_missing_claims');
+  });
+
+  test('a login token with both accountID and externalID: token_malformed', async () => {
+    const token = await handmade({ alg: 'HS256' }, claims({}, { accountID: 'a', externalID: 'b' }));
+    const result = await api(service, 'POST', '/api/sessions', { body: { token } });
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal(result.body.session, undefined);
+  });
+});

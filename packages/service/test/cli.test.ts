@@ -1,0 +1,202 @@
+// The video-plugin-service command: flags, environment, banner, exit codes, clean stop.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { createAccountToken } from '../../../src/server/index.js';
+import { parseCommandLine, USAGE } from '../src/config.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = await mkdtemp(join(tmpdir(), 'video-plugin-cli-'));
+after(() => rm(dir, { recursive: true, force: true }));
+
+/** Runs the command from source; `banner()` resolves with the URL once it prints it. */
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/service/src/cli.ts', ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      VIDEO_PLUGIN_PORT: '',
+      VIDEO_PLUGIN_PARTNER_ID: '',
+      VIDEO_PLUGIN_SECRET: '',
+      VIDEO_PLUGIN_JOB_MS: '',
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url && stdout.includes('Ctrl+C')) resolve(url);
+    });
+    void exited.then((code) => reject(new Error(`exited with ${code} before the banner: ${stderr}`)));
+  });
+  banner.catch(() => {}); // only the tests that wait for the banner care
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  after(() => child.kill());
+  return { child, banner, exited, output: () => ({ stdout, stderr }) };
+}
+
+test('prints its actual URL, partner, secret and origins; serves; stops cleanly writing its data', async () => {
+  const dataFile = join(dir, 'cli.db');
+  const service = run([
+    '--port',
+    '0',
+    '--partner',
+    'cli-partner',
+    '--secret',
+    'cli-secret',
+    '--allowed-origin',
+    'https://shop.example',
+    '--job-ms',
+    '50',
+    '--data',
+    dataFile,
+    '--webhook-url',
+    'http://127.0.0.1:9/hooks',
+  ]);
+  const url = await service.banner;
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.notEqual(new URL(url).port, '0');
+  const { stdout } = service.output();
+  assert.match(stdout, /partner ID: +cli-partner/);
+  assert.match(stdout, /secret: +cli-secret/);
+  assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
+  assert.match(stdout, /job time: +50 ms/);
+  assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks\n/);
+
+  const token = await createAccountToken({
+    partnerID: 'cli-partner',
+    secret: 'cli-secret',
+    account: { externalID: 'from-cli' },
+  });
+  const created = await fetch(`${url}/api/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  assert.equal(created.status, 201);
+  service.child.kill('SIGTERM');
+  assert.equal(await service.exited, 0);
+  // Stopped cleanly: the data file is whole (its WAL folded in), its lock is gone.
+  assert.deepEqual(await readdir(dir), ['cli.db']);
+  const db = new Database(dataFile, { readonly: true });
+  const externalIDs = db.prepare('SELECT external_id FROM accounts').pluck().all();
+  db.close();
+  assert.deepEqual(externalIDs, ['from-cli']);
+});
+
+test('takes its settings from the environment, with flags winning', async () => {
+  const service = run(['--partner', 'flag-partner'], {
+    VIDEO_PLUGIN_PORT: '0',
+    VIDEO_PLUGIN_PARTNER_ID: 'env-partner',
+    VIDEO_PLUGIN_SECRET: 'env-secret',
+    VIDEO_PLUGIN_JOB_MS: '1234',
+  });
+  await service.banner;
+  const { stdout } = service.output();
+  assert.match(stdout, /partner ID: +flag-partner/);
+  assert.match(stdout, /secret: +env-secret/);
+  assert.match(stdout, /job time: +1234 ms/);
+  assert.match(stdout, /allowed origins: +http:\/\/localhost:\*, http:\/\/127\.0\.0\.1:\*/);
+  service.child.kill('SIGINT');
+  assert.equal(await service.exited, 0);
+});
+
+test('--help prints the usage and exits 0', async () => {
+  const service = run(['--help']);
+  assert.equal(await service.exited, 0);
+  assert.match(service.output().stdout, /Usage: video-plugin-service[\s\S]*--allowed-origin ORIGIN/);
+});
+
+test('a bad flag exits 2 with a message saying what is wrong', async () => {
+  const service = run(['--port', 'eighty']);
+  assert.equal(await service.exited, 2);
+  assert.match(service.output().stderr, /--port must be a whole number from 0 to 65535 \(got "eighty"\)/);
+});
+
+test('the command line is parsed into service options', () => {
+  assert.deepEqual(
+    parseCommandLine([
+      '--allowed-origin',
+      'https://a.example',
+      '--allowed-origin',
+      'http://localhost:*',
+      '--host',
+      '0.0.0.0',
+    ]),
+    {
+      help: false,
+      options: {
+        host: '0.0.0.0',
+        partners: [
+          {
+            id: 'demo-partner',
+            secret: 'video-plugin-demo-secret-not-for-production',
+            allowedOrigins: ['https://a.example', 'http://localhost:*'],
+          },
+        ],
+      },
+    },
+  );
+  for (const argv of [
+    ['--unknown'],
+    ['--job-ms', '-1'],
+    ['--allowed-origin', 'shop.example'],
+    ['--secret', ''],
+    ['extra'],
+  ]) {
+    assert.throws(() => parseCommandLine(argv), { name: 'Error' }, argv.join(' '));
+  }
+});
+
+test('the media flags: --media, --media-dir, --render-concurrency', () => {
+  const parsed = parseCommandLine(['--media', 'placeholder', '--media-dir', '/tmp/m', '--render-concurrency', '3']);
+  assert.deepEqual(
+    parsed.help === false && [parsed.options.media, parsed.options.mediaDir, parsed.options.renderConcurrency],
+    ['placeholder', '/tmp/m', 3],
+  );
+  assert.throws(() => parseCommandLine(['--media', 'fake']), /--media must be real or placeholder \(got "fake"\)/);
+  assert.throws(() => parseCommandLine(['--media-dir', '']), /--media-dir must name a folder/);
+  assert.throws(() => parseCommandLine(['--render-concurrency', '0']), /--render-concurrency must be at least 1/);
+  assert.throws(
+    () => parseCommandLine(['--render-concurrency', 'many']),
+    /--render-concurrency must be a whole number/,
+  );
+});
+
+test('--webhook-url is repeatable and goes to the partner; anything but http(s) is refused naming the flag', () => {
+  const parsed = parseCommandLine([
+    '--partner',
+    'acme',
+    '--webhook-url',
+    'https://acme.example/hooks',
+    '--webhook-url',
+    'http://127.0.0.1:9000/hooks',
+  ]);
+  assert.deepEqual(parsed.help === false && parsed.options.partners?.[0]?.webhookURLs, [
+    'https://acme.example/hooks',
+    'http://127.0.0.1:9000/hooks',
+  ]);
+  const none = parseCommandLine([]);
+  assert.equal(none.help === false && none.options.partners?.[0]?.webhookURLs, undefined);
+  for (const url of ['ftp://acme.example/hooks', 'acme.example/hooks', 'javascript:alert(1)', '']) {
+    assert.throws(
+      () => parseCommandLine(['--webhook-url', url]),
+      (error: Error) =>
+        error.name === 'Error' && /^--webhook-url must be an absolute http or https URL/.test(error.message),
+      url,
+    );
+  }
+});
+
+test('--help lists --webhook-url', () => {
+  assert.match(USAGE, /--webhook-url URL/);
+});

@@ -1,0 +1,194 @@
+// The change feed the plugin page polls (`GET /api/changes?after=<cursor>`): it answers at once
+// with the changes after the cursor, each once, in order and as it was at the time (the same as
+// the status stream sent), and the cursor to go on from; only the caller's account's changes; null
+// for a cursor it cannot replay from; a session in the Authorization header, nothing else.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { REPLAY_LIMIT } from '../../src/http/stream.js';
+import {
+  EventStream,
+  PARTNER,
+  SECRET,
+  api,
+  createAccount,
+  serve,
+  startTestService,
+  statusesUntilFinal,
+  type StreamEvent,
+  OTHER,
+  OTHER_SECRET,
+  TWO_PARTNERS,
+} from '../support/helpers.js';
+
+const service = await startTestService({
+  partners: TWO_PARTNERS,
+});
+/** Source pages titled after their path, so that each account's records carry its own words. */
+const source = await serve((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><title>Title of ${req.url?.slice(1)}</title>`);
+});
+
+const CURSOR = /^([0-9a-f]{8})-(\d+)$/;
+
+/** One account, its unfiltered status stream (open and ready) as the reference, and its calls. */
+async function account(externalID: string, partner = PARTNER, secret = SECRET) {
+  const { session } = await createAccount(service, { externalID }, partner, secret);
+  const stream = await EventStream.open(service, session);
+  await stream.next((event) => event.event === 'ready');
+  return {
+    session,
+    stream,
+    feed: (after?: string) =>
+      api(service, 'GET', after === undefined ? '/api/changes' : `/api/changes?after=${encodeURIComponent(after)}`, {
+        session,
+      }),
+    /** Starts a topic search on `/<externalID>` and waits for its final status on the stream. */
+    async search(): Promise<string> {
+      const started = await api(service, 'POST', '/api/topics', {
+        session,
+        body: { sourceURL: `${source}/${externalID}` },
+      });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const topicId: string = started.body.topicId;
+      await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
+      return topicId;
+    },
+  };
+}
+
+/** A stream's change events as the feed shows them. */
+const asChanges = (events: StreamEvent[]) =>
+  events.filter((e) => e.event !== 'ready').map((e) => ({ kind: e.event, record: e.data }));
+
+const cursorOf = async (who: { feed: () => ReturnType<typeof api> }): Promise<string> => (await who.feed()).body.cursor;
+
+describe('GET /api/changes', () => {
+  test('without after: the current cursor and no changes; asked from it, the answer comes at once, empty, same cursor', async () => {
+    const owner = await account('first');
+    const first = await owner.feed();
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(Object.keys(first.body).sort(), ['changes', 'cursor']);
+    assert.deepEqual(first.body.changes, []);
+    assert.match(first.body.cursor, CURSOR);
+    // Nothing happens meanwhile: a feed that held the request would never answer here.
+    assert.deepEqual((await owner.feed(first.body.cursor)).body, { cursor: first.body.cursor, changes: [] });
+  });
+
+  test('cursor progression: every change after the cursor once, in order, as it was then (as the stream sent it)', async () => {
+    const owner = await account('progress');
+    const start = await cursorOf(owner);
+    const topicId = await owner.search();
+
+    const topicFeed = (await owner.feed(start)).body;
+    assert.deepEqual(topicFeed.changes, asChanges(owner.stream.events));
+    const statuses = topicFeed.changes.map((c: { record: { status: string } }) => c.record.status);
+    assert.deepEqual([...new Set(statuses)], ['PENDING', 'PROCESSING', 'COMPLETE']);
+    assert.equal(topicFeed.changes.at(-1).record.title, 'Title of progress');
+    // The cursor moved on by exactly the changes returned (nobody else had any meanwhile).
+    const [, boot, from] = CURSOR.exec(start)!;
+    assert.equal(topicFeed.cursor, `${boot}-${Number(from) + topicFeed.changes.length}`);
+    // Asked again from the same cursor: the same answer (nothing is consumed).
+    assert.deepEqual((await owner.feed(start)).body, topicFeed);
+    assert.deepEqual((await owner.feed(topicFeed.cursor)).body, { cursor: topicFeed.cursor, changes: [] });
+
+    // Next step from the returned cursor: only what happened after it.
+    const seen = owner.stream.events.length;
+    const started = await api(service, 'POST', '/api/generations', {
+      session: owner.session,
+      body: { topicId, aspectRatio: '16:9', duration: 5 },
+    });
+    await statusesUntilFinal(owner.stream, 'generation', (data) => data.requestId === started.body.requestId);
+    const generationFeed = (await owner.feed(topicFeed.cursor)).body;
+    assert.deepEqual(generationFeed.changes, asChanges(owner.stream.events.slice(seen)));
+    assert.deepEqual([...new Set(generationFeed.changes.map((c: { kind: string }) => c.kind))].sort(), [
+      'generation',
+      'video',
+    ]);
+    assert.deepEqual((await owner.feed(start)).body.changes, [...topicFeed.changes, ...generationFeed.changes]);
+  });
+
+  test("owner filter: another account's changes (same partner or not) never appear, its own all do", async () => {
+    const owner = await account('owner');
+    const neighbour = await account('neighbour');
+    const foreign = await account('foreign', OTHER, OTHER_SECRET);
+    const start = await cursorOf(owner);
+    const [ownTopic, neighbourTopic, foreignTopic] = await Promise.all([
+      owner.search(),
+      neighbour.search(),
+      foreign.search(),
+    ]);
+    const ids = (changes: { record: { id: string } }[]) => [...new Set(changes.map((c) => c.record.id))];
+    const ownFeed = (await owner.feed(start)).body;
+    assert.deepEqual(ids(ownFeed.changes), [ownTopic]);
+    assert.deepEqual(ownFeed.changes, asChanges(owner.stream.events));
+    assert.doesNotMatch(JSON.stringify(ownFeed), /neighbour|foreign/);
+    assert.deepEqual(ids((await neighbour.feed(start)).body.changes), [neighbourTopic]);
+    assert.deepEqual(ids((await foreign.feed(start)).body.changes), [foreignTopic]);
+    // The same cursor means the same position for everyone: all three answers end at one cursor.
+    assert.equal((await neighbour.feed(start)).body.cursor, ownFeed.cursor);
+  });
+
+  test('a cursor it cannot replay from — malformed, ahead, from another run, too old — answers null and the current cursor', async () => {
+    const owner = await account('replay');
+    const bystander = await account('bystander');
+    const current = await cursorOf(owner);
+    const [, boot, seq] = CURSOR.exec(current)!;
+    const other = await startTestService();
+    const otherRun: string = (
+      await api(other, 'GET', '/api/changes', { session: (await createAccount(other)).session })
+    ).body.cursor;
+    assert.notEqual(CURSOR.exec(otherRun)![1], boot);
+    for (const after of ['', 'nonsense', `${boot}-`, `${boot}-x`, `${boot}-${Number(seq) + 1}`, otherRun]) {
+      assert.deepEqual((await owner.feed(after)).body, { cursor: current, changes: null }, `after=${after}`);
+    }
+
+    // More than REPLAY_LIMIT changes later, the start is too old; one change later is the oldest kept.
+    const topicId = await owner.search();
+    const started = await api(service, 'POST', '/api/generations', {
+      session: owner.session,
+      body: { topicId, aspectRatio: '16:9', duration: 5 },
+    });
+    const { requestId, videoId } = started.body;
+    await statusesUntilFinal(owner.stream, 'generation', (data) => data.requestId === requestId);
+    const before = await cursorOf(owner);
+    for (let i = 0; i < REPLAY_LIMIT + 1; i++) {
+      const renamed = await api(service, 'PATCH', `/api/videos/${videoId}`, {
+        session: owner.session,
+        body: { name: `Name ${i}` },
+      });
+      assert.equal(renamed.status, 200);
+    }
+    const now = await cursorOf(owner);
+    const from = Number(CURSOR.exec(before)![2]);
+    assert.equal(now, `${boot}-${from + REPLAY_LIMIT + 1}`);
+    assert.deepEqual((await owner.feed(before)).body, { cursor: now, changes: null });
+    const oldest = (await owner.feed(`${boot}-${from + 1}`)).body;
+    assert.equal(oldest.changes.length, REPLAY_LIMIT);
+    assert.deepEqual(
+      oldest.changes.map((c: { record: { name: string } }) => c.record.name),
+      Array.from({ length: REPLAY_LIMIT }, (_, i) => `Name ${i + 1}`),
+    );
+    // Another account asking from the same position gets none of them, and not null.
+    assert.deepEqual((await bystander.feed(`${boot}-${from + 1}`)).body, { cursor: now, changes: [] });
+  });
+
+  test('a session is required, in the Authorization header: none, unknown, in the query or logged out → 401', async () => {
+    const owner = await account('auth');
+    const cursor = await cursorOf(owner);
+    const refused = [
+      await api(service, 'GET', `/api/changes?after=${cursor}`),
+      await api(service, 'GET', `/api/changes?after=${cursor}`, { session: 'not-a-session' }),
+      await api(service, 'GET', `/api/changes?after=${cursor}&session=${encodeURIComponent(owner.session)}`),
+    ];
+    assert.equal((await api(service, 'DELETE', '/api/sessions/current', { session: owner.session })).status, 204);
+    refused.push(await owner.feed(cursor));
+    for (const result of refused) {
+      assert.equal(result.status, 401);
+      assert.equal(result.body.error.code, 'not_authenticated');
+      assert.equal(result.body.changes, undefined);
+    }
+    assert.match(refused[0]!.body.error.message, /Authorization: Bearer/);
+  });
+});

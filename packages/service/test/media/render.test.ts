@@ -1,0 +1,282 @@
+// The local service's renderer (packages/service/src/media/): storyboards from a topic, the voiceover, and
+// real MP4 files read back with a media parser (mp4box): duration, dimensions, codecs, an audio
+// track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind; the queue's limit.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { transcript } from '../../src/media/accessibility.js';
+import { RenderError, captions, renderQueue, renderVideo } from '../../src/media/render.js';
+import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/media/storyboard.js';
+import { ffmpegPath } from '../../src/media/tools.js';
+import { picture as pictureIn, probe } from '../support/media-helpers.js';
+import { parseWav, speak, VOICES } from '../../src/media/voice.js';
+
+const work = mkdtempSync(join(tmpdir(), 'video-plugin-render-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const picture = (name: string, color: string, size?: string) => pictureIn(work, name, color, size);
+const probeFile = (file: string) => probe(readFileSync(file));
+
+/** The RGB of the pixel at (`x`, `y`) of an image scaled to 16×16. */
+function pixel(file: string, x: number, y: number): [number, number, number] {
+  const rgb = execFileSync(ffmpegPath(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    file,
+    '-vf',
+    'scale=16:16',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
+  const at = (y * 16 + x) * 3;
+  return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+}
+
+const SOURCE: StoryboardSource = {
+  sourceURL: 'https://www.harbor-lane.example/',
+  title: 'Harbor Lane Coffee Roasters | Home',
+  description: 'Small-batch coffee roasted every morning by the harbor. Visit our café.',
+  headings: ['Roasted at dawn', 'Our café', 'Beans to take home'],
+  sentences: ['We roast twelve single-origin coffees in small batches.', 'The café opens at seven every day.'],
+  images: [],
+};
+
+describe('storyboard', () => {
+  test('scenes follow the duration: 5 s → 2, 15 s → 4, 30 s → 6, and fill it exactly', () => {
+    for (const [duration, count] of [
+      [5, 2],
+      [15, 4],
+      [30, 6],
+    ] as const) {
+      const board = buildStoryboard(SOURCE, { aspectRatio: '16:9', duration, language: 'en-US' });
+      assert.equal(board.scenes.length, count);
+      assert.equal(board.scenes[0]!.kind, 'title');
+      assert.equal(board.scenes.at(-1)!.kind, 'closing');
+      const end = board.scenes.at(-1)!;
+      assert.ok(Math.abs(end.start + end.duration - duration) < 1e-9);
+    }
+  });
+
+  test("the title scene's text is the description's first sentence, read by the segmenter", () => {
+    const board = buildStoryboard(
+      { ...SOURCE, description: 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot. Besuchen Sie uns.' },
+      { aspectRatio: '16:9', duration: 5, language: 'de' },
+    );
+    assert.equal(board.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot.');
+    const short = buildStoryboard(
+      { ...SOURCE, description: 'Fresh coffee' },
+      { aspectRatio: '16:9', duration: 5, language: 'en' },
+    );
+    assert.equal(short.scenes[0]!.body, 'Fresh coffee');
+  });
+
+  test('the layout follows the aspect ratio: 1280×720 and 1080×1350', () => {
+    assert.deepEqual(
+      ['16:9', '4:5'].map((aspectRatio) => {
+        const board = buildStoryboard(SOURCE, { aspectRatio: aspectRatio as '16:9', duration: 5, language: 'en-US' });
+        return [board.width, board.height];
+      }),
+      [
+        [1280, 720],
+        [1080, 1350],
+      ],
+    );
+  });
+
+  test('videoInstructions pick the palette and the pace, which changes the number of scenes', () => {
+    assert.deepEqual(styleOf('Warm, upbeat, morning light.'), { palette: styleOf('warm').palette, pace: 'brisk' });
+    assert.equal(styleOf('Warm').palette.name, 'warm');
+    assert.equal(styleOf('something elegant and calm').palette.name, 'cool'); // the first palette named wins
+    assert.equal(styleOf('').palette.name, 'indigo');
+    assert.equal(styleOf('slow and gentle').pace, 'calm');
+    assert.equal(sceneCount(30, 'brisk'), 7);
+    assert.equal(sceneCount(30, 'calm'), 5);
+    assert.equal(sceneCount(5, 'brisk'), 2);
+  });
+
+  test("the scenes carry the page's name, headings and sentences; the closing scene its address, in the language", () => {
+    const board = buildStoryboard(
+      { ...SOURCE, images: ['/a.png', '/b.png'] },
+      { aspectRatio: '16:9', duration: 15, language: 'de' },
+    );
+    assert.equal(board.scenes[0]!.heading, 'Harbor Lane Coffee Roasters');
+    assert.equal(board.scenes[0]!.image, '/a.png');
+    assert.equal(board.scenes[1]!.heading, 'Roasted at dawn');
+    assert.match(board.scenes[1]!.narration, /twelve single-origin/);
+    assert.equal(board.scenes[1]!.image, '/b.png');
+    assert.equal(board.scenes.at(-1)!.body, 'harbor-lane.example');
+    assert.equal(board.scenes.at(-1)!.narration, 'Besuchen Sie harbor-lane.example.');
+  });
+
+  test('text cut to fit a scene ends with an ellipsis on screen and a full stop in the narration', () => {
+    const long = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
+    const board = buildStoryboard(
+      {
+        ...SOURCE,
+        headings: [`${long}, and more`],
+        sentences: [`${long} seventeen eighteen nineteen twenty, twenty-one twenty-two twenty-three.`],
+      },
+      { aspectRatio: '16:9', duration: 15, language: 'en-US' },
+    );
+    const scene = board.scenes[1]!;
+    assert.equal(scene.heading, 'one two three four five six seven eight…');
+    assert.match(scene.body!, /twenty-one twenty-two…$/);
+    assert.match(scene.narration, /[a-z]\.$/);
+  });
+
+  test('a page without images gets text scenes; a page without text still gets a video', () => {
+    const board = buildStoryboard(SOURCE, { aspectRatio: '4:5', duration: 30, language: 'en-US' });
+    assert.ok(board.scenes.every((scene) => scene.image === undefined));
+    const bare = buildStoryboard(
+      { sourceURL: 'http://bare.example/', images: [] },
+      { aspectRatio: '16:9', duration: 15, language: 'fr' },
+    );
+    assert.equal(bare.scenes.length, 4);
+    assert.ok(bare.scenes.every((scene) => scene.heading.length > 0 && scene.narration.length > 0));
+  });
+});
+
+describe('voice', () => {
+  test('every language code has a voice, and each speaks (a WAV of a plausible length)', async () => {
+    for (const [language, voice] of Object.entries(VOICES)) {
+      const pcm = await speak('Hello, and welcome.', voice, 165);
+      const seconds = pcm.samples.length / pcm.rate;
+      assert.ok(seconds > 0.5 && seconds < 4, `${language} (${voice}): ${seconds} s`);
+      assert.ok(
+        pcm.samples.some((sample) => Math.abs(sample) > 1000),
+        `${language}: not silence`,
+      );
+    }
+  });
+
+  test('parseWav refuses what is not a WAV file', () => {
+    assert.throws(() => parseWav(new Uint8Array(64)), /not a PCM WAV file/);
+  });
+});
+
+describe('render', () => {
+  test(
+    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions, a transcript',
+    { timeout: 60_000 },
+    async () => {
+      const red = picture('red.png', 'red');
+      const board = buildStoryboard(
+        { ...SOURCE, images: [red] },
+        { aspectRatio: '16:9', duration: 5, language: 'en-GB' },
+      );
+      const dir = join(work, 'renders');
+      const files = await renderVideo(board, dir, 'vid_1');
+      const movie = await probeFile(files.video);
+      assert.ok(Math.abs(movie.duration / movie.timescale - 5) < 0.15, `duration ${movie.duration / movie.timescale}`);
+      const [video] = movie.videoTracks;
+      assert.deepEqual([video!.video!.width, video!.video!.height], [1280, 720]);
+      assert.match(video!.codec, /^avc1\./);
+      assert.equal(movie.audioTracks.length, 1);
+      assert.match(movie.audioTracks[0]!.codec, /^mp4a\.40/);
+      // The thumbnail is a frame of the first scene: the red picture above its text band.
+      const thumbnail = await sharp(files.thumbnail).metadata();
+      assert.deepEqual([thumbnail.format, thumbnail.width, thumbnail.height], ['jpeg', 1280, 720]);
+      const [r, g, b] = pixel(files.thumbnail, 2, 2);
+      assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
+      assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
+      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
+      assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
+      // Nothing else is left in the folder (the work files are gone).
+      assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.txt', 'vid_1.vtt']);
+    },
+  );
+
+  test(
+    'a 15 s 4:5 video without images: 1080×1350, 15 s, text scenes in the palette',
+    { timeout: 60_000 },
+    async () => {
+      const board = buildStoryboard(SOURCE, {
+        aspectRatio: '4:5',
+        duration: 15,
+        language: 'fr',
+        videoInstructions: 'fresh and green',
+      });
+      const files = await renderVideo(board, join(work, 'renders'), 'vid_2');
+      const movie = await probeFile(files.video);
+      assert.ok(Math.abs(movie.duration / movie.timescale - 15) < 0.15);
+      assert.deepEqual([movie.videoTracks[0]!.video!.width, movie.videoTracks[0]!.video!.height], [1080, 1350]);
+      const [r, g, b] = pixel(files.thumbnail, 1, 1);
+      // The "fresh" palette's dark green background (0x052e16).
+      assert.ok(g > r && g > b && g < 90, `background is dark green: ${[r, g, b]}`);
+    },
+  );
+
+  test('a render that fails ends with render_failed and leaves no file', async () => {
+    const board = buildStoryboard(
+      { ...SOURCE, images: [join(work, 'no-such-image.png')] },
+      { aspectRatio: '16:9', duration: 5, language: 'en-US' },
+    );
+    const dir = join(work, 'failed');
+    await assert.rejects(
+      renderVideo(board, dir, 'vid_3'),
+      (error: unknown) => error instanceof RenderError && error.code === 'render_failed',
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('the queue runs at most its limit at once, in order', async () => {
+    const queue = renderQueue(2);
+    const log: string[] = [];
+    let peak = 0;
+    const job = (name: string) =>
+      queue(async () => {
+        peak = Math.max(peak, queue.activeCount);
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        log.push(`end ${name}`);
+      });
+    await Promise.all(['a', 'b', 'c', 'd'].map(job));
+    assert.equal(peak, 2);
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('start')),
+      ['start a', 'start b', 'start c', 'start d'],
+    );
+  });
+
+  test('a woken waiter respects the limit: a newcomer arriving as a slot frees cannot slip past it', async () => {
+    const queue = renderQueue(1);
+    let running = 0;
+    let peak = 0;
+    const job = () =>
+      queue(async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+      });
+    const first = job();
+    const waiting = job();
+    // Arrives in the same turn as the first job's end, before the waiter runs.
+    const late = first.then(() => job());
+    await Promise.all([first, waiting, late]);
+    assert.equal(peak, 1);
+  });
+
+  test('a render that queues inside a render deadlocks a one-slot queue: renders take their slot once', async () => {
+    // The shape of the bug of issue 19, shown on the queue itself: at limit 1 the inner job waits
+    // for the slot its caller holds. Jobs takes the slot in one place (#renderFiles) only.
+    const queue = renderQueue(1);
+    let innerRan = false;
+    const outer = queue(() => queue(async () => void (innerRan = true)));
+    const settled = await Promise.race([
+      outer.then(() => 'done'),
+      new Promise((resolve) => setImmediate(resolve, 'stuck')),
+    ]);
+    assert.equal(settled, 'stuck');
+    assert.equal(innerRan, false);
+    queue.clearQueue();
+  });
+});

@@ -1,0 +1,69 @@
+// The service as its own process (the `video-plugin-service` command, run from source), for the
+// tests that kill it, start two on one data file, or read what it prints.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PARTNER, SECRET } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface ChildService {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Everything it printed so far, stdout and stderr together. */
+  output(): string;
+  /** Resolves once it has exited: its exit code, or the signal that ended it. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with its URL once it prints its banner; rejects if it exits first. */
+  readonly listening: Promise<string>;
+}
+
+/**
+ * Runs `video-plugin-service` with the test partner, placeholder media, any free port and `args`.
+ * Killed after the test file if still running.
+ */
+export function runService(args: string[]): ChildService {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/service/src/cli.ts',
+      '--port',
+      '0',
+      '--partner',
+      PARTNER,
+      '--secret',
+      SECRET,
+      '--media',
+      'placeholder',
+      ...args,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, VIDEO_PLUGIN_PORT: '', VIDEO_PLUGIN_PARTNER_ID: '', VIDEO_PLUGIN_SECRET: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const listening = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && output.includes('Ctrl+C')) resolve(url);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the service exited (${code ?? signal}) before listening:\n${output}`)),
+    );
+  });
+  listening.catch(() => {}); // only the callers that wait for it care
+  after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, pid: child.pid as number, output: () => output, exited, listening };
+}

@@ -1,0 +1,67 @@
+// What the media tests share: solid-colour pictures made by ffmpeg, and MP4 files read back by a
+// real media parser (mp4box).
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createFile, type Movie } from 'mp4box';
+import { ffmpegPath } from '../../src/media/tools.js';
+
+/** Writes a solid-colour picture (`name`'s extension picks the format) into `dir`; returns its path. */
+export function picture(dir: string, name: string, color: string, size = '800x600'): string {
+  const file = join(dir, name);
+  execFileSync(ffmpegPath(), [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:s=${size}`,
+    '-frames:v',
+    '1',
+    file,
+  ]);
+  return file;
+}
+
+/** Duration, dimensions and codecs of an MP4, read by mp4box. */
+export function probe(bytes: Buffer): Promise<Movie> {
+  return new Promise((resolve, reject) => {
+    const mp4 = createFile();
+    mp4.onReady = resolve;
+    mp4.onError = (_module: string, message: string) => reject(new Error(message));
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer & {
+      fileStart: number;
+    };
+    buffer.fileStart = 0;
+    mp4.appendBuffer(buffer);
+    mp4.flush();
+  });
+}
+
+/**
+ * Decodes the frames of `video` at the given `times` (seconds) as raw RGB, one buffer of
+ * `width` × `height` × 3 bytes per time, in order.
+ */
+export function framesAt(video: string, times: readonly number[], width: number, height: number): Buffer[] {
+  return times.map((time) =>
+    execFileSync(
+      ffmpegPath(),
+      [
+        '-loglevel',
+        'error',
+        '-ss',
+        time.toFixed(3),
+        '-i',
+        video,
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ],
+      { maxBuffer: width * height * 3 + 1024 },
+    ),
+  );
+}

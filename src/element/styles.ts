@@ -1,0 +1,101 @@
+/**
+ * The element's style sheet: its box, the stage (the iframe's container, the loading skeleton, the
+ * failure panel) and the modal and drawer dialogs. Adopted by the shadow root (no `<style>` text:
+ * fine under a strict `style-src`). The build squeezes the literal (scripts/build.mjs).
+ */
+import { css } from '@lit/reactive-element';
+
+export const styles = css`
+  :host {
+    display: block;
+    position: relative;
+    height: var(--video-plugin-height, 600px);
+    box-sizing: border-box;
+  }
+  :host([display='modal']),
+  :host([display='drawer']) {
+    height: auto;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  /* height="auto" (inline): the studio's content height, between the min and the max (the
+     iframe's own min-height and max-height, set by the Plugin from the same custom properties).
+     The placeholder and the stage share one grid cell, so the stage takes part in the height. */
+  :host([height='auto']:not([display='modal'], [display='drawer'])) {
+    display: grid;
+    height: auto;
+    min-height: var(--video-plugin-min-height, 400px);
+  }
+  :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
+    display: block;
+    grid-area: 1 / 1;
+    position: relative;
+  }
+  /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */
+  .stage,
+  .frame {
+    position: absolute;
+    inset: 0;
+    pointer-events: none;
+  }
+  .frame > iframe,
+  .stage > [part] {
+    pointer-events: auto;
+  }
+  [part='loading'],
+  [part='failed'] {
+    display: none;
+    position: absolute;
+    inset: 0;
+    box-sizing: border-box;
+    padding: 24px;
+    gap: 12px;
+    align-content: start;
+    background: Canvas;
+    color: CanvasText;
+    font:
+      15px/1.5 system-ui,
+      sans-serif;
+  }
+  .stage[data-show='loading'] [part='loading'],
+  .stage[data-show='failed'] [part='failed'] {
+    display: grid;
+  }
+  [part='loading'] i {
+    display: block;
+    height: 14px;
+    border-radius: 4px;
+    background: color-mix(in srgb, CanvasText 12%, Canvas);
+    animation: pulse 1.2s ease-in-out infinite alternate;
+  }
+  @keyframes pulse {
+    to {
+      opacity: 0.4;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    [part='loading'] i {
+      animation: none;
+    }
+  }
+  dialog {
+    padding: 0;
+    border: 0;
+    overflow: hidden;
+    width: min(var(--video-plugin-dialog-width, 960px), 100vw - 32px);
+    height: min(var(--video-plugin-dialog-height, 720px), 100vh - 32px);
+    max-width: none;
+    max-height: none;
+    border-radius: 8px;
+  }
+  dialog.drawer {
+    margin: 0 0 0 auto;
+    width: min(var(--video-plugin-drawer-width, 480px), 100vw);
+    height: 100vh;
+    border-radius: 0;
+  }
+  dialog::backdrop {
+    background: rgb(15 23 42 / 0.55);
+  }
+`;

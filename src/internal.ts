@@ -1,0 +1,25 @@
+/**
+ * `video-plugin/internal`: the contract between the SDK and the local service
+ * (`packages/service`, the `video-plugin-service` package) — what both sides must agree on, kept
+ * in one place: the wire protocol and its typed API, the error classes and codes (and how they
+ * cross the wire), the option schemas the iframe page re-checks, the token and webhook claims, and
+ * the appearance rules. The service imports these through this entry, never through relative
+ * paths into `src/`.
+ *
+ * **Not for partners.** This entry is not part of the public API: it changes with the service,
+ * without notice and outside semver. Use `video-plugin`, `video-plugin/element`,
+ * `video-plugin/server` and `video-plugin/diagnose`.
+ * @internal
+ * @packageDocumentation
+ */
+export * from './errors.js';
+export * from './wire/api.js';
+export * from './wire/protocol.js';
+export * from './wire/service.js';
+export * from './options.js';
+export * from './validate.js';
+export * from './appearance.js';
+export * from './debug.js';
+export * from './version.js';
+export * from './server/claims.js';
+export * from './server/validate.js';

@@ -41,7 +41,7 @@ const hexColor = z.custom<string>((value) => typeof value === 'string' && /^#([\
   error: 'must be a hex colour such as "#1d4ed8" or "#fff"',
 });
 
-/** The studio's look: see README "Appearance". Colours are hex; lengths are CSS pixels. */
+/** The studio's look: see docs/white-label.md, "Appearance". Colours are hex; lengths are CSS pixels. */
 export const appearanceSchema = z.strictObject({
   /** `light` (default), `dark`, or `auto` (follows the user's system setting). */
   colorScheme: z.optional(oneOf(['light', 'dark', 'auto'])),

@@ -4,7 +4,7 @@
  */
 export { Plugin } from './plugin.js';
 // The error classes and their types. (The wire's own helpers — the list of codes, serializing and
-// deserializing — stay internal: partners read `error.code` and the README's table of codes.)
+// deserializing — stay internal: partners read `error.code` and the table of codes in docs/plugin-api.md.)
 export {
   AccountAlreadyExistsError,
   AccountMethodsDisabledError,

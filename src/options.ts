@@ -118,7 +118,7 @@ export const pluginOptionsSchema = z.strictObject({
    */
   getLoginToken: z.optional(fn as unknown as z.Schema<GetLoginToken>),
   /**
-   * The studio's colours, font, corner radius and spacing (README "Appearance"). Checked by the
+   * The studio's colours, font, corner radius and spacing (docs/white-label.md, "Appearance"). Checked by the
    * service, which refuses the connection naming the field. Change it later with `update()`.
    */
   appearance: z.optional(plainObject),
@@ -128,7 +128,7 @@ export const pluginOptionsSchema = z.strictObject({
    * `auto`: the iframe takes the height of the studio's content and follows it, between the CSS
    * custom properties `--video-plugin-min-height` (default 400px) and `--video-plugin-max-height`
    * (default 100vh) of `domElement` or its ancestors; taller content scrolls inside the iframe
-   * (README "Height"). Needs `domElement`: the full-viewport overlay keeps its size. Without it the
+   * (docs/element-guide.md, "Height"). Needs `domElement`: the full-viewport overlay keeps its size. Without it the
    * iframe fills `domElement`. Set at start.
    */
   height: z.optional(oneOf(['auto'])),
@@ -136,7 +136,7 @@ export const pluginOptionsSchema = z.strictObject({
 /** Options of `new Plugin(partnerID, options)`. */
 export type PluginOptions = z.input<typeof pluginOptionsSchema>;
 
-/** The studio's look: see README "Appearance". Colours are hex; lengths are CSS pixels. */
+/** The studio's look: see docs/white-label.md, "Appearance". Colours are hex; lengths are CSS pixels. */
 export interface Appearance {
   /** `light` (default), `dark`, or `auto` (follows the user's system setting). */
   colorScheme?: 'light' | 'dark' | 'auto';

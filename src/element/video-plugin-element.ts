@@ -183,7 +183,7 @@ export class VideoPluginElement extends ReactiveElement {
   declare getLoginToken: GetLoginToken | undefined;
   /**
    * The studio's colours, font, corner radius and spacing: `{ colorScheme, colorPrimary,
-   * colorBackground, colorText, fontFamily, borderRadius, spacingUnit }` (README "Appearance").
+   * colorBackground, colorText, fontFamily, borderRadius, spacingUnit }` (docs/white-label.md, "Appearance").
    * Property only. Changing it restyles the studio live: no new session.
    */
   declare appearance: Appearance | undefined;

@@ -12,7 +12,7 @@ export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 
 
 /**
  * The stages of a job, in the order a job goes through them; each job skips those it has no use
- * for (README "Progress"). A topic search: `queued`, `reading_page`, `collecting_images`,
+ * for (docs/plugin-api.md, "Progress"). A topic search: `queued`, `reading_page`, `collecting_images`,
  * `finishing`. A generation: `queued`, `writing_storyboard`, then with real media
  * `waiting_to_render` (only when every render slot is taken), `voicing`, `composing_scenes`,
  * `rendering`, then `finishing`. A render: `queued` (until its job starts), `waiting_to_render`

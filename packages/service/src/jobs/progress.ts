@@ -3,7 +3,7 @@
  * share of the whole job done (`fraction`, 0..1) and, once it can be estimated, the time left
  * (`etaMs`). Every status update of the job carries it (`progress` beside `status`).
  *
- * Rules (README "Progress", docs/service.md):
+ * Rules (docs/plugin-api.md, "Progress"; docs/service.md):
  * - `fraction` is over the whole job, not the stage: each stage owns a span of 0..1 ({@link PLANS});
  *   inside a stage the job reports how far it is (images fetched, seconds encoded by ffmpeg, time
  *   waited), mapped into that span.

@@ -81,31 +81,39 @@ const page = createServer((request, response) => {
 await new Promise((resolve) => page.listen(0, 'localhost', resolve));
 const origin = `http://localhost:${page.address().port}`;
 
+/**
+ * In the page of `tab`: a new account, a topic search of the sample business page, and the AI page
+ * opened on that topic (with the given locale and appearance, if any).
+ */
+async function openOnTopic(tab, { locale, appearance } = {}) {
+  const token = await createAccountToken({ partnerID: PARTNER.id, secret: PARTNER.secret });
+  await tab.evaluate(
+    async (token, source, locale, appearance) => {
+      const studio = document.querySelector('video-plugin');
+      if (locale) studio.setAttribute('locale', locale);
+      if (appearance) studio.appearance = appearance;
+      await customElements.whenDefined('video-plugin');
+      await studio.ready;
+      await studio.createAccount(token);
+      const { topicId } = await studio.startTopicSearch(source);
+      for await (const { status } of studio.topicSearchStatus(topicId))
+        if (status === 'FAILED') throw new Error(status);
+      await studio.openPlugin({ topicId });
+    },
+    token,
+    `${origin}/business.html`,
+    locale,
+    appearance,
+  );
+}
+
 const browser = await launchChromium();
 try {
   for (const [name, { locale, appearance }] of Object.entries(SHOTS)) {
     const tab = await browser.newPage();
     await tab.setViewport({ width: 960, height: 800 });
     await tab.goto(`${origin}/`);
-    const token = await createAccountToken({ partnerID: PARTNER.id, secret: PARTNER.secret });
-    await tab.evaluate(
-      async (token, source, locale, appearance) => {
-        const studio = document.querySelector('video-plugin');
-        studio.setAttribute('locale', locale);
-        studio.appearance = appearance;
-        await customElements.whenDefined('video-plugin');
-        await studio.ready;
-        await studio.createAccount(token);
-        const { topicId } = await studio.startTopicSearch(source);
-        for await (const { status } of studio.topicSearchStatus(topicId))
-          if (status === 'FAILED') throw new Error(status);
-        await studio.openPlugin({ topicId });
-      },
-      token,
-      `${origin}/business.html`,
-      locale,
-      appearance,
-    );
+    await openOnTopic(tab, { locale, appearance });
     const frame = await (await tab.$('video-plugin >>> iframe')).contentFrame();
     await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');
     await frame.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => {}))));
@@ -119,21 +127,7 @@ try {
     const tab = await browser.newPage();
     await tab.setViewport({ width, height: 900 });
     await tab.goto(`${origin}/fit`);
-    const token = await createAccountToken({ partnerID: PARTNER.id, secret: PARTNER.secret });
-    await tab.evaluate(
-      async (token, source) => {
-        await customElements.whenDefined('video-plugin');
-        const studio = document.querySelector('video-plugin');
-        await studio.ready;
-        await studio.createAccount(token);
-        const { topicId } = await studio.startTopicSearch(source);
-        for await (const { status } of studio.topicSearchStatus(topicId))
-          if (status === 'FAILED') throw new Error(status);
-        await studio.openPlugin({ topicId });
-      },
-      token,
-      `${origin}/business.html`,
-    );
+    await openOnTopic(tab);
     const iframe = await tab.$('video-plugin >>> iframe');
     const frame = await iframe.contentFrame();
     await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');

@@ -1,0 +1,80 @@
+/** Accounts: creating one with an account token, passwordless sign-in, reading and updating one's own. */
+import { AccountClaimsSchema, accountInfoShape, strictObject } from 'video-plugin/internal';
+import { newId, nowISO, type AccountRecord } from '../../store/store.js';
+import { verifyToken } from '../../auth/tokens.js';
+import { accountView } from '../../store/shapes.js';
+import { authenticate, body, nonEmpty, partnerOf, type ApiContext, type Handler, type Reply } from './request.js';
+import { session, TokenBody, tokenContext } from './sessions.js';
+
+const SignInBody = strictObject({
+  emailAddress: nonEmpty(),
+  firstName: accountInfoShape.firstName,
+  lastName: accountInfoShape.lastName,
+});
+const AccountUpdateBody = strictObject(accountInfoShape);
+
+export const createAccount: Handler = async (request) => {
+  const { ctx } = request;
+  const { token, partnerID } = await body(request, TokenBody);
+  const { partner, claim } = await verifyToken(token, AccountClaimsSchema, tokenContext(ctx), partnerID);
+  const now = nowISO();
+  const account: AccountRecord = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
+  return created(ctx, account);
+};
+
+/** Saves a new account, its first session and its `account.created` webhook together. */
+function created(ctx: ApiContext, account: AccountRecord): Reply {
+  return ctx.store.transaction(() => {
+    ctx.store.addAccount(account);
+    ctx.webhooks.accountCreated(account);
+    return session(ctx, account, 201);
+  });
+}
+
+export const signIn: Handler = async (request) => {
+  const { ctx } = request;
+  const partner = partnerOf(request);
+  const { emailAddress, firstName, lastName } = await body(request, SignInBody);
+  const wanted = emailAddress.toLowerCase();
+  // Passwordless, so it may enter only accounts it made itself, never one made with a token.
+  const existing = [...ctx.store.accounts.values()].find(
+    (account) =>
+      account.partnerID === partner.id && account.signIn === true && account.emailAddress?.toLowerCase() === wanted,
+  );
+  if (existing) return session(ctx, existing, 200);
+  const now = nowISO();
+  const account: AccountRecord = {
+    partnerID: partner.id,
+    id: newId('acct'),
+    emailAddress,
+    ...(firstName !== undefined ? { firstName } : {}),
+    ...(lastName !== undefined ? { lastName } : {}),
+    createdAt: now,
+    updatedAt: now,
+    signIn: true,
+  };
+  return created(ctx, account);
+};
+
+export const getAccount: Handler = (request) => ({
+  status: 200,
+  body: { account: accountView(authenticate(request).account) },
+});
+
+export const updateAccount: Handler = async (request) => {
+  const { account } = authenticate(request);
+  const update = await body(request, AccountUpdateBody);
+  const updated: AccountRecord = { ...account };
+  let changed = false;
+  for (const [field, value] of Object.entries(update) as [keyof typeof update, string | undefined][]) {
+    // Only the fields given change; a field given as undefined (dropped by JSON) is not given.
+    if (value !== undefined && updated[field] !== value) {
+      updated[field] = value;
+      changed = true;
+    }
+  }
+  if (!changed) return { status: 200, body: { account: accountView(account) } };
+  updated.updatedAt = nowISO();
+  request.ctx.store.saveAccount(updated);
+  return { status: 200, body: { account: accountView(updated) } };
+};

@@ -1,0 +1,113 @@
+/**
+ * What every route handler shares: the context and request it works with, reading a validated body, the
+ * caller's session, the partner of the path, and idempotent starts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as z from 'zod/mini';
+import {
+  InvalidParameterError,
+  NotFoundError,
+  MAX_FIELD_LENGTH,
+  parseOrThrow,
+  IDEMPOTENCY_KEY,
+} from 'video-plugin/internal';
+import type { Partner, ServiceConfig } from '../../config.js';
+import { readJson } from '../reply.js';
+import { fingerprint, type AccountRecord, type Owner, type Store } from '../../store/store.js';
+import { sessionOf } from '../../auth/sessions.js';
+import type { Jobs } from '../../jobs/jobs.js';
+import type { Streams } from '../stream.js';
+import type { Webhooks } from '../../webhooks/webhooks.js';
+
+/** What the handlers work with. */
+export interface ApiContext {
+  config: ServiceConfig;
+  store: Store;
+  jobs: Jobs;
+  streams: Streams;
+  /** Told of new accounts (the video events come from the jobs). */
+  webhooks: Pick<Webhooks, 'accountCreated'>;
+  /** The service's origin, for media URLs. */
+  baseURL: () => string;
+  /** Where downloaded images and renders are kept (real media). */
+  mediaDir: string;
+}
+
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  ctx: ApiContext;
+}
+
+/** A handler's answer: a status and a JSON body (none for 204), or `undefined` when it answered itself. */
+export type Reply = { status: number; body?: unknown } | undefined;
+export type Handler = (request: Request) => Promise<Reply> | Reply;
+
+export const nonEmpty = (max = MAX_FIELD_LENGTH) => z.string().check(z.minLength(1), z.maxLength(max));
+
+/**
+ * The request's `Idempotency-Key` header (see Store.idempotent): 1 to 255 visible ASCII
+ * characters, or none.
+ */
+function idempotencyKey({ req, url }: Request): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      `${req.method} ${url.pathname}: the Idempotency-Key header (options.idempotencyKey) must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID made once per user action.`,
+      { field: 'options.idempotencyKey' },
+    );
+  }
+  return key;
+}
+
+/**
+ * Starts a request once per idempotency key (when the request has one): a repeated key answers
+ * what the first request answered, with `replayed: true`. See Store.idempotent.
+ */
+export function once<T extends Record<string, unknown>>(
+  request: Request,
+  route: 'topics' | 'generations',
+  owner: Owner,
+  normalised: Record<string, unknown>,
+  start: () => T,
+): T & { replayed?: true } {
+  const { store } = request.ctx;
+  const key = idempotencyKey(request);
+  if (key === undefined) return store.transaction(start);
+  const { result, replayed } = store.idempotent(owner, key, fingerprint(route, normalised), start);
+  return replayed ? { ...result, replayed } : result;
+}
+
+export async function body<S extends z.ZodMiniType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const { req, url } = request;
+  return parseOrThrow(schema, await readJson(req), `${req.method} ${url.pathname}: body`);
+}
+
+/** The session token of `Authorization: Bearer <session>`, if any. */
+export function bearer(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+/** The account of the request's session: `Authorization: Bearer <session>`, or `?session=` on the stream. */
+export function authenticate(
+  { req, url, ctx }: Request,
+  allowQuery = false,
+): { owner: Owner; account: AccountRecord; key: string } {
+  return sessionOf(ctx.store, bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined));
+}
+
+export function partnerOf({ params, ctx }: Request): Partner {
+  const partner = ctx.config.partners.get(params.partnerID ?? '');
+  if (!partner) {
+    throw new NotFoundError(
+      'partner_not_found',
+      `The service knows no partner "${params.partnerID}". Check the partnerID given to the Plugin.`,
+      { partnerID: params.partnerID },
+    );
+  }
+  return partner;
+}

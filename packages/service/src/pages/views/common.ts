@@ -1,0 +1,89 @@
+/**
+ * What every screen of the studio shares: the view states, the actions, the step list, the video's picture.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Progress, Video } from 'video-plugin/internal';
+import type { EditorBoard, Generation, SceneDraft, Topic } from '../client.js';
+import { formatSeconds, t } from '../i18n.js';
+
+export type View =
+  | { name: 'blank' }
+  | { name: 'signIn'; error?: UserError }
+  | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError; progress?: Progress }
+  | { name: 'prompt'; topic: Topic; error?: UserError }
+  | { name: 'preview'; generation: Generation; video?: Video }
+  | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard };
+
+/** An error to show the user: shown by its code, in the studio's language. */
+export type UserError = { code?: string } | undefined;
+
+export interface ViewActions {
+  search(sourceURL: string): void;
+  generate(params: {
+    topicId: string;
+    aspectRatio: string;
+    duration: number;
+    language: string;
+    videoInstructions?: string;
+  }): void;
+  openInEditor(videoId: string): void;
+  /** Saves the name and (real media) the scenes being edited. */
+  save(name: string): void;
+  editScene(index: number, patch: Partial<SceneDraft>): void;
+  moveScene(index: number, by: -1 | 1): void;
+  removeScene(index: number): void;
+  askComplete(): void;
+  cancelComplete(): void;
+  complete(): void;
+  exitEditor(): void;
+  close(): void;
+  signIn(emailAddress: string): void;
+  signOut(): void;
+}
+
+export function steps(current: 1 | 2 | 3): TemplateResult {
+  const step = (n: number, label: string) =>
+    html`<li aria-current=${n === current ? 'step' : 'false'}>${n}. ${label}</li>`;
+  return html`<ol class="steps" aria-label=${t('steps.label')}>
+    ${step(1, t('steps.source'))}${step(2, t('steps.prompt'))}${step(3, t('steps.preview'))}
+  </ol>`;
+}
+
+export function formValue(event: Event, name: string): string {
+  const form = event.target as HTMLFormElement;
+  return String(new FormData(form).get(name) ?? '');
+}
+
+/**
+ * The video's picture: with real media, a player of its render (the final one once it exists, the
+ * preview before) with captions; with placeholder media, its thumbnail.
+ */
+export function videoPicture(video: Video, className: string): TemplateResult | typeof nothing {
+  if (!video.thumbnailURL) return nothing;
+  if (!video.thumbnailURL.endsWith('/thumbnail.jpg')) {
+    return html`<div class=${className}>
+      <img src=${video.thumbnailURL} alt=${t('video.previewOf', { name: video.name })} />
+    </div>`;
+  }
+  const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
+  const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+  return html`<div class=${className}>
+    <video
+      controls
+      preload="metadata"
+      playsinline
+      style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
+      poster=${video.thumbnailURL}
+      src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}?v=${encodeURIComponent(video.updatedAt)}`}
+      aria-label=${t('video.label', { name: video.name, duration: formatSeconds(video.duration) })}
+    >
+      <track
+        kind="captions"
+        default
+        srclang=${video.language.slice(0, 2)}
+        label=${t('video.captions')}
+        src=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
+      />
+    </video>
+  </div>`;
+}

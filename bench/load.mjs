@@ -32,7 +32,7 @@ const ABORTS = argument('--aborts', 100);
 
 const BIN = fileURLToPath(new URL('../packages/service/bin/video-plugin-service.js', import.meta.url));
 const { createAccountToken, loginAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url));
-const { ffmpegPath } = await import(new URL('../dist/service/render/tools.js', import.meta.url));
+const { ffmpegPath } = await import(new URL('../dist/service/media/tools.js', import.meta.url));
 const PARTNER = 'bench-partner';
 const SECRET = 'bench-partner-secret-0123456789abcdef';
 

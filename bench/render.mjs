@@ -18,12 +18,21 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const fromSource = process.argv.includes('--source');
-/** A module of the service or the SDK: built (`dist/…js`) or, with --source, its source (`src/…ts`). */
-const code = (path) => new URL(fromSource ? `../src/${path}.ts` : `../dist/${path}.js`, import.meta.url).href;
-const { buildStoryboard, RESOLUTIONS } = await import(code('service/render/storyboard'));
-const { renderVideo } = await import(code('service/render/render'));
-const { normaliseImage } = await import(code('service/render/images'));
-const { currentFfmpeg, ffmpegPath, ffmpegVersion } = await import(code('service/render/tools'));
+/**
+ * A module of the SDK (`server/index`) or of the service (`service/…`): built (`dist/…js`) or, with
+ * --source, its source (`src/…ts`, the service's in `packages/service/src/`).
+ */
+const code = (path) =>
+  new URL(
+    fromSource
+      ? path.replace(/^service\//, '../packages/service/src/').replace(/^(?!\.\.)/, '../src/') + '.ts'
+      : `../dist/${path}.js`,
+    import.meta.url,
+  ).href;
+const { buildStoryboard, RESOLUTIONS } = await import(code('service/media/storyboard'));
+const { renderVideo } = await import(code('service/media/render'));
+const { normaliseImage } = await import(code('service/media/images'));
+const { currentFfmpeg, ffmpegPath, ffmpegVersion } = await import(code('service/media/tools'));
 
 const runs = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 1;
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-bench-render-'));

@@ -22,7 +22,32 @@ import { VERSIONS as NODE_VERSIONS } from './node-versions.mjs';
 const STEP_TIMEOUT_MS = 30 * 60_000;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** The steps that failed, each with the lines of its output that say why (printed last). */
 const failedSteps = [];
+function failStep(name, output = '') {
+  failedSteps.push({ name, why: why(output) });
+}
+
+/**
+ * The lines of a step's output that name a failing test or its error (the runners' ✘ ✖ ❌ marks,
+ * Playwright's numbered failures, error lines), each with the three lines after it; at most 30. They
+ * are printed again at the end, so that the tail of a long log says what failed and why.
+ */
+function why(output) {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\n');
+  const picked = new Set();
+  lines.forEach((line, index) => {
+    const passing = /[✓✔]/.test(line);
+    if (!passing && /[✘✖❌]|^\s+\d+\) |\b\w*Error\b|Timed out|timed out|stopped after/.test(line)) {
+      for (let next = index; next < Math.min(index + 4, lines.length); next++) picked.add(next);
+    }
+  });
+  return [...picked]
+    .filter((index) => lines[index].trim())
+    .slice(0, 30)
+    .map((index) => lines[index].trimEnd().slice(0, 240));
+}
 
 // The run's mark and temporary folder, inherited by every process it starts.
 const mark = randomUUID();
@@ -104,11 +129,11 @@ function leftovers() {
 /** A check that is not a test suite counts as one test: it passed or it failed. */
 async function check(name, command, args) {
   console.log(`\n== ${name}`);
-  const { code } = await run(command, args);
+  const { code, output } = await run(command, args);
   if (code === 0) totals.passed++;
   else {
     totals.failed++;
-    failedSteps.push(name);
+    failStep(name, output);
   }
   return code === 0;
 }
@@ -132,7 +157,7 @@ if (built) {
   totals.failed += Number(line?.[2] ?? 0);
   if (docs.code !== 0) {
     if (!line || Number(line[2]) === 0) totals.failed++;
-    failedSteps.push('docs site');
+    failStep('docs site', docs.output);
   }
 }
 
@@ -146,7 +171,7 @@ if (built) {
   totals.failed += Number(line?.[2] ?? 0);
   if (packages.code !== 0) {
     if (!line || Number(line[2]) === 0) totals.failed++;
-    failedSteps.push('packages (publint, attw)');
+    failStep('packages (publint, attw)', packages.output);
   }
 }
 
@@ -167,8 +192,8 @@ function countNodeTests(result, step) {
   totals.skipped += count('skipped') + count('todo');
   if (result.code !== 0 && count('fail') + count('cancelled') === 0) {
     totals.failed++;
-    failedSteps.push(`${step} (runner failed)`);
-  } else if (count('fail') + count('cancelled') > 0) failedSteps.push(step);
+    failStep(`${step} (runner failed)`, result.output);
+  } else if (count('fail') + count('cancelled') > 0) failStep(step, result.output);
 }
 countNodeTests(await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests]), 'node tests');
 
@@ -199,7 +224,7 @@ async function playwright(name, script) {
   totals.skipped += tally('skipped');
   if (suite.code !== 0 || tally('failed') + tally('flaky') > 0) {
     if (tally('failed') + tally('flaky') === 0) totals.failed++;
-    failedSteps.push(name);
+    failStep(name, suite.output);
   }
 }
 
@@ -231,7 +256,7 @@ if (built) {
   totals.failed += Number(line?.[2] ?? 0);
   if (wordpress.code !== 0) {
     if (!line || Number(line[2]) === 0) totals.failed++;
-    failedSteps.push('WordPress check');
+    failStep('WordPress check', wordpress.output);
   }
 }
 
@@ -246,7 +271,7 @@ if (built) {
       // A missing engine is a failure, not a skip: .ci/run installs every one.
       console.log(`not installed: ${engine.install}`);
       totals.failed++;
-      failedSteps.push(`browser tests in ${name} (not installed)`);
+      failStep(`browser tests in ${name} (not installed)`);
       perEngine.push(`${name}: not installed`);
       continue;
     }
@@ -267,8 +292,8 @@ if (built) {
     }
     if (browser.code !== 0 && (!counted || counted.failed === 0)) {
       totals.failed++;
-      failedSteps.push(`browser tests in ${name} (runner failed)`);
-    } else if (counted?.failed) failedSteps.push(`browser tests in ${name}`);
+      failStep(`browser tests in ${name} (runner failed)`, browser.output);
+    } else if (counted?.failed) failStep(`browser tests in ${name}`, browser.output);
     const seconds = Math.round((Date.now() - started) / 1000);
     perEngine.push(
       counted
@@ -292,10 +317,14 @@ if (left === 0) {
   totals.passed++;
 } else {
   totals.failed++;
-  failedSteps.push(`leftovers (${left})`);
+  failStep(`leftovers (${left})`);
 }
 console.log('');
-if (failedSteps.length) console.log(`failed: ${failedSteps.join(', ')}`);
+if (failedSteps.length) {
+  console.log("== what failed, and why (from each step's output above)");
+  for (const { name, why } of failedSteps) console.log([`${name}:`, ...why.map((line) => `  ${line}`)].join('\n'));
+  console.log(`\nfailed: ${failedSteps.map((step) => step.name).join(', ')}`);
+}
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
 process.exit(totals.failed === 0 && failedSteps.length === 0 ? 0 : 1);

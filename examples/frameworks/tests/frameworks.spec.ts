@@ -22,11 +22,13 @@ test('attributes from framework state reach the element and change the studio li
   await expect(html).toHaveAttribute('data-scheme', 'light');
   await expect(html).toHaveAttribute('lang', 'en');
 
+  // A framework renders its state change when it chooses (Angular's zoneless change detection in
+  // a later task, React and Vue in a microtask): poll, never read once right after the click.
   await page.getByRole('button', { name: 'Toggle theme' }).click();
-  expect(await studio.evaluate((element: VideoPluginElement) => element.theme)).toBe('dark');
+  await expect.poll(() => studio.evaluate((element: VideoPluginElement) => element.theme)).toBe('dark');
   await expect(html).toHaveAttribute('data-scheme', 'dark');
   await page.getByRole('button', { name: 'Deutsch' }).click();
-  expect(await studio.evaluate((element: VideoPluginElement) => element.locale)).toBe('de');
+  await expect.poll(() => studio.evaluate((element: VideoPluginElement) => element.locale)).toBe('de');
   await expect(html).toHaveAttribute('lang', 'de');
   // Live: the same session, no reconnection.
   await expect(page.locator('#events')).toHaveText('ready 1 · opened 0');

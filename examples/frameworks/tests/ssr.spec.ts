@@ -23,7 +23,9 @@ test('the page hydrates without errors or warnings, and the element gets its pro
   // Hydrated: React's handlers run (the toggle changes the studio), and it set the objects as properties.
   await page.getByRole('button', { name: 'Toggle theme' }).click();
   await expect(studioFrame(page).locator('html')).toHaveAttribute('data-scheme', 'dark');
-  expect(
-    await page.locator('video-plugin').evaluate((element: VideoPluginElement) => element.appearance?.colorPrimary),
-  ).toBe('#b91c1c');
+  await expect
+    .poll(() =>
+      page.locator('video-plugin').evaluate((element: VideoPluginElement) => element.appearance?.colorPrimary),
+    )
+    .toBe('#b91c1c');
 });

@@ -2,18 +2,21 @@
  * `Plugin`: embeds the video service's iframe in the partner's page and gives the partner's code a
  * typed, promise-based API over it. Every input is validated before anything is sent; every
  * promise settles; `cleanup()` releases everything the instance owns.
+ *
+ * This file holds the public methods and what they share (checks, calls, the UI's opening);
+ * beside it, `status.ts` (status subscriptions and iterators) and `session.ts` (who is signed in,
+ * and the restore of a lost session).
  */
 import { createLogger, type Logger } from './debug.js';
 import {
   AccountMethodsDisabledError,
   DestroyedError,
   InvalidParameterError,
-  NotAuthenticatedError,
   VideoPluginError,
   deserializeError,
 } from './errors.js';
 import { Emitter, type PluginEventListener } from './events.js';
-import { logBackIn } from './session.js';
+import { Session } from './session.js';
 import { StatusSubscriptions, type StatusCallback, type StatusPayload } from './status.js';
 import { Frame } from './frame.js';
 import {
@@ -36,7 +39,6 @@ import {
   updatableAccountInfoSchema,
   updateSchema,
   videoGenerationParamsSchema,
-  type GetLoginToken,
   type PluginUpdate,
   type SignalOptions,
   type StartOptions,
@@ -52,7 +54,6 @@ import {
   EVENT_NAMES,
   INTERNAL_EVENTS,
   TOPICS,
-  type SessionInfo,
   type Account,
   type Answers,
   type HostConfig,
@@ -85,16 +86,8 @@ export class Plugin {
   readonly #status: StatusSubscriptions;
   #config: HostConfig;
   readonly #log: Logger;
-  /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
-  #authenticated = false;
-  #accountID: string | null = null;
-  /** JWT mode: the frame lost the session and it was not restored; account calls reject with this. */
-  #lost: NotAuthenticatedError | undefined;
-  /** The one attempt to log a lost session back in, while it runs (it holds the queued calls). */
-  #restoring: Promise<void> | undefined;
-  #restoreTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #getLoginToken: GetLoginToken | undefined;
-  readonly #callTimeout: number;
+  /** Who is signed in, and the restore of a lost session (session.ts). */
+  readonly #session: Session;
   #destroyed = false;
   #cleanup: Promise<void> | undefined;
   #warnedDeprecated = false;
@@ -114,8 +107,6 @@ export class Plugin {
     this.partnerID = parse(partnerIDSchema, partnerID, 'partnerID');
     const opts = parse(pluginOptionsSchema, options ?? {}, 'options');
     this.authMode = opts.authMode ?? 'jwt';
-    this.#getLoginToken = opts.getLoginToken;
-    this.#callTimeout = opts.callTimeout ?? DEFAULT_CALL_TIMEOUT;
     this.#log = createLogger(!!opts.isDebug);
     const base = new URL(opts.serviceURL ?? SERVICE_URLS[opts.environment ?? 'prod']);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
@@ -151,17 +142,19 @@ export class Plugin {
       onEvent: (name, payload) => this.#onEvent(name, payload),
       onConnected: (info) => {
         this.#since('connected', started);
-        const had = this.#accountID;
-        this.#onSession(info);
-        // A reload during the restore waits for the same attempt: one per lost session.
-        return (
-          this.#restoring ??
-          (had && had !== this.#accountID ? this.#sessionLost(had, (info as SessionInfo).lost) : undefined)
-        );
+        return this.#session.connected(info);
       },
       reload: () => this.#frame.reload(),
       log: this.#log,
     });
+    this.#session = new Session(
+      this.#connection,
+      this.authMode,
+      opts.getLoginToken,
+      opts.callTimeout ?? DEFAULT_CALL_TIMEOUT,
+      this.#log,
+      (payload) => this.#emitter.emit('sessionLost', payload),
+    );
     this.#status = new StatusSubscriptions(this.#connection, this.#log);
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       // `{ videoSaved: undefined }` (a callback the partner's code left out) registers nothing.
@@ -197,7 +190,7 @@ export class Plugin {
     const { accountID } = await this.#call('createAccount', {
       token: this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken'),
     });
-    this.#signedIn(accountID);
+    this.#session.signedIn(accountID);
     return accountID;
   }
 
@@ -209,7 +202,7 @@ export class Plugin {
     const account = await this.#call('loginAccount', {
       token: this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken'),
     });
-    this.#signedIn(account.id);
+    this.#session.signedIn(account.id);
     return account;
   }
 
@@ -217,9 +210,7 @@ export class Plugin {
   async logoutAccount(): Promise<void> {
     this.#ready('logoutAccount', true);
     await this.#call('logoutAccount', undefined);
-    this.#authenticated = false;
-    this.#accountID = null;
-    this.#lost = undefined;
+    this.#session.signedOut();
   }
 
   /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
@@ -472,30 +463,9 @@ export class Plugin {
     return parse(tokenSchema, token, field);
   }
 
-  #requireSessionAuth(method: string): void {
-    if (this.#authenticated) return;
-    throw (
-      this.#lost ??
-      new NotAuthenticatedError(
-        'not_authenticated',
-        `${method} needs a signed-in account: ${
-          this.authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
-        } first.`,
-        { method },
-      )
-    );
-  }
-
   /** Logs how long something took, for `isDebug`. */
   #since(what: string, started: number): void {
     this.#log(what, `${Math.round(performance.now() - started)} ms`);
-  }
-
-  #signedIn(accountID: string): void {
-    this.#authenticated = true;
-    this.#accountID = accountID;
-    this.#lost = undefined;
-    this.#log('logged in', accountID);
   }
 
   /**
@@ -511,13 +481,13 @@ export class Plugin {
     // The service refused the session (it restarted without its data): the page said so before
     // this answer, so a restore is running. The call did nothing; send it again once restored.
     await answer.catch((e: VideoPluginError) => {
-      if (e.code === 'not_authenticated') restoring = this.#restoring;
+      if (e.code === 'not_authenticated') restoring = this.#session.restoring;
     });
     if (restoring) {
       await restoring;
-      if (!this.#lost) await (answer = call()).catch(() => {});
+      if (!this.#session.lost) await (answer = call()).catch(() => {});
     }
-    if (this.#lost) throw this.#lost;
+    if (this.#session.lost) throw this.#session.lost;
     return answer;
   }
 
@@ -560,7 +530,7 @@ export class Plugin {
     options: StartOptions | undefined,
   ): Promise<Answers[M]> {
     const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
-    this.#requireSessionAuth(method);
+    this.#session.require(method);
     // Without a key the params are as before: a service page of an earlier version takes them.
     return this.#call(method, idempotencyKey ? { ...params, idempotencyKey } : params, {
       signal,
@@ -587,70 +557,6 @@ export class Plugin {
     );
   }
 
-  /**
-   * The frame came back from a reload without `accountID`'s session (its storage was denied or
-   * cleared), or the service refused the frame's session: `cause`, in the page's words. JWT mode with
-   * `getLoginToken`: log the account back in, once, holding the queued calls meanwhile. Otherwise:
-   * report it.
-   */
-  #sessionLost(accountID: string, cause?: string): Promise<void> | undefined {
-    this.#authenticated = false;
-    this.#accountID = null;
-    const getLoginToken = this.#getLoginToken;
-    if (getLoginToken && this.authMode === 'jwt') {
-      return (this.#restoring = this.#restore(accountID, getLoginToken, cause));
-    }
-    this.#lose(
-      accountID,
-      `${cause}. ${
-        this.authMode === 'jwt'
-          ? 'Pass the getLoginToken option, or call loginAccount again.'
-          : 'The user signs in again in the frame.'
-      }`,
-    );
-  }
-
-  async #restore(accountID: string, getLoginToken: GetLoginToken, cause?: string): Promise<void> {
-    try {
-      await logBackIn(
-        this.#connection,
-        accountID,
-        getLoginToken,
-        this.#callTimeout,
-        (timer) => (this.#restoreTimer = timer),
-      );
-      this.#signedIn(accountID);
-    } catch (error) {
-      this.#lose(
-        accountID,
-        `${cause}; getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
-      );
-    } finally {
-      clearTimeout(this.#restoreTimer);
-      // Always after the assignment in #sessionLost: this function awaits before it gets here.
-      this.#restoring = undefined;
-    }
-  }
-
-  #lose(accountID: string, why: string): void {
-    const error = new NotAuthenticatedError(
-      'session_lost',
-      `The service iframe lost the session of account ${accountID} ${why}`,
-      { accountID },
-    );
-    this.#log('session lost', accountID);
-    if (this.authMode === 'jwt') this.#lost = error;
-    this.#emitter.emit('sessionLost', { accountID, error });
-  }
-
-  #onSession(info: unknown): void {
-    const accountID = (info as SessionInfo | undefined)?.accountID;
-    if (accountID === undefined) return;
-    this.#accountID = accountID;
-    if (this.#accountID === null) this.#authenticated = false;
-    else if (this.authMode === 'uncontrolled') this.#authenticated = true;
-  }
-
   #onEvent(name: string, payload: unknown): void {
     if (name === INTERNAL_EVENTS.height) {
       // A positive number (NaN and strings fail `> 0`); the iframe's min and max height clamp it.
@@ -662,13 +568,7 @@ export class Plugin {
       return;
     }
     if (name === INTERNAL_EVENTS.session) {
-      const had = this.#accountID;
-      this.#onSession(payload);
-      // The service no longer knows the frame's session (a restart without its data): as lost.
-      // The service no longer knows the frame's session (a restart without its data): the page
-      // says so in `lost` (the cause, in words), and it is lost as on a reload without storage.
-      const { lost } = payload as SessionInfo;
-      if (lost && had) void this.#sessionLost(had, lost);
+      this.#session.changed(payload);
       return;
     }
     // sessionLost is the Plugin's own: a frame cannot claim it.
@@ -685,7 +585,7 @@ export class Plugin {
     this.#destroyed = true;
     this.#status.wake();
     this.#log('cleanup');
-    clearTimeout(this.#restoreTimer);
+    this.#session.stop();
     this.#frame.hide();
     if (this.authMode === 'jwt' && this.#connection.state === 'connected') {
       // Best effort: the session ends with the instance, but a dead frame must not hold cleanup up.

@@ -1,40 +1,192 @@
 /**
- * Session restore: how a lost session is logged back in. The frame came back from a reload without
- * the account's session (its storage was denied or cleared), or the service forgot it; in JWT mode
- * with `getLoginToken` the `Plugin` asks the partner's server for a fresh login token, once, and
- * logs the same account in with it. The `Plugin` keeps the state (what is lost, the calls it
- * holds meanwhile); this module is the procedure.
+ * The account session of one `Plugin`, apart from its public methods: who is signed in, whether
+ * an account was authenticated in this session (what the start methods need), and what happens
+ * when the frame loses the session. The frame came back from a reload without it (its storage was
+ * denied or cleared), or the service forgot it (a restart without its data): in JWT mode with
+ * `getLoginToken` the session asks the partner's server for a fresh login token, once, and logs
+ * the same account back in, while the `Plugin` holds the calls that wait; otherwise it reports
+ * `sessionLost`, and account calls reject with that error until a new login.
  */
+import type { Logger } from './debug.js';
+import { NotAuthenticatedError } from './errors.js';
 import { tokenSchema, type GetLoginToken } from './options.js';
 import { parse } from './validate.js';
-import type { Account } from './wire/api.js';
+import type { Account, PluginEventMap, SessionInfo } from './wire/api.js';
 import type { HostConnection } from './wire/host.js';
 
-/**
- * Logs `accountID` back in with a token from `getLoginToken`, which must settle within `timeout`
- * ms (`onTimer` is given the timer, for the `Plugin` to clear at cleanup). Throws, saying why, when
- * the token does not come, is not a token, or logs another account in (which is logged out again).
- */
-export async function logBackIn(
-  connection: Pick<HostConnection, 'call'>,
-  accountID: string,
-  getLoginToken: GetLoginToken,
-  timeout: number,
-  onTimer: (timer: ReturnType<typeof setTimeout>) => void,
-): Promise<void> {
-  const token = parse(
-    tokenSchema,
-    await new Promise((resolve, reject) => {
-      onTimer(setTimeout(() => reject(new Error(`it did not settle within ${timeout} ms`)), timeout));
-      // A partner function may throw instead of rejecting: catch both.
-      Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
-    }),
-    // Read in the Plugin's message: "getLoginToken did not restore it (its result must be …)".
-    'its result',
-  );
-  const account = await connection.call<Account>('loginAccount', { token }, { early: true });
-  if (account.id !== accountID) {
-    await connection.call('logoutAccount', undefined, { early: true });
-    throw new Error(`its token logged in the account ${account.id}`);
+export class Session {
+  /** JWT mode: the session was lost and not restored; account calls reject with this. */
+  lost: NotAuthenticatedError | undefined;
+  /** The one attempt to log a lost session back in, while it runs (it holds the queued calls). */
+  restoring: Promise<void> | undefined;
+  readonly #authMode: 'jwt' | 'uncontrolled';
+  readonly #getLoginToken: GetLoginToken | undefined;
+  readonly #timeout: number;
+  readonly #connection: Pick<HostConnection, 'call'>;
+  readonly #log: Logger;
+  readonly #onLost: (payload: PluginEventMap['sessionLost']) => void;
+  /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
+  #authenticated = false;
+  #accountID: string | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * `getLoginToken` (JWT mode: the partner's function that mints a login token) may take
+   * `timeout` ms; `onLost` reports a session that was lost and not restored (`sessionLost`).
+   */
+  constructor(
+    connection: Pick<HostConnection, 'call'>,
+    authMode: 'jwt' | 'uncontrolled',
+    getLoginToken: GetLoginToken | undefined,
+    timeout: number,
+    log: Logger,
+    onLost: (payload: PluginEventMap['sessionLost']) => void,
+  ) {
+    this.#connection = connection;
+    this.#authMode = authMode;
+    this.#getLoginToken = getLoginToken;
+    this.#timeout = timeout;
+    this.#log = log;
+    this.#onLost = onLost;
+  }
+
+  /** `createAccount` or `loginAccount` (or a restore) logged `accountID` in. */
+  signedIn(accountID: string): void {
+    this.#authenticated = true;
+    this.#accountID = accountID;
+    this.lost = undefined;
+    this.#log('logged in', accountID);
+  }
+
+  /** `logoutAccount`: nobody is signed in, and nothing is lost any more. */
+  signedOut(): void {
+    this.#authenticated = false;
+    this.#accountID = null;
+    this.lost = undefined;
+  }
+
+  /** Throws, naming `method`, unless an account was authenticated in this session. */
+  require(method: string): void {
+    if (this.#authenticated) return;
+    throw (
+      this.lost ??
+      new NotAuthenticatedError(
+        'not_authenticated',
+        `${method} needs a signed-in account: ${
+          this.#authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
+        } first.`,
+        { method },
+      )
+    );
+  }
+
+  /**
+   * The frame connected (again) and said whose session it has. After a reload without the
+   * account's session, the restore; a reload during the restore waits for the same attempt: one
+   * per lost session. The connection holds the queued calls until the promise settles.
+   */
+  connected(info: unknown): Promise<void> | undefined {
+    const had = this.#accountID;
+    this.#update(info);
+    return this.restoring ?? (had && had !== this.#accountID ? this.#lose(had, (info as SessionInfo).lost) : undefined);
+  }
+
+  /**
+   * The frame's session changed (a sign-in or sign-out in the UI). When the service no longer
+   * knows the frame's session (a restart without its data), the page says so in `lost` (the cause,
+   * in words), and it is lost as on a reload without storage.
+   */
+  changed(info: unknown): void {
+    const had = this.#accountID;
+    this.#update(info);
+    const { lost } = info as SessionInfo;
+    if (lost && had) void this.#lose(had, lost);
+  }
+
+  /** `cleanup()`: no restore outlives the `Plugin`. */
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  #update(info: unknown): void {
+    const accountID = (info as SessionInfo | undefined)?.accountID;
+    if (accountID === undefined) return;
+    this.#accountID = accountID;
+    if (accountID === null) this.#authenticated = false;
+    else if (this.#authMode === 'uncontrolled') this.#authenticated = true;
+  }
+
+  /**
+   * `accountID`'s session is gone, for `cause` (in the page's words). JWT mode with
+   * `getLoginToken`: log the account back in, once. Otherwise: report it.
+   */
+  #lose(accountID: string, cause?: string): Promise<void> | undefined {
+    this.#authenticated = false;
+    this.#accountID = null;
+    const authMode = this.#authMode;
+    const getLoginToken = this.#getLoginToken;
+    if (getLoginToken && authMode === 'jwt') {
+      return (this.restoring = this.#restore(accountID, getLoginToken, cause));
+    }
+    this.#report(
+      accountID,
+      `${cause}. ${
+        authMode === 'jwt'
+          ? 'Pass the getLoginToken option, or call loginAccount again.'
+          : 'The user signs in again in the frame.'
+      }`,
+    );
+  }
+
+  async #restore(accountID: string, getLoginToken: GetLoginToken, cause?: string): Promise<void> {
+    try {
+      await this.#logBackIn(accountID, getLoginToken);
+      this.signedIn(accountID);
+    } catch (error) {
+      this.#report(
+        accountID,
+        `${cause}; getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
+      );
+    } finally {
+      clearTimeout(this.#timer);
+      // Always after the assignment in #lose: this function awaits before it gets here.
+      this.restoring = undefined;
+    }
+  }
+
+  /**
+   * Logs `accountID` back in with a token from `getLoginToken`, which must settle within the
+   * timeout. Throws, saying why, when the token does not come, is not a token, or logs another
+   * account in (which is logged out again).
+   */
+  async #logBackIn(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
+    const connection = this.#connection;
+    const timeout = this.#timeout;
+    const token = parse(
+      tokenSchema,
+      await new Promise((resolve, reject) => {
+        this.#timer = setTimeout(() => reject(new Error(`it did not settle within ${timeout} ms`)), timeout);
+        // A partner function may throw instead of rejecting: catch both.
+        Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
+      }),
+      // Read in the message: "getLoginToken did not restore it (its result must be …)".
+      'its result',
+    );
+    const account = await connection.call<Account>('loginAccount', { token }, { early: true });
+    if (account.id !== accountID) {
+      await connection.call('logoutAccount', undefined, { early: true });
+      throw new Error(`its token logged in the account ${account.id}`);
+    }
+  }
+
+  #report(accountID: string, why: string): void {
+    const error = new NotAuthenticatedError(
+      'session_lost',
+      `The service iframe lost the session of account ${accountID} ${why}`,
+      { accountID },
+    );
+    this.#log('session lost', accountID);
+    if (this.#authMode === 'jwt') this.lost = error;
+    this.#onLost({ accountID, error });
   }
 }

@@ -1,10 +1,11 @@
 /**
- * The element's attributes in the `Plugin`'s terms: the values `display` and `preload` take, what
- * an empty attribute means, when two configurations are the same (no rebuild), and how an option
- * error is restated to name the attribute or property to fix.
+ * The element's attributes in the `Plugin`'s terms: the configuration its attributes and
+ * properties make (the `Plugin`'s options, what restarts a session and what changes live), the
+ * values `display` and `preload` take, what an empty attribute means, when two configurations are
+ * the same (no rebuild), and how an option error is restated to name the attribute or property to fix.
  */
 import { InvalidParameterError, VideoPluginError } from '../errors.js';
-import { pluginOptionsSchema } from '../options.js';
+import { pluginOptionsSchema, type Appearance, type GetLoginToken } from '../options.js';
 
 /** Where the studio shows: in the element's box, or in a dialog over the page. */
 export type Display = 'inline' | 'modal' | 'drawer';
@@ -17,6 +18,85 @@ export const DISPLAYS: readonly string[] = ['inline', 'modal', 'drawer'];
  */
 export type Preload = 'auto' | 'intent' | 'none';
 export const PRELOADS: readonly string[] = ['auto', 'intent', 'none'];
+
+/** What the element builds its `Plugin` from; compared by value to decide whether to rebuild. */
+export interface ElementConfig {
+  partnerID: unknown;
+  options: Record<string, unknown>;
+  display: Display;
+}
+
+/** What changes live, through `Plugin#update`, without a new session. */
+export interface Look {
+  appearance?: Appearance;
+  locale?: string;
+}
+
+/** The element's properties a configuration is made of (set as attributes or as properties). */
+export interface ElementProperties {
+  partnerID?: string | undefined;
+  environment?: string | undefined;
+  authMode?: string | undefined;
+  serviceURL?: string | undefined;
+  debug?: boolean | undefined;
+  connectTimeout?: number | undefined;
+  callTimeout?: number | undefined;
+  editor?: unknown;
+  display?: string | undefined;
+  preload?: string | undefined;
+  height?: string | undefined;
+  theme?: 'light' | 'dark' | 'auto' | undefined;
+  appearance?: Appearance | undefined;
+  locale?: string | undefined;
+}
+
+/**
+ * The configuration the element's attributes and properties make (with `getLoginToken`, the
+ * element's own stable function), or the error naming the attribute whose value is not one it takes.
+ * The options are checked by the `Plugin` when it is built.
+ */
+export function configOf(
+  element: ElementProperties,
+  getLoginToken: GetLoginToken,
+): ElementConfig | InvalidParameterError {
+  const display = given(element.display) ?? 'inline';
+  for (const [field, value, values] of [
+    ['display', display, DISPLAYS],
+    ['preload', given(element.preload) ?? 'auto', PRELOADS],
+  ] as const) {
+    if (!values.includes(value)) {
+      return new InvalidParameterError(
+        'invalid_parameter',
+        `<video-plugin>: the ${field} attribute must be one of ${values.map((v) => `"${v}"`).join(', ')}, got "${value}".`,
+        { field },
+      );
+    }
+  }
+  const options: Record<string, unknown> = {
+    environment: given(element.environment),
+    authMode: given(element.authMode),
+    serviceURL: given(element.serviceURL),
+    isDebug: element.debug ?? false,
+    connectTimeout: given(element.connectTimeout),
+    callTimeout: given(element.callTimeout),
+    editor: given(element.editor),
+    getLoginToken,
+    height: display === 'inline' ? given(element.height) : undefined,
+  };
+  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
+  return { partnerID: given(element.partnerID), options, display: display as Display };
+}
+
+/** The appearance (with `theme` as its colorScheme) and locale the element asks for. */
+export function lookOf(element: ElementProperties): Look {
+  const theme = given(element.theme);
+  const appearance = given(element.appearance);
+  const look: Look = {};
+  if (appearance || theme) look.appearance = { ...appearance, ...(theme ? { colorScheme: theme } : {}) };
+  const locale = given(element.locale);
+  if (locale) look.locale = locale;
+  return look;
+}
 
 /** The attribute behind each option, to name it in error messages. */
 export const ATTRIBUTES: Record<string, string> = {

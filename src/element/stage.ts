@@ -1,9 +1,128 @@
 /**
- * The element's own UI, beside the class: the stage (the iframe's container, the loading skeleton,
- * the failure panel with its retry button), the dialog that holds it in `modal` and `drawer`
- * display, the page's scroll lock while a dialog is open, and the focus given back when it closes.
- * The class decides when; this module knows how. Nothing here runs at import time.
+ * The element's stage: everything `<video-plugin>` shows of its own around the studio. The
+ * iframe's container, the loading skeleton, the failure panel with its retry button; where they
+ * stand by display mode (in the element for `inline`, in a modal `<dialog>` for `modal` and
+ * `drawer`); the dialog opened and closed with the studio's UI, the page's scroll locked meanwhile
+ * and the focus given back; the `closed` event with its reason. The element decides what to build
+ * and when (attributes, lifecycle, the `Plugin`); the stage shows it. Nothing here runs at import time.
  */
+import type { Display } from './attributes.js';
+import type { CloseReason } from './events.js';
+
+/** What the stage asks of its element. */
+export interface StageHost {
+  /** Whether the studio's UI is open now. */
+  isOpen(): boolean;
+  /** The element's own controls (Esc on the dialog, a click on its backdrop) close the UI. */
+  close(): void;
+  /** The retry button of the failure panel was clicked. */
+  retry(): void;
+  /** The element's content (the default slot) was clicked. */
+  launch(): void;
+}
+
+/** What the stage shows over the studio: the skeleton, the failure panel, or nothing. */
+export type Show = 'loading' | 'failed' | '';
+
+/**
+ * One element's stage, built into its shadow root. The element tells it where to stand
+ * ({@link Stage.place}), what to show ({@link Stage.show}) and why the UI closes
+ * ({@link Stage.closing}); the stage follows the iframe (shown or hidden) by itself.
+ */
+export class Stage {
+  /** The iframe's container: the `Plugin`'s `domElement`. */
+  readonly frame: HTMLElement;
+  readonly #element: HTMLElement;
+  readonly #root: HTMLElement | DocumentFragment;
+  readonly #stage: HTMLElement;
+  readonly #dialog: HTMLDialogElement;
+  readonly #host: StageHost;
+  #display: Display | undefined;
+  #show: Show = '';
+  #open = false;
+  /**
+   * Why the UI is about to close, for the `closed` event: set by the element's own controls and by
+   * `close()`; otherwise `ui` (the studio's own control, Esc inside it, the editor's exit).
+   */
+  closing: CloseReason | undefined;
+  /** What had the focus when the dialog opened. */
+  #opener: HTMLElement | undefined;
+
+  constructor(element: HTMLElement, root: HTMLElement | DocumentFragment, host: StageHost) {
+    this.#element = element;
+    this.#root = root;
+    this.#host = host;
+    buildStage(root);
+    this.#stage = root.querySelector('.stage')!;
+    this.frame = this.#stage.querySelector('.frame')!;
+    const dialog = (this.#dialog = root.querySelector('dialog')!);
+    // Handlers of the element's own nodes: they live and go with the element.
+    const close = (reason: CloseReason) => {
+      this.closing = reason;
+      host.close();
+    };
+    dialog.oncancel = (event) => {
+      event.preventDefault();
+      close('escape');
+    };
+    dialog.onclick = (event) => event.target === dialog && close('backdrop');
+    root.querySelector<HTMLElement>('[part=retry]')!.onclick = () => host.retry();
+    root.querySelector('slot')!.onclick = () => host.launch();
+    new MutationObserver(() => this.sync()).observe(this.frame, {
+      subtree: true,
+      childList: true,
+      attributeFilter: ['style'],
+    });
+  }
+
+  /**
+   * Stands where `display` puts the studio: in the element (inline) or in the dialog (modal,
+   * drawer); `undefined` when nothing is built. Only a change of display moves the stage: moving
+   * it reloads the iframe in it.
+   */
+  place(display: Display | undefined): void {
+    this.#display = display;
+    if (!display) return;
+    this.#dialog.className = display;
+    const place = display === 'inline' ? this.#root : this.#dialog;
+    if (this.#stage.parentNode !== place) place.append(this.#stage);
+  }
+
+  /**
+   * Shows the loading skeleton, the failure panel (with `message`), or neither (`''`). The
+   * skeleton stands where the studio will show: not over the element's own content (its
+   * placeholder or launcher) while the inline UI is closed.
+   */
+  show(show: Show = this.#show, message?: string): void {
+    this.#show = show;
+    if (message !== undefined) this.#stage.querySelector('[part=failed] p')!.textContent = message;
+    const covered =
+      show === 'loading' && this.#display === 'inline' && this.#element.childElementCount > 0 && !this.#open;
+    this.#stage.dataset.show = covered ? '' : show;
+  }
+
+  /**
+   * Follows the studio's UI: shown or hidden. In modal and drawer display, opens the dialog (focus
+   * moves into the studio, the page's scroll is locked) or closes it (focus returns to what had
+   * it). Fires `closed` on the element when the UI closes.
+   */
+  sync(): void {
+    const open = this.#host.isOpen();
+    if (open === this.#open) return;
+    this.#open = open;
+    this.show();
+    if (open && this.#display && this.#display !== 'inline') {
+      this.#opener = openDialog(this.#dialog);
+      this.frame.querySelector('iframe')?.focus();
+    } else if (!open) {
+      closeDialog(this.#dialog, this.#opener);
+      this.#opener = undefined;
+      const reason = this.closing ?? 'ui';
+      this.closing = undefined;
+      this.#element.dispatchEvent(new CustomEvent('closed', { detail: { reason }, bubbles: true, composed: true }));
+    }
+  }
+}
 
 /**
  * Appends the shadow root's fixed content: the placeholder slot, the stage (the iframe's container
@@ -11,7 +130,7 @@
  * `[part=retry]`) and the (empty) dialog. The stage lives in the root (inline display) or in the
  * dialog (modal, drawer); its `data-show` picks what shows.
  */
-export function buildStage(root: HTMLElement | DocumentFragment): void {
+function buildStage(root: HTMLElement | DocumentFragment): void {
   // Built node by node: pages with Trusted Types refuse markup strings (innerHTML).
   const node = (tag: string, attributes: Record<string, string>, ...children: (Node | string)[]): HTMLElement => {
     const element = document.createElement(tag);
@@ -54,7 +173,7 @@ let pageOverflow = '';
  * Opens `dialog` as a modal (focus moves in) and locks the page's scroll. Returns what had the
  * focus, for {@link closeDialog} to give it back.
  */
-export function openDialog(dialog: HTMLDialogElement): HTMLElement | undefined {
+function openDialog(dialog: HTMLDialogElement): HTMLElement | undefined {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   if (scrollLocks++ === 0) {
@@ -66,7 +185,7 @@ export function openDialog(dialog: HTMLDialogElement): HTMLElement | undefined {
 }
 
 /** Closes `dialog` if it is open: the page scrolls again (once no dialog holds it), `opener` gets the focus. */
-export function closeDialog(dialog: HTMLDialogElement, opener: HTMLElement | undefined): void {
+function closeDialog(dialog: HTMLDialogElement, opener: HTMLElement | undefined): void {
   if (!dialog.open) return;
   dialog.close();
   if (--scrollLocks === 0) document.documentElement.style.overflow = pageOverflow;

@@ -7,9 +7,11 @@
  * shadow DOM is static, so lit-html's templates would only add weight to the CDN bundle.
  *
  * This module exports the class unregistered and touches no `window`/`document` when imported
- * (SSR-safe); `video-plugin/element` registers it. Beside it: `attributes.ts` (what the attributes
- * mean in the `Plugin`'s terms), `stage.ts` (the element's own UI: stage, dialog, scroll lock, focus
- * return) and `styles.ts` (its style sheet).
+ * (SSR-safe); `video-plugin/element` registers it. This class holds the lifecycle (when the
+ * `Plugin` is built, rebuilt and ended; `preload`), the methods it forwards and the events it
+ * re-dispatches. Beside it: `attributes.ts` (the configuration the attributes and properties make,
+ * in the `Plugin`'s terms), `stage.ts` (display modes, the loading skeleton, the failure panel and
+ * its retry, the dialog, scroll lock and focus return) and `styles.ts` (its style sheet).
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import { DestroyedError, InvalidParameterError, VideoPluginError } from '../errors.js';
@@ -44,34 +46,23 @@ import {
   type VideoGenerationStatusUpdatePayload,
 } from '../wire/api.js';
 import {
-  DISPLAYS,
-  PRELOADS,
   callbacksSchema,
+  configOf,
   forElement,
   given,
+  lookOf,
   optionalNumber,
   same,
   type Display,
+  type ElementConfig,
+  type Look,
   type Preload,
 } from './attributes.js';
-import { dispatchPluginEvent, type CloseReason, type VideoPluginElementEventMap } from './events.js';
-import { buildStage, closeDialog, openDialog } from './stage.js';
+import { dispatchPluginEvent, type VideoPluginElementEventMap } from './events.js';
+import { Stage } from './stage.js';
 import { styles } from './styles.js';
 
 export type { Display, Preload } from './attributes.js';
-
-/** What the element builds its `Plugin` from; compared by value to decide whether to rebuild. */
-interface ElementConfig {
-  partnerID: unknown;
-  options: Record<string, unknown>;
-  display: Display;
-}
-
-/** What changes live, through `Plugin#update`, without a new session. */
-interface Look {
-  appearance?: Appearance;
-  locale?: string;
-}
 
 type StatusMethod = 'subscribeToTopicSearchStatusUpdates' | 'subscribeToVideoGenerationStatusUpdates';
 
@@ -216,13 +207,8 @@ export class VideoPluginElement extends ReactiveElement {
   #plugin: Plugin | undefined;
   /** The appearance and locale the current `Plugin` has. */
   #look: Look = {};
-  /** Why the UI is closing, set by the element's own controls before it closes the UI. */
-  #closing: CloseReason | undefined;
-  #open = false;
-  #show: 'loading' | 'failed' | '' = '';
-  /** What had the focus when the dialog opened. */
-  #opener: HTMLElement | undefined;
-  readonly #frameObserver = new MutationObserver(() => this.#syncOpen());
+  /** The element's own UI around the studio (stage.ts), built with the shadow root. */
+  #stage: Stage | undefined;
   /**
    * Always the same function (so the configuration stays the same), reading the property when the
    * `Plugin` needs a token: setting `getLoginToken` never restarts the session.
@@ -300,35 +286,25 @@ export class VideoPluginElement extends ReactiveElement {
   }
 
   /**
-   * The shadow root's fixed content: the placeholder slot, and the stage: the iframe's container,
-   * the loading skeleton and the failure panel. The stage lives in the root (inline display) or in
-   * the `<dialog>` (modal, drawer).
+   * The shadow root's fixed content: the placeholder slot and the stage (stage.ts): the iframe's
+   * container, the loading skeleton, the failure panel and the dialog of modal and drawer display.
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
-    buildStage(root);
-    // Handlers of the element's own nodes: they live and go with the element.
-    const dialog = root.querySelector('dialog')!;
-    dialog.oncancel = (event) => {
-      event.preventDefault();
-      this.#closeUI('escape');
-    };
-    dialog.onclick = (event) => event.target === dialog && this.#closeUI('backdrop');
-    root.querySelector<HTMLElement>('[part=retry]')!.onclick = () => {
-      this.#built = undefined;
-      this.requestUpdate();
-    };
-    root.querySelector('slot')!.onclick = () => this.launcher && this.openPlugin().catch(() => {});
-    this.#frameObserver.observe(root.querySelector('.frame')!, {
-      subtree: true,
-      childList: true,
-      attributeFilter: ['style'],
+    this.#stage = new Stage(this, root, {
+      isOpen: () => !!this.#plugin?.isOpen && !this.#plugin.isDestroyed,
+      close: () => this.#plugin?.close().catch(report),
+      retry: () => {
+        this.#built = undefined;
+        this.requestUpdate();
+      },
+      launch: () => this.launcher && this.openPlugin().catch(() => {}),
     });
     return root;
   }
 
   protected override updated(): void {
-    const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
+    const stage = this.#stage;
     if (!this.isConnected || !stage) return;
     const config = this.#config();
     if (!config) return;
@@ -343,12 +319,8 @@ export class VideoPluginElement extends ReactiveElement {
       return;
     }
     this.#built = config;
-    const dialog = this.renderRoot.querySelector('dialog')!;
-    dialog.className = config.display;
-    // Only a change of display moves the stage: moving it reloads the iframe in it.
-    const place = config.display === 'inline' ? this.renderRoot : dialog;
-    if (stage.parentNode !== place) place.append(stage);
-    this.#build(config, stage.querySelector('.frame')!);
+    stage.place(config.display);
+    this.#build(config, stage);
   }
 
   /**
@@ -498,7 +470,7 @@ export class VideoPluginElement extends ReactiveElement {
   /** Hides the UI (and closes the dialog). The user stays logged in and the iframe stays loaded. */
   async close(): Promise<void> {
     const plugin = await this.#instance('close');
-    this.#closing = 'api';
+    if (this.#stage) this.#stage.closing = 'api';
     return plugin.close();
   }
 
@@ -534,53 +506,16 @@ export class VideoPluginElement extends ReactiveElement {
 
   /** The configuration to build with, or `undefined` (and an `error` event) when it is invalid. */
   #config(): ElementConfig | undefined {
-    const display = given(this.display) ?? 'inline';
-    for (const [field, value, values] of [
-      ['display', display, DISPLAYS],
-      ['preload', given(this.preload) ?? 'auto', PRELOADS],
-    ] as const) {
-      if (!values.includes(value)) {
-        this.#emit(
-          'error',
-          new InvalidParameterError(
-            'invalid_parameter',
-            `<video-plugin>: the ${field} attribute must be one of ${values.map((v) => `"${v}"`).join(', ')}, got "${value}".`,
-            { field },
-          ),
-        );
-        return undefined;
-      }
-    }
-    const options: Record<string, unknown> = {
-      environment: given(this.environment),
-      authMode: given(this.authMode),
-      serviceURL: given(this.serviceURL),
-      isDebug: this.debug ?? false,
-      connectTimeout: given(this.connectTimeout),
-      callTimeout: given(this.callTimeout),
-      editor: given(this.editor),
-      getLoginToken: this.#getLoginToken,
-      height: display === 'inline' ? given(this.height) : undefined,
-    };
-    for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
-    return { partnerID: given(this.partnerID), options, display: display as Display };
-  }
-
-  /** The appearance (with `theme` as its colorScheme) and locale the element asks for. */
-  #wantedLook(): Look {
-    const theme = given(this.theme);
-    const appearance = given(this.appearance);
-    const look: Look = {};
-    if (appearance || theme) look.appearance = { ...appearance, ...(theme ? { colorScheme: theme } : {}) };
-    const locale = given(this.locale);
-    if (locale) look.locale = locale;
-    return look;
+    const config = configOf(this, this.#getLoginToken);
+    if (!(config instanceof InvalidParameterError)) return config;
+    this.#emit('error', config);
+    return undefined;
   }
 
   /** Sends a changed appearance or locale to the running studio: live, no new session. */
   #restyle(): void {
     const plugin = this.#plugin;
-    const look = this.#wantedLook();
+    const look = lookOf(this);
     if (!plugin || plugin.isDestroyed || same(look, this.#look)) return;
     this.#look = look;
     // Removing them goes back to the defaults.
@@ -593,11 +528,11 @@ export class VideoPluginElement extends ReactiveElement {
    * Creates the `Plugin` for `config`. An invalid configuration keeps the current `Plugin` (if
    * any) and reports an `error` event; a valid one replaces it, ending its session.
    */
-  #build(config: ElementConfig, container: HTMLElement): void {
+  #build(config: ElementConfig, stage: Stage): void {
     let plugin: Plugin;
-    const look = this.#wantedLook();
+    const look = lookOf(this);
     try {
-      plugin = new Plugin(config.partnerID as string, { ...config.options, ...look, domElement: container });
+      plugin = new Plugin(config.partnerID as string, { ...config.options, ...look, domElement: stage.frame });
     } catch (error) {
       const failure = forElement(error);
       this.#failure = failure;
@@ -609,18 +544,17 @@ export class VideoPluginElement extends ReactiveElement {
     this.#plugin = plugin;
     this.#look = look;
     this.#failure = undefined;
-    this.#stage('loading');
+    stage.show('loading');
     plugin.ready.then(
       () => {
         if (this.#plugin !== plugin) return;
-        this.#stage('');
+        stage.show('');
         this.dispatchEvent(new CustomEvent('ready', { detail: null, bubbles: true, composed: true }));
       },
       (error: unknown) => {
         if (this.#plugin !== plugin || plugin.isDestroyed) return;
         const failure = forElement(error);
-        this.renderRoot.querySelector('[part=failed] p')!.textContent = failure.message;
-        this.#stage('failed');
+        stage.show('failed', failure.message);
         this.#emit('error', failure);
       },
     );
@@ -631,48 +565,6 @@ export class VideoPluginElement extends ReactiveElement {
     this.#pendingSubscriptions.clear();
     this.#settle(plugin);
     previous?.cleanup().catch(report);
-  }
-
-  /**
-   * Shows the loading skeleton, the failure panel, or neither (`''`). The skeleton stands where the
-   * studio will show: not over the element's own content (its placeholder or launcher) while the
-   * inline UI is closed.
-   */
-  #stage(show = this.#show): void {
-    this.#show = show;
-    const covered =
-      show === 'loading' && this.#built?.display === 'inline' && this.childElementCount > 0 && !this.#open;
-    this.renderRoot.querySelector<HTMLElement>('.stage')!.dataset.show = covered ? '' : show;
-  }
-
-  /** Closes the UI from the element's own controls (Esc, backdrop), saying why. */
-  #closeUI(reason: CloseReason): void {
-    this.#closing = reason;
-    this.#plugin?.close().catch(report);
-  }
-
-  /**
-   * Follows the `Plugin`'s iframe: shown or hidden. In modal and drawer display, opens the dialog
-   * (focus moves in, the page's scroll is locked) or closes it (focus returns to what had it).
-   * Fires `closed` when the UI closes.
-   */
-  #syncOpen(): void {
-    const open = !!this.#plugin?.isOpen && !this.#plugin.isDestroyed;
-    if (open === this.#open) return;
-    this.#open = open;
-    this.#stage();
-    const dialog = this.renderRoot.querySelector('dialog')!;
-    const modal = this.#built?.display !== 'inline' && this.#built !== undefined;
-    if (open && modal) {
-      this.#opener = openDialog(dialog);
-      this.#plugin!.iframe.focus();
-    } else if (!open) {
-      closeDialog(dialog, this.#opener);
-      this.#opener = undefined;
-      const reason = this.#closing ?? 'ui';
-      this.#closing = undefined;
-      this.dispatchEvent(new CustomEvent('closed', { detail: { reason }, bubbles: true, composed: true }));
-    }
   }
 
   /** Ends the session of an element that left the document. */
@@ -692,7 +584,8 @@ export class VideoPluginElement extends ReactiveElement {
       ),
     );
     plugin?.cleanup().catch(report);
-    this.#syncOpen();
+    this.#stage?.place(undefined);
+    this.#stage?.sync();
   }
 
   /** Resolves (with the new `Plugin`) or rejects every call that waits for one. */

@@ -32,9 +32,9 @@ const internal = (declarations = false) => ({
   },
 });
 
-const minifyModule = terser({ ecma: 2022, module: true, format: { comments: false } });
+const minifyModule = terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } });
 // A classic script runs in the page's global scope: terser must not treat it as a module.
-const minifyClassic = terser({ ecma: 2022, module: false, format: { comments: false } });
+const minifyClassic = terser({ ecma: 2022, module: false, compress: { passes: 2 }, format: { comments: false } });
 
 const bundles = [
   {

@@ -52,6 +52,7 @@ export const API_SUITES = [
   'session',
   'framed',
   'white-label',
+  'stage',
   'diagnose',
   'fit',
 ].map((name) => `test/browser/${name}.test.ts`);
@@ -62,7 +63,7 @@ export const API_SUITES = [
  * get, not only the SVG stand-ins the other suites use for speed. (fit: the editor's scenes, which
  * only real media has, are checked at 360 px too.)
  */
-export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'fit'].map(
+export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'stage', 'fit'].map(
   (name) => `test/browser/${name}.test.ts`,
 );
 

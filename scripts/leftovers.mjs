@@ -5,7 +5,9 @@
 // inherits `VIDEO_PLUGIN_TEST_RUN=<id>` in its environment, and `TMPDIR` pointing at a folder of
 // the run's own. At the end, a process that still carries the mark, or anything left in that
 // folder, is a leftover: listed, stopped or removed, and the run fails.
-import { readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, readlinkSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 /** The environment variable that marks a run's processes. */
 export const RUN_MARK = 'VIDEO_PLUGIN_TEST_RUN';
@@ -27,6 +29,49 @@ export function markedProcesses(mark) {
     }
   }
   return found;
+}
+
+/**
+ * What the tools of a run keep in its TMPDIR by design, removed with the folder: the compile caches
+ * of tsx, Playwright and Node (module.enableCompileCache, Node 22 and later), and libpulse's runtime
+ * folder (`pulse-*`: a browser's audio client makes it there when XDG_RUNTIME_DIR is unset, as on a
+ * CI machine, and links it from ~/.config/pulse; see removeLinksInto).
+ */
+const BY_DESIGN = /^((tsx|playwright-transform-cache)-\d+|node-compile-cache|pulse-[A-Za-z0-9]+)$/;
+
+/** The entries of a run's TMPDIR that are leftovers: everything but what is kept there by design. */
+export function leftoverFiles(runTmp) {
+  try {
+    return readdirSync(runTmp).filter((name) => !BY_DESIGN.test(name));
+  } catch {
+    return []; // Removed already.
+  }
+}
+
+/**
+ * Removes the links in `folder` (default ~/.config/pulse, where libpulse links its runtime folder)
+ * that point into `runTmp`: once the run's folder is gone they would dangle. Returns their paths.
+ */
+export function removeLinksInto(runTmp, folder = join(homedir(), '.config/pulse')) {
+  const removed = [];
+  let names;
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return removed; // No such folder: nothing linked.
+  }
+  const inside = resolve(runTmp) + '/';
+  for (const name of names) {
+    const path = join(folder, name);
+    try {
+      if (!lstatSync(path).isSymbolicLink() || !resolve(folder, readlinkSync(path)).startsWith(inside)) continue;
+      unlinkSync(path);
+      removed.push(path);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return removed;
 }
 
 const exited = (child) => child.exitCode !== null || child.signalCode !== null;

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES } from './browsers.mjs';
-import { RUN_MARK, markedProcesses, stopGroup } from './leftovers.mjs';
+import { RUN_MARK, leftoverFiles, markedProcesses, removeLinksInto, stopGroup } from './leftovers.mjs';
 import { VERSIONS as NODE_VERSIONS } from './node-versions.mjs';
 
 /** The longest a step may take before it is stopped and counted as failed. */
@@ -103,16 +103,8 @@ function run(command, args, { env } = {}) {
  */
 function leftovers() {
   const processes = markedProcesses(mark);
-  let files = [];
-  try {
-    // tsx, Playwright and npm (on Node 22 and later: module.enableCompileCache) keep their compile
-    // caches in TMPDIR by design: they go with the folder.
-    files = readdirSync(runTmp).filter(
-      (name) => !/^((tsx|playwright-transform-cache)-\d+|node-compile-cache)$/.test(name),
-    );
-  } catch {
-    // Removed already.
-  }
+  // What tools keep there by design (compile caches, libpulse's runtime folder) goes with the folder.
+  const files = leftoverFiles(runTmp);
   for (const { pid, command } of processes) {
     console.log(`left running: pid ${pid}: ${command.slice(0, 200)}`);
     try {
@@ -123,6 +115,7 @@ function leftovers() {
   }
   for (const file of files) console.log(`left on disk: ${join(runTmp, file)}`);
   rmSync(runTmp, { recursive: true, force: true });
+  removeLinksInto(runTmp);
   return processes.length + files.length;
 }
 

@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error -- a script of the repository, JavaScript without declarations
-import { RUN_MARK, markedProcesses } from '../../scripts/leftovers.mjs';
+import { RUN_MARK, leftoverFiles, markedProcesses, removeLinksInto } from '../../scripts/leftovers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = '/etc/wordpress/config-127.0.0.1.php';
@@ -63,3 +63,32 @@ test(
     }
   },
 );
+
+test("what tools keep in a run's TMPDIR by design is no leftover; anything else is, and the links into it go", () => {
+  const base = mkdtempSync(join(tmpdir(), 'leftovers-check-'));
+  try {
+    const runTmp = join(base, 'run');
+    mkdirSync(runTmp);
+    // Kept by design: compile caches, and libpulse's runtime folder (a browser's audio client).
+    for (const name of ['tsx-0', 'playwright-transform-cache-0', 'node-compile-cache', 'pulse-PKdhtXMmr18n']) {
+      mkdirSync(join(runTmp, name));
+    }
+    // Leftovers: a step's temporary folder and file, and names that only look like the above.
+    for (const name of ['video-plugin-wordpress-abc', 'pulse-', 'tsx-cache']) mkdirSync(join(runTmp, name));
+    writeFileSync(join(runTmp, 'upload.tmp'), 'x');
+    assert.deepEqual(leftoverFiles(runTmp).sort(), ['pulse-', 'tsx-cache', 'upload.tmp', 'video-plugin-wordpress-abc']);
+    assert.deepEqual(leftoverFiles(join(base, 'gone')), [], 'a folder removed already lists nothing');
+
+    // ~/.config/pulse: libpulse's link into the run's folder goes; other links and files stay.
+    const pulse = join(base, 'home/.config/pulse');
+    mkdirSync(pulse, { recursive: true });
+    symlinkSync(join(runTmp, 'pulse-PKdhtXMmr18n'), join(pulse, 'machine-runtime'));
+    symlinkSync(join(base, 'elsewhere'), join(pulse, 'other-runtime'));
+    writeFileSync(join(pulse, 'cookie'), 'x');
+    assert.deepEqual(removeLinksInto(runTmp, pulse), [join(pulse, 'machine-runtime')]);
+    assert.deepEqual(readdirSync(pulse).sort(), ['cookie', 'other-runtime']);
+    assert.deepEqual(removeLinksInto(runTmp, join(base, 'no-such-folder')), []);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -33,7 +33,6 @@ export class Stage {
   /** The iframe's container: the `Plugin`'s `domElement`. */
   readonly frame: HTMLElement;
   readonly #element: HTMLElement;
-  readonly #root: HTMLElement | DocumentFragment;
   readonly #stage: HTMLElement;
   readonly #dialog: HTMLDialogElement;
   readonly #host: StageHost;
@@ -50,7 +49,6 @@ export class Stage {
 
   constructor(element: HTMLElement, root: HTMLElement | DocumentFragment, host: StageHost) {
     this.#element = element;
-    this.#root = root;
     this.#host = host;
     buildStage(root);
     this.#stage = root.querySelector('.stage')!;
@@ -84,7 +82,8 @@ export class Stage {
     this.#display = display;
     if (!display) return;
     this.#dialog.className = display;
-    const place = display === 'inline' ? this.#root : this.#dialog;
+    // The dialog never moves: its parent is the shadow root, where the inline stage stands.
+    const place = display === 'inline' ? this.#dialog.parentNode! : this.#dialog;
     if (this.#stage.parentNode !== place) place.append(this.#stage);
   }
 

@@ -21,6 +21,7 @@ import {
   testConfig,
   thrown,
   token,
+  until,
 } from '../support/plugin.js';
 
 /** What the frame-fit command reads inside the studio (test/support/frame-commands.mjs). */
@@ -67,15 +68,6 @@ function screenshot(iframe: HTMLIFrameElement, name: string): Promise<string> {
   });
 }
 
-/** Waits until `check` holds, re-checking on every animation frame. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeout = 8000): Promise<void> {
-  const deadline = performance.now() + timeout;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-  }
-}
-
 /** `count` animation frames of this page: a quiet spell in which a loop would show. */
 async function frames(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
@@ -106,12 +98,16 @@ async function settled(
 ): Promise<Fit> {
   let fit!: Fit;
   try {
-    await until(`the iframe to fit ${selector}`, async () => {
-      fit = await fitOf(iframe, selector);
-      const wanted = Math.min(max, Math.max(min, Math.ceil(fit.contentHeight)));
-      const fits = Math.abs(height(iframe) - wanted) < 1 && Math.abs(fit.frameHeight - wanted) < 1;
-      return fits && fit.frameWidth === width;
-    });
+    await until(
+      `the iframe to fit ${selector}`,
+      async () => {
+        fit = await fitOf(iframe, selector);
+        const wanted = Math.min(max, Math.max(min, Math.ceil(fit.contentHeight)));
+        const fits = Math.abs(height(iframe) - wanted) < 1 && Math.abs(fit.frameHeight - wanted) < 1;
+        return fits && fit.frameWidth === width;
+      },
+      8000,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}: iframe ${height(iframe)} px, ${JSON.stringify(fit)}`, {
       cause: error,
@@ -256,7 +252,7 @@ describe('<video-plugin height="auto">', () => {
     expect(fit.scrollHeight).to.be.at.most(fit.frameHeight);
     // The max, live (CSS): the element and the studio stop at it; the studio scrolls inside.
     el.style.setProperty('--video-plugin-max-height', '320px');
-    await until('the max to apply', () => height(iframe) === 320);
+    await until('the max to apply', () => height(iframe) === 320, 8000);
     expect(el.getBoundingClientRect().height).to.equal(320);
   });
 

@@ -5,18 +5,9 @@ import { expect } from '@open-wc/testing';
 import { ConnectionError, InvalidParameterError } from '../../src/errors.js';
 import '../../src/element/index.js';
 import { element, elements, next, removeElements } from '../support/element.js';
-import { ESCAPE, inFrame, testConfig, token } from '../support/plugin.js';
+import { ESCAPE, inFrame, testConfig, token, until } from '../support/plugin.js';
 
 afterEach(removeElements);
-
-/** Waits until `check` holds, re-checking on every animation frame (for state set by observers). */
-async function until(what: string, check: () => boolean, timeout = 5000): Promise<void> {
-  const deadline = performance.now() + timeout;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-  }
-}
 
 describe('<video-plugin>: loading state and ready', () => {
   it('shows ::part(loading) while connecting, then fires ready and hides it', async () => {

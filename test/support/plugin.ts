@@ -121,6 +121,18 @@ export function statusLog(subscribe: (callback: (payload: StatusPayload) => void
   };
 }
 
+/**
+ * Waits until `check` holds, re-checking on every animation frame (for state set by observers or
+ * by the other side of the wire); fails naming `what` after `timeout` ms.
+ */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeout = 5000): Promise<void> {
+  const deadline = performance.now() + timeout;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+}
+
 /** The rejection of `promise`, or a failure when it resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<VideoPluginError> {
   try {

@@ -36,8 +36,23 @@ export const test = base.extend<{ problems: string[] }>({
   ],
 });
 
-/** Signs a new account up through the app's own code (createAccount, then getVideos, on its ref). */
-export async function signUp(page: Page): Promise<void> {
+/**
+ * Signs a new account up through the app's own code (createAccount, then getVideos, on its ref) and
+ * resolves to the new account's ID. It waits for a status naming an account other than the one the
+ * page showed before the click: a second sign-up on the same page must not be satisfied by the
+ * first one's text, which is still there until createAccount resolves (a race a busy machine lost).
+ */
+export async function signUp(page: Page): Promise<string> {
+  const status = page.getByRole('status');
+  const accountOf = (text: string | null) => /^Signed up as (\S+) with 0 videos\.$/.exec(text ?? '')?.[1];
+  const before = accountOf(await status.textContent());
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('status')).toHaveText(/^Signed up as \S+ with 0 videos\.$/);
+  let account: string | undefined;
+  await expect
+    .poll(async () => {
+      account = accountOf(await status.textContent());
+      return account !== undefined && account !== before;
+    }, 'a status naming a newly created account')
+    .toBe(true);
+  return account!;
 }

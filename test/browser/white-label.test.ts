@@ -253,7 +253,9 @@ describe('<video-plugin>: appearance and locale attributes', () => {
     el.appearance = { colorPrimary: '#b91c1c' };
     await el.updateComplete;
     expect(el.plugin).to.equal(plugin);
-    const italian = await frame.probe('[data-view="search"] button[type="submit"]');
+    // updateComplete does not wait for the studio (the element sends the change without awaiting
+    // it): wait for what only the change produces, the page in Italian, then read.
+    const italian = await frame.probe(':root[lang="it"] [data-view="search"] button[type="submit"]');
     expect(italian!.text).to.equal(CATALOGUES.it!['search.submit']);
     expect(italian!.background).to.equal('rgb(185, 28, 28)');
     expect(italian!.pageBackground).to.equal('rgb(255, 255, 255)');

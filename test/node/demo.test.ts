@@ -83,11 +83,25 @@ describe('partner demo', { skip }, () => {
   after(() => page?.close());
 
   /** Resolves once the log on the right shows an `event` entry named `name`. */
-  const logged = (name: string) =>
+  /** How many `name` events the page's log shows now (read before the action that should add one). */
+  const loggedCount = (name: string) =>
+    page.$$eval(
+      '#log .entry.event strong',
+      (items, wanted) => items.filter((el) => el.textContent === wanted).length,
+      name,
+    );
+  /**
+   * Waits for the page's log to show more `name` events than `before` (the count before the action):
+   * an entry of an earlier action does not satisfy it.
+   */
+  const logged = (name: string, before: number) =>
     page.waitForFunction(
-      (wanted) => [...document.querySelectorAll('#log .entry.event strong')].some((el) => el.textContent === wanted),
+      (wanted, count) =>
+        [...document.querySelectorAll('#log .entry.event strong')].filter((el) => el.textContent === wanted).length >
+        count,
       { timeout: 15_000 },
       name,
+      before,
     );
 
   test('the page loads with <video-plugin> configured for the local service', { timeout: 30_000 }, async () => {
@@ -179,8 +193,9 @@ describe('partner demo', { skip }, () => {
   });
 
   test('openPlugin({ topicId }) opens the AI flow on that topic', { timeout: 30_000 }, async () => {
+    const opened = await loggedCount('pluginOpened');
     await page.click('#open-with-topic');
-    await logged('pluginOpened');
+    await logged('pluginOpened', opened);
     const frame = await studioFrame(page);
     const title = await frame.waitForSelector('[data-view="prompt"] h2[data-topic-status="COMPLETE"]', {
       timeout: 15_000,
@@ -200,13 +215,15 @@ describe('partner demo', { skip }, () => {
     { timeout: 90_000 },
     async () => {
       const frame = await studioFrame(page);
+      const created = await loggedCount('videoCreated');
       await frame.click('[data-view="prompt"] button[type="submit"]');
-      await logged('videoCreated');
+      await logged('videoCreated', created);
       // The preview is a real render, queued behind whatever else the machine renders: a deadline
       // for a hang, not a speed test (bench:render measures speed).
       const openEditor = await frame.waitForSelector('[data-action="open-editor"]', { visible: true, timeout: 50_000 });
+      const editorOpened = await loggedCount('editorOpened');
       await openEditor!.click();
-      await logged('editorOpened');
+      await logged('editorOpened', editorOpened);
       // The editor plays the real preview render: Chromium's <video> reads it and seeks in it.
       const playback = await frame.evaluate(async () => {
         const video = document.querySelector('video')!;
@@ -266,8 +283,9 @@ describe('partner demo', { skip }, () => {
       // Save: the page hears videoSaved; when the preview has been made again from the edited
       // scenes, the player's source changes once more (the video's updatedAt).
       const videoId = await frame.evaluate(() => document.querySelector('video')?.getAttribute('src')?.split('/')[5]);
+      const savedBefore = await loggedCount('videoSaved');
       await frame.click('[data-action="save"]');
-      await logged('videoSaved');
+      await logged('videoSaved', savedBefore);
       const saved = await frame.$eval('video', (video) => video.getAttribute('src') ?? '');
       await frame.waitForFunction(
         (before) => document.querySelector('video')?.getAttribute('src') !== before,
@@ -278,11 +296,12 @@ describe('partner demo', { skip }, () => {
       assert.equal(text.match(/-->/g)?.length, count - 1);
 
       // Complete: videoCompleted, then videoRendered once the final MP4 of the edited scenes exists.
+      const [completed, rendersBefore] = [await loggedCount('videoCompleted'), await loggedCount('videoRendered')];
       await frame.click('[data-action="complete"]');
       const confirm = await frame.$('[data-confirm]');
       if (confirm) await confirm.click();
-      await logged('videoCompleted');
-      await logged('videoRendered');
+      await logged('videoCompleted', completed);
+      await logged('videoRendered', rendersBefore);
       const rendered = await page.$$eval('#log .entry.event', (entries) => {
         const entry = entries.find((item) => item.querySelector('strong')?.textContent === 'videoRendered');
         return JSON.parse(entry?.querySelector('pre')?.textContent ?? '{}') as {

@@ -206,25 +206,32 @@ describe('text layout', () => {
 });
 
 describe('scene text stays inside the frame', () => {
+  // A hang detector, not a budget: a render takes 10–20 s on an idle 2-core machine, and took 57 s
+  // beside other work (a 60 s limit then failed a correct render).
+  const RENDER_TIMEOUT_MS = 180_000;
   for (const page of PAGES) {
     for (const aspectRatio of ASPECTS) {
       test(
         `${page.name} text at ${aspectRatio}: nothing in the border strip, the text inside`,
-        { timeout: 60_000 },
+        { timeout: RENDER_TIMEOUT_MS },
         () => renderAndCheck(page, aspectRatio, []),
       );
     }
   }
 
   for (const aspectRatio of ASPECTS) {
-    test(`over a picture at ${aspectRatio}, the German page's text stays inside too`, { timeout: 60_000 }, async () => {
-      // The loaf of the demo page (amber and brown: no pixel of it has the text's colour).
-      const bread = join(work, 'bread.png');
-      await sharp(readFileSync(new URL('../../../../test/fixtures/bread.svg', import.meta.url)), { density: 1000 })
-        .resize(1600, 1067)
-        .png()
-        .toFile(bread);
-      await renderAndCheck(PAGES[0]!, aspectRatio, [bread]);
-    });
+    test(
+      `over a picture at ${aspectRatio}, the German page's text stays inside too`,
+      { timeout: RENDER_TIMEOUT_MS },
+      async () => {
+        // The loaf of the demo page (amber and brown: no pixel of it has the text's colour).
+        const bread = join(work, 'bread.png');
+        await sharp(readFileSync(new URL('../../../../test/fixtures/bread.svg', import.meta.url)), { density: 1000 })
+          .resize(1600, 1067)
+          .png()
+          .toFile(bread);
+        await renderAndCheck(PAGES[0]!, aspectRatio, [bread]);
+      },
+    );
   }
 });

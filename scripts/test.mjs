@@ -28,6 +28,39 @@ function failStep(name, output = '') {
   failedSteps.push({ name, why: why(output) });
 }
 
+/** Each step's name and seconds, in the order they ended: the table printed before the totals. */
+const timings = [];
+const runStarted = Date.now();
+
+/**
+ * Runs `work` as the step `name`: prints its heading (`name`, or a longer `heading`), times it for the table at the end, and
+ * resolves to what `work` resolves to. A new step is one `step(name, () => …)` call.
+ */
+async function step(name, work, heading = name) {
+  console.log(`\n== ${heading}`);
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    timings.push({ name, seconds: (Date.now() - started) / 1000 });
+  }
+}
+
+/**
+ * The table of the steps: each step's seconds and its share of the run (the wall time from the
+ * start of the run to the table).
+ */
+function timingTable() {
+  const total = (Date.now() - runStarted) / 1000;
+  const width = Math.max(...timings.map(({ name }) => name.length), 'step'.length);
+  const row = (name, seconds, share) => `${name.padEnd(width)}  ${seconds.padStart(7)}  ${share.padStart(6)}`;
+  return [
+    row('step', 'seconds', 'share'),
+    ...timings.map(({ name, seconds }) => row(name, seconds.toFixed(1), `${((100 * seconds) / total).toFixed(1)}%`)),
+    row('the whole run', total.toFixed(1), '100.0%'),
+  ].join('\n');
+}
+
 /**
  * The lines of a step's output that name a failing test or its error (the runners' ✘ ✖ ❌ marks,
  * Playwright's numbered failures, error lines), each with the three lines after it; at most 30. They
@@ -58,29 +91,33 @@ process.env.TMPDIR = runTmp;
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 process.env.NG_CLI_ANALYTICS = 'false';
 
-let current;
+/** The steps running now (one, and the background preparation of Node 22 and 24 at the start). */
+const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, async () => {
     console.log(`\n== ${signal}: stopping the running step`);
-    await stopGroup(current, 10_000);
+    await Promise.all([...running].map((child) => stopGroup(child, 10_000)));
     leftovers();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 }
 
-/** Runs a command in its own process group, echoing its output; resolves to {code, output}. */
-function run(command, args, { env } = {}) {
+/**
+ * Runs a command in its own process group, echoing its output (unless `echo` is false: then it is
+ * only kept); resolves to {code, output}.
+ */
+function run(command, args, { env, echo: echoed = true } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
       detached: true,
     });
-    current = child;
+    running.add(child);
     let output = '';
     const echo = (stream) => (chunk) => {
       output += chunk;
-      stream.write(chunk);
+      if (echoed) stream.write(chunk);
     };
     child.stdout.on('data', echo(process.stdout));
     child.stderr.on('data', echo(process.stderr));
@@ -92,7 +129,10 @@ function run(command, args, { env } = {}) {
     child.on('close', (code) => {
       clearTimeout(timer);
       // What the step forked and left in its group (a worker whose parent is gone) goes with it.
-      void stopGroup(child, 2000).then(() => resolve({ code: code ?? 1, output }));
+      void stopGroup(child, 2000).then(() => {
+        running.delete(child);
+        resolve({ code: code ?? 1, output });
+      });
     });
   });
 }
@@ -121,8 +161,7 @@ function leftovers() {
 
 /** A check that is not a test suite counts as one test: it passed or it failed. */
 async function check(name, command, args) {
-  console.log(`\n== ${name}`);
-  const { code, output } = await run(command, args);
+  const { code, output } = await step(name, () => run(command, args));
   if (code === 0) totals.passed++;
   else {
     totals.failed++;
@@ -132,6 +171,21 @@ async function check(name, command, args) {
 }
 
 const npx = (tool, ...args) => ['npx', ['--no-install', tool, ...args]];
+
+// Node 22 and 24 get ready in the background from the start (scripts/node-versions.mjs --prepare:
+// three downloads, then better-sqlite3 built for each, about 60 s of both cores when not cached):
+// the downloads and the compiler overlap the type check, lint, build, docs and package checks,
+// which mostly wait or use one core. The Node suites start only once it is done, so that no test
+// runs beside it; its output is printed then.
+const NODES_READY = `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready`;
+const nodesPrepareStarted = Date.now();
+const nodesPreparing = run('node', ['scripts/node-versions.mjs', '--prepare'], { echo: false }).then((result) => {
+  timings.push({
+    name: `${NODES_READY} (in the background, beside the steps above)`,
+    seconds: (Date.now() - nodesPrepareStarted) / 1000,
+  });
+  return result;
+});
 
 await check('typecheck', ...npx('tsc', '-p', 'tsconfig.json', '--noEmit'));
 await check('lint', 'npm', ['run', '--silent', 'lint']);
@@ -143,8 +197,7 @@ if (built)
 // The docs site (npm run docs): TypeDoc, the element reference, VitePress (a dead link fails it)
 // and the complete sample pages; its checks count like tests.
 if (built) {
-  console.log('\n== docs site (npm run docs)');
-  const docs = await run('node', ['scripts/docs.mjs']);
+  const docs = await step('docs site (npm run docs)', () => run('node', ['scripts/docs.mjs']));
   const line = docs.output.match(/^docs: (\d+) passed, (\d+) failed$/m);
   totals.passed += Number(line?.[1] ?? 0);
   totals.failed += Number(line?.[2] ?? 0);
@@ -157,8 +210,9 @@ if (built) {
 // Both packages as npm would publish them: publint and @arethetypeswrong/cli on their tarballs
 // (scripts/package-check.mjs), each check counted.
 if (built) {
-  console.log('\n== packages (npm run check:packages: publint, attw)');
-  const packages = await run('node', ['scripts/package-check.mjs']);
+  const packages = await step('packages (npm run check:packages: publint, attw)', () =>
+    run('node', ['scripts/package-check.mjs']),
+  );
   const line = packages.output.match(/^(\d+) passed, (\d+) failed$/m);
   totals.passed += Number(line?.[1] ?? 0);
   totals.failed += Number(line?.[2] ?? 0);
@@ -168,7 +222,27 @@ if (built) {
   }
 }
 
-console.log('\n== node tests');
+// Node 22 and 24 ready: the background preparation has ended (this step is the wait for it).
+const perNode = [];
+const prepared = await step(
+  `waiting for ${NODES_READY}`,
+  async () => {
+    const result = await nodesPreparing;
+    process.stdout.write(result.output);
+    return result;
+  },
+  `${NODES_READY} (node scripts/node-versions.mjs --prepare, started with the run: the builds, better-sqlite3 for each)`,
+);
+perNode.push(
+  `getting them ready: ${Math.round((Date.now() - nodesPrepareStarted) / 1000)} s from the start of the run`,
+);
+const nodesReady = prepared.code === 0;
+if (nodesReady) totals.passed++;
+else {
+  totals.failed++;
+  failStep(NODES_READY, prepared.output);
+}
+
 // Node 20's --test does not expand globs: list the files here. The SDK's Node tests are in
 // test/node/, the service's in its package, in folders that mirror its source (http/, store/…).
 const nodeTests = ['test/node', 'packages/service/test'].flatMap((folder) =>
@@ -188,29 +262,27 @@ function countNodeTests(result, step) {
     failStep(`${step} (runner failed)`, result.output);
   } else if (count('fail') + count('cancelled') > 0) failStep(step, result.output);
 }
-countNodeTests(await run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests]), 'node tests');
+countNodeTests(
+  await step('node tests', () => run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests])),
+  'node tests',
+);
 
 // The server helpers, the service (its API, tokens, its --data store) and its package installed on
 // its own, again on Node 22 and 24 (scripts/node-versions.mjs: the Node builds are npm packages).
-const perNode = [];
-const prepareStarted = Date.now();
-const nodesReady = await check(
-  `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready (node scripts/node-versions.mjs --prepare: the builds, better-sqlite3 for each)`,
-  'node',
-  ['scripts/node-versions.mjs', '--prepare'],
-);
-perNode.push(`getting them ready: ${Math.round((Date.now() - prepareStarted) / 1000)} s`);
 for (const { major } of nodesReady ? NODE_VERSIONS : []) {
-  console.log(`\n== node tests on Node ${major} (node scripts/node-versions.mjs ${major})`);
   const started = Date.now();
-  countNodeTests(await run('node', ['scripts/node-versions.mjs', String(major)]), `node tests on Node ${major}`);
+  const result = await step(
+    `node tests on Node ${major}`,
+    () => run('node', ['scripts/node-versions.mjs', String(major)]),
+    `node tests on Node ${major} (node scripts/node-versions.mjs ${major})`,
+  );
+  countNodeTests(result, `node tests on Node ${major}`);
   perNode.push(`Node ${major}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Runs a Playwright Test suite (an npm script) and counts its tests into the totals. */
 async function playwright(name, script) {
-  console.log(`\n== ${name} (npm run ${script})`);
-  const suite = await run('npm', ['run', '--silent', script]);
+  const suite = await step(`${name} (npm run ${script})`, () => run('npm', ['run', '--silent', script]));
   const tally = (label) => Number(suite.output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
   totals.passed += tally('passed');
   totals.failed += tally('failed') + tally('flaky');
@@ -242,8 +314,9 @@ if (built) {
 // The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator
 // (scripts/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
 if (built) {
-  console.log('\n== WordPress check (npm run test:wordpress)');
-  const wordpress = await run('npm', ['run', '--silent', 'test:wordpress']);
+  const wordpress = await step('WordPress check (npm run test:wordpress)', () =>
+    run('npm', ['run', '--silent', 'test:wordpress']),
+  );
   const line = wordpress.output.match(/^(\d+) passed, (\d+) failed$/m);
   totals.passed += Number(line?.[1] ?? 0);
   totals.failed += Number(line?.[2] ?? 0);
@@ -259,8 +332,8 @@ if (built) {
   const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
   for (const [name, engine] of Object.entries(ENGINES)) {
     if (only && !only.includes(name)) continue;
-    console.log(`\n== browser tests: ${engine.label}`);
     if (!engine.installed()) {
+      console.log(`\n== browser tests: ${engine.label}`);
       // A missing engine is a failure, not a skip: .ci/run installs every one.
       console.log(`not installed: ${engine.install}`);
       totals.failed++;
@@ -271,7 +344,11 @@ if (built) {
     const results = `.test-results/browser-${name}.json`;
     rmSync(results, { force: true });
     const started = Date.now();
-    const browser = await run('npx', ['--no-install', 'web-test-runner'], { env: { VP_BROWSER: name } });
+    const browser = await step(
+      `browser tests: ${name}`,
+      () => run('npx', ['--no-install', 'web-test-runner'], { env: { VP_BROWSER: name } }),
+      `browser tests: ${engine.label}`,
+    );
     let counted;
     try {
       counted = JSON.parse(readFileSync(results, 'utf8'));
@@ -283,7 +360,8 @@ if (built) {
       totals.failed += counted.failed;
       totals.skipped += counted.skipped;
     }
-    if (browser.code !== 0 && (!counted || counted.failed === 0)) {
+    // No counts at all (the runner ended before its reporter wrote them) is a failure too.
+    if (!counted || (browser.code !== 0 && counted.failed === 0)) {
       totals.failed++;
       failStep(`browser tests in ${name} (runner failed)`, browser.output);
     } else if (counted?.failed) failStep(`browser tests in ${name}`, browser.output);
@@ -312,7 +390,9 @@ if (left === 0) {
   totals.failed++;
   failStep(`leftovers (${left})`);
 }
-console.log('');
+console.log(
+  `\n== time per step (share: of the whole run's wall time; a background step overlaps the others)\n${timingTable()}\n`,
+);
 if (failedSteps.length) {
   console.log("== what failed, and why (from each step's output above)");
   for (const { name, why } of failedSteps) console.log([`${name}:`, ...why.map((line) => `  ${line}`)].join('\n'));

@@ -39,6 +39,12 @@ function countReporter() {
 const engine = selectedEngine();
 
 /**
+ * The test files: the engine's (scripts/browsers.mjs), or those in $VP_SUITES (comma-separated,
+ * what `npm run test:changed` picks).
+ */
+const files = process.env.VP_SUITES?.split(',').filter(Boolean) ?? engine.files;
+
+/**
  * TypeScript for the tests; the built CDN files are served byte for byte, as a CDN serves them
  * (their `integrity` hashes are checked).
  */
@@ -63,8 +69,8 @@ const classicGroup = {
 };
 
 export default {
-  files: engine.files,
-  groups: engine.files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
+  files,
+  groups: files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
   nodeResolve: true,
   hostname: 'localhost',
   // One test file at a time: a background tab gets no animation frames, and the frame commands

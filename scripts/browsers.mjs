@@ -58,6 +58,25 @@ export const API_SUITES = [
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**
+ * The API suites where the browser's storage rules decide what happens: the storage-rule
+ * configurations (chromium-block-all, chromium-unpartitioned) run these and no others.
+ *
+ * The studio keeps its session in memory and a best-effort copy in its frame's sessionStorage
+ * (packages/service/src/pages/storage.ts): storage is read when a studio page loads, and reported by
+ * diagnose(). A page that loads with a new channel finds nothing stored in any configuration, so
+ * storage decides only where the studio frame reloads or navigates while signed in (a move without
+ * moveBefore, a change of display, a crash, a navigation: restored from storage, or through
+ * getLoginToken, or lost) and where the frame's storage is reported. These suites do that (and
+ * every page load in them proves that a denied storage breaks nothing; element also runs against
+ * the classic CDN script); the others (wire, isolation, fuzz, framed, white-label, fit, cdn, stage)
+ * never reload a signed-in studio and read no storage, so they run with the default rules in every
+ * engine. docs/testing.md, "Engines and storage rules", says more.
+ */
+export const STORAGE_SUITES = ['session', 'element', 'journey', 'plugin', 'faults', 'diagnose'].map(
+  (name) => `test/browser/${name}.test.ts`,
+);
+
+/**
  * The suites that also run against a service making real media (H.264/AAC renders, the storyboard
  * the editor edits) in the engines that set `realMedia`: the SDK's own paths meet what partners
  * get, not only the SVG stand-ins the other suites use for speed. (fit: the editor's scenes, which
@@ -84,15 +103,16 @@ export const ENGINES = {
     launcher: () => chromium(),
   },
   'chromium-block-all': {
-    label: 'Chromium, "Block all site data" (cookies content setting 2: every storage denied)',
-    files: API_SUITES,
+    label: 'Chromium, "Block all site data" (cookies content setting 2: every storage denied; the STORAGE_SUITES)',
+    files: STORAGE_SUITES,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () => chromium([], { profile: { default_content_setting_values: { cookies: 2 } } }),
   },
   'chromium-unpartitioned': {
-    label: 'Chromium, storage partitioning off and third-party cookies blocked (third-party frames get no storage)',
-    files: API_SUITES,
+    label:
+      'Chromium, storage partitioning off and third-party cookies blocked (third-party frames get no storage; the STORAGE_SUITES)',
+    files: STORAGE_SUITES,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () =>

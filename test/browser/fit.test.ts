@@ -1,4 +1,4 @@
-// The studio fits its content (issue 21, item 1), in every engine and storage mode: with
+// The studio fits its content (issue 21, item 1), in every engine: with
 // `height: 'auto'` (the Plugin's option, the element's attribute) the iframe takes the studio's
 // content height between its min and max, follows it without a feedback loop, and never shows a
 // second scrollbar; and the studio's screens are usable from 360 px wide: nothing overflows

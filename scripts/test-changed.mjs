@@ -41,9 +41,11 @@ const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 export function importsOf(code) {
   const specifiers = new Set();
   const patterns = [
-    /\bimport\s+(?:type\s+)?[\w*{}\s,$]*?\s*from\s*['"]([^'"]+)['"]/g,
-    /\bexport\s+(?:type\s+)?[\w*{}\s,$]*?\s*from\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
+    // At the start of a line (not an import written inside a string), possibly over several lines.
+    /^\s*import\s+(?:type\s+)?[\w*{}\s,$]*?\s*from\s*['"]([^'"]+)['"]/gm,
+    /^\s*export\s+(?:type\s+)?[\w*{}\s,$]*?\s*from\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    // Anywhere: import('…').
     /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
   ];
   for (const pattern of patterns) for (const [, specifier] of code.matchAll(pattern)) specifiers.add(specifier);

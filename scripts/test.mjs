@@ -1,7 +1,9 @@
 // The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the packages
 // (publint, attw), the Node suites (and some again on Node 22 and 24), the browser suites in every
-// engine and storage mode, and the size budget.
-// Prints `N passed, N failed[, N skipped]` last and exits non-zero on any failure.
+// engine (those where storage decides also under each storage rule: scripts/browsers.mjs), and the
+// size budget.
+// Prints a table of the steps (seconds, share of the run), then what failed and why, then
+// `N passed, N failed[, N skipped]` last, and exits non-zero on any failure.
 // VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
 //
 // It leaves nothing behind: every step runs in a process group of its own, stopped whole when it
@@ -33,8 +35,9 @@ const timings = [];
 const runStarted = Date.now();
 
 /**
- * Runs `work` as the step `name`: prints its heading (`name`, or a longer `heading`), times it for the table at the end, and
- * resolves to what `work` resolves to. A new step is one `step(name, () => …)` call.
+ * Runs `work` as the step `name`: prints its heading (`name`, or a longer `heading`), times it for
+ * the table at the end, and resolves to what `work` resolves to. A new step is one
+ * `step(name, () => run(…))` call (or `check(…)`, below, for a step that counts as one test).
  */
 async function step(name, work, heading = name) {
   console.log(`\n== ${heading}`);
@@ -225,7 +228,7 @@ if (built) {
 // Node 22 and 24 ready: the background preparation has ended (this step is the wait for it).
 const perNode = [];
 const prepared = await step(
-  `waiting for ${NODES_READY}`,
+  `${NODES_READY}: waiting for it`,
   async () => {
     const result = await nodesPreparing;
     process.stdout.write(result.output);

@@ -305,7 +305,8 @@ describe('delivery', () => {
     const started = performance.now();
     await service.close();
     const closeMs = performance.now() - started;
-    assert.ok(closeMs < 1000, `close() took ${closeMs} ms`);
+    // Waiting would take the 60 s of the try or the retry: 10 s tells them apart on a busy machine too.
+    assert.ok(closeMs < 10_000, `close() took ${closeMs} ms`);
     await service.webhooks.settled();
     assert.deepEqual(
       service.webhooks.deliveries

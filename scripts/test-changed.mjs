@@ -135,9 +135,23 @@ function git(...args) {
   return result.stdout.trim();
 }
 
+/** The merge base with main (the local branch, else origin's); says what to do when there is neither. */
+function mergeBase() {
+  for (const main of ['main', 'origin/main']) {
+    try {
+      return git('merge-base', 'HEAD', main);
+    } catch {
+      // Not here: try the next.
+    }
+  }
+  throw new Error(
+    'test:changed: no main or origin/main to compare with: name a commit, `npm run test:changed -- <ref>`.',
+  );
+}
+
 /** The files changed since `since` (default: the merge base with main), committed or not, that still exist. */
 export function changedFiles(since) {
-  const base = since ?? git('merge-base', 'HEAD', 'main');
+  const base = since ?? mergeBase();
   const listed = [
     ...git('diff', '--name-only', base).split('\n'),
     ...git('ls-files', '--others', '--exclude-standard').split('\n'),
@@ -210,4 +224,9 @@ async function main() {
   process.exitCode = failed.length ? 1 : 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main().catch((error) => {
+    console.error(error.message);
+    process.exitCode = 1;
+  });
+}

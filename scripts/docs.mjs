@@ -6,7 +6,9 @@
 //      VitePress fails the build on a dead internal link;
 //   4. every code sample that is a complete HTML page (```html starting with <!doctype html>) must
 //      parse without an error, and every `<script src>`/`<link href>` of ours in it must name a
-//      file the build makes.
+//      file the build makes;
+//   5. every table of every page fits its column at 1366×768 and 390×844, measured in Chromium
+//      (scripts/docs-layout.mjs; `DOCS_SCREENSHOTS=<dir>` saves a screenshot of each page).
 // Needs `npm run build` first (custom-elements.json, dist/cdn). Prints `docs: N passed, N failed`
 // and exits non-zero on any failure (npm test counts it).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
+import { VIEWPORTS, checkTables } from './docs-layout.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -82,15 +85,17 @@ ${table(
 ## Methods
 
 ${table(
-  ['method', 'parameters', 'returns', 'description'],
+  // One column for the whole signature: separate parameter and return columns made this table
+  // wider than a laptop's column (long type names do not break).
+  ['method', 'description'],
   members
     .filter((member) => member.kind === 'method')
     .map((member) => [
-      code(`${member.name}()`),
-      cell(
-        (member.parameters ?? []).map((p) => `\`${p.name}${p.optional ? '?' : ''}: ${cell(p.type?.text)}\``).join(', '),
+      code(
+        `${member.name}(${(member.parameters ?? [])
+          .map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type?.text}`)
+          .join(', ')})${member.return?.type?.text ? `: ${member.return.type.text}` : ''}`,
       ),
-      code(member.return?.type?.text),
       cell(member.description),
     ]),
 )}
@@ -161,6 +166,21 @@ for (const page of pages) {
     walk(document);
     for (const source of sources)
       check(existsSync(join(root, source)), `${page}: a sample page loads ${source}, which the build does not make`);
+  }
+}
+
+// ---- 5. Tables fit a laptop's and a phone's column (scripts/docs-layout.mjs) ----
+if (existsSync(join(root, 'docs/.vitepress/dist/index.html'))) {
+  const started = Date.now();
+  try {
+    const pages = await checkTables(join(root, 'docs/.vitepress/dist'), check, {
+      screenshots: process.env.DOCS_SCREENSHOTS,
+    });
+    console.log(
+      `docs: tables of ${pages} pages measured at ${VIEWPORTS.map((v) => `${v.width}×${v.height}`).join(' and ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } catch (error) {
+    check(false, `measuring the tables in Chromium: ${error.message}`);
   }
 }
 

@@ -35,6 +35,21 @@ try {
   check(false, 'TypeDoc');
 }
 
+// The element's class page groups its custom-element tags in tables (scripts/typedoc-tag-tables.mjs),
+// one heading each, instead of one heading per tag ("Fires" ×13).
+const classPage = join(root, 'docs/api/element/classes/VideoPluginElement.md');
+const classMarkdown = existsSync(classPage) ? readFileSync(classPage, 'utf8') : '';
+for (const heading of ['Slots', 'CSS parts', 'CSS custom properties', 'Events']) {
+  check(
+    new RegExp(`^## ${heading}\n\n\\| `, 'm').test(classMarkdown),
+    `the TypeDoc page of <video-plugin> has a "${heading}" table`,
+  );
+}
+check(
+  !/^#+ (Slot|Csspart|Cssprop|Fires)$/m.test(classMarkdown),
+  'the TypeDoc page of <video-plugin> has no heading per @slot/@csspart/@cssprop/@fires tag',
+);
+
 // ---- 2. The element's reference (custom-elements.json) ----
 const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
 const element = manifest.modules
@@ -137,6 +152,18 @@ try {
 } catch {
   check(false, 'VitePress build (a dead link fails it: see above)');
 }
+
+// Every link of the generated reference's sidebar names a page of the site (VitePress checks the
+// links in pages, not those in the sidebar).
+const sidebarLinks = (items) => items.flatMap((item) => [item.link, ...sidebarLinks(item.items ?? [])]).filter(Boolean);
+const apiSidebar = join(root, 'docs/api/typedoc-sidebar.json');
+const deadLinks = existsSync(apiSidebar)
+  ? sidebarLinks(JSON.parse(readFileSync(apiSidebar, 'utf8'))).filter(
+      (link) =>
+        !existsSync(join(root, 'docs/.vitepress/dist', link.replace(/\/$/, '/index.html').replace(/\.md$/, '.html'))),
+    )
+  : ['(no docs/api/typedoc-sidebar.json)'];
+check(deadLinks.length === 0, `the API sidebar links to pages that are not built: ${deadLinks.join(', ')}`);
 
 // ---- 4. Complete HTML pages among the code samples ----
 const pages = [

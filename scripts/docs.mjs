@@ -6,7 +6,9 @@
 //      VitePress fails the build on a dead internal link;
 //   4. every code sample that is a complete HTML page (```html starting with <!doctype html>) must
 //      parse without an error, and every `<script src>`/`<link href>` of ours in it must name a
-//      file the build makes.
+//      file the build makes;
+//   5. every table of every page fits its column at 1366×768 and 390×844, measured in Chromium
+//      (scripts/docs-layout.mjs; `DOCS_SCREENSHOTS=<dir>` saves a screenshot of each page).
 // Needs `npm run build` first (custom-elements.json, dist/cdn). Prints `docs: N passed, N failed`
 // and exits non-zero on any failure (npm test counts it).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
+import { VIEWPORTS, checkTables } from './docs-layout.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -31,6 +34,21 @@ try {
 } catch {
   check(false, 'TypeDoc');
 }
+
+// The element's class page groups its custom-element tags in tables (scripts/typedoc-tag-tables.mjs),
+// one heading each, instead of one heading per tag ("Fires" ×13).
+const classPage = join(root, 'docs/api/element/classes/VideoPluginElement.md');
+const classMarkdown = existsSync(classPage) ? readFileSync(classPage, 'utf8') : '';
+for (const heading of ['Slots', 'CSS parts', 'CSS custom properties', 'Events']) {
+  check(
+    new RegExp(`^## ${heading}\n\n\\| `, 'm').test(classMarkdown),
+    `the TypeDoc page of <video-plugin> has a "${heading}" table`,
+  );
+}
+check(
+  !/^#+ (Slot|Csspart|Cssprop|Fires)$/m.test(classMarkdown),
+  'the TypeDoc page of <video-plugin> has no heading per @slot/@csspart/@cssprop/@fires tag',
+);
 
 // ---- 2. The element's reference (custom-elements.json) ----
 const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
@@ -82,15 +100,17 @@ ${table(
 ## Methods
 
 ${table(
-  ['method', 'parameters', 'returns', 'description'],
+  // One column for the whole signature: separate parameter and return columns made this table
+  // wider than a laptop's column (long type names do not break).
+  ['method', 'description'],
   members
     .filter((member) => member.kind === 'method')
     .map((member) => [
-      code(`${member.name}()`),
-      cell(
-        (member.parameters ?? []).map((p) => `\`${p.name}${p.optional ? '?' : ''}: ${cell(p.type?.text)}\``).join(', '),
+      code(
+        `${member.name}(${(member.parameters ?? [])
+          .map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type?.text}`)
+          .join(', ')})${member.return?.type?.text ? `: ${member.return.type.text}` : ''}`,
       ),
-      code(member.return?.type?.text),
       cell(member.description),
     ]),
 )}
@@ -133,6 +153,18 @@ try {
   check(false, 'VitePress build (a dead link fails it: see above)');
 }
 
+// Every link of the generated reference's sidebar names a page of the site (VitePress checks the
+// links in pages, not those in the sidebar).
+const sidebarLinks = (items) => items.flatMap((item) => [item.link, ...sidebarLinks(item.items ?? [])]).filter(Boolean);
+const apiSidebar = join(root, 'docs/api/typedoc-sidebar.json');
+const deadLinks = existsSync(apiSidebar)
+  ? sidebarLinks(JSON.parse(readFileSync(apiSidebar, 'utf8'))).filter(
+      (link) =>
+        !existsSync(join(root, 'docs/.vitepress/dist', link.replace(/\/$/, '/index.html').replace(/\.md$/, '.html'))),
+    )
+  : ['(no docs/api/typedoc-sidebar.json)'];
+check(deadLinks.length === 0, `the API sidebar links to pages that are not built: ${deadLinks.join(', ')}`);
+
 // ---- 4. Complete HTML pages among the code samples ----
 const pages = [
   'README.md',
@@ -161,6 +193,21 @@ for (const page of pages) {
     walk(document);
     for (const source of sources)
       check(existsSync(join(root, source)), `${page}: a sample page loads ${source}, which the build does not make`);
+  }
+}
+
+// ---- 5. Tables fit a laptop's and a phone's column (scripts/docs-layout.mjs) ----
+if (existsSync(join(root, 'docs/.vitepress/dist/index.html'))) {
+  const started = Date.now();
+  try {
+    const pages = await checkTables(join(root, 'docs/.vitepress/dist'), check, {
+      screenshots: process.env.DOCS_SCREENSHOTS,
+    });
+    console.log(
+      `docs: tables of ${pages} pages measured at ${VIEWPORTS.map((v) => `${v.width}×${v.height}`).join(' and ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } catch (error) {
+    check(false, `measuring the tables in Chromium: ${error.message}`);
   }
 }
 

@@ -314,6 +314,10 @@ if (built) {
   if (appsBuilt) await playwright('framework apps in Chromium', 'test:frameworks');
 }
 
+// The starter app (examples/vanilla-vite) as a partner gets it: both packages packed and installed
+// into it from the tarballs, built by its own tsc and Vite, tested by its own Playwright suite.
+if (built) await playwright('starter app from packed tarballs', 'test:starter');
+
 // The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator
 // (scripts/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
 if (built) {

@@ -44,6 +44,15 @@ export const AccountClaimsSchema = strictObject({
   externalID: z.optional(id()),
 });
 
+/**
+ * Contents of the account claim in a sign-in-or-sign-up token: the partner's own user ID, required,
+ * and the fields to create the account with when it does not exist yet (used only then).
+ */
+export const LoginOrCreateClaimsSchema = strictObject({
+  ...accountInfoShape,
+  externalID: id(),
+});
+
 /** Contents of the account claim in a login token logging in by the service's account ID. */
 export const LoginByAccountIDSchema = strictObject({ accountID: id() });
 /** Contents of the account claim in a login token logging in by the partner's own user ID. */
@@ -51,8 +60,25 @@ export const LoginByExternalIDSchema = strictObject({ externalID: id() });
 /** Contents of the account claim in a login token: exactly one of `accountID` or `externalID`. */
 export const LoginClaimsSchema = z.union([LoginByAccountIDSchema, LoginByExternalIDSchema]);
 
+/**
+ * Name of the token claim that says what the token is for (see {@link TOKEN_KINDS}). The helpers
+ * always set it, so that a token minted for one operation cannot be used for another; a token made
+ * by hand without it is read by its account claim alone, as the reference describes.
+ */
+export const KIND_CLAIM = `https://${SERVICE_DOMAIN}/sdk/kind` as const;
+
+/**
+ * What a token is for: `create` (`createAccount`), `login` (`loginAccount`), or `loginOrCreate`
+ * (`loginAccount`: log in by `externalID`, or create the account first when there is none).
+ */
+export const TOKEN_KINDS = ['create', 'login', 'loginOrCreate'] as const;
+/** What a token is for; see {@link TOKEN_KINDS}. */
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 /** Account fields carried by an account-creation token (all optional). */
 export type AccountClaims = z.infer<typeof AccountClaimsSchema>;
+/** The account claim of a sign-in-or-sign-up token: `externalID` and the fields to create with. */
+export type LoginOrCreateClaims = z.infer<typeof LoginOrCreateClaimsSchema>;
 /** The login ID carried by a login token: `{ accountID }` or `{ externalID }`. */
 export type LoginClaims = z.infer<typeof LoginClaimsSchema>;
 

@@ -7,10 +7,12 @@
  *
  * @example
  * ```ts
- * import { createAccountToken, loginAccountToken } from 'video-plugin/server';
- * const token = await createAccountToken({
+ * import { loginOrCreateAccountToken } from 'video-plugin/server';
+ * // Sign in or sign up: the page's `plugin.loginAccount(token)` logs in to user-42's account,
+ * // creating it with these fields on the first visit.
+ * const token = await loginOrCreateAccountToken({
  *   partnerID: 'acme', secret: process.env.VIDEO_PLUGIN_SECRET!,
- *   account: { externalID: 'user-42', firstName: 'Ada' },
+ *   externalID: 'user-42', account: { firstName: 'Ada' },
  * });
  * ```
  * @module
@@ -21,15 +23,19 @@ import { InvalidParameterError } from '../errors.js';
 import {
   ACCOUNT_CLAIM,
   AccountClaimsSchema,
+  KIND_CLAIM,
   LoginByAccountIDSchema,
   LoginByExternalIDSchema,
   MAX_TOKEN_LIFETIME_SECONDS,
   SERVICE_DOMAIN,
+  accountInfoShape,
+  type TokenKind,
 } from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
 
-export { ACCOUNT_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
-export type { AccountClaims, LoginClaims } from './claims.js';
+export { ACCOUNT_CLAIM, KIND_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
+export { TOKEN_KINDS } from './claims.js';
+export type { AccountClaims, LoginClaims, LoginOrCreateClaims, TokenKind } from './claims.js';
 export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';
 export type { WebhookEvent, WebhookEventType } from './claims.js';
 export {
@@ -66,6 +72,12 @@ const LoginOptionsSchema = strictObject({
   externalID: z.optional(LoginByExternalIDSchema.shape.externalID),
 });
 
+const LoginOrCreateOptionsSchema = strictObject({
+  ...signingShape,
+  externalID: LoginByExternalIDSchema.shape.externalID,
+  account: z.optional(strictObject(accountInfoShape)),
+});
+
 /** What every token needs: who signs it and for how long it is valid. */
 export type TokenSigningOptions = Pick<z.infer<typeof CreateOptionsSchema>, keyof typeof signingShape>;
 
@@ -75,6 +87,9 @@ export type CreateAccountTokenOptions = z.infer<typeof CreateOptionsSchema>;
 /** Options of {@link loginAccountToken}: exactly one of `accountID` or `externalID`. */
 export type LoginAccountTokenOptions = TokenSigningOptions &
   ({ accountID: string; externalID?: never } | { externalID: string; accountID?: never });
+
+/** Options of {@link loginOrCreateAccountToken}. */
+export type LoginOrCreateAccountTokenOptions = z.infer<typeof LoginOrCreateOptionsSchema>;
 
 /**
  * Mints a token for `Plugin#createAccount`: a new account on the service, optionally with the
@@ -90,7 +105,7 @@ export type LoginAccountTokenOptions = TokenSigningOptions &
  */
 export async function createAccountToken(options: CreateAccountTokenOptions): Promise<string> {
   const { account, ...signing } = parseOrThrow(CreateOptionsSchema, options, 'createAccountToken');
-  return sign(signing, { ...account });
+  return sign(signing, 'create', { ...account });
 }
 
 /**
@@ -121,12 +136,44 @@ export async function loginAccountToken(options: LoginAccountTokenOptions): Prom
       { field: 'externalID' },
     );
   }
-  return sign(signing, accountID !== undefined ? { accountID } : { externalID });
+  return sign(signing, 'login', accountID !== undefined ? { accountID } : { externalID });
 }
 
-async function sign(options: TokenSigningOptions, accountClaim: Record<string, unknown>): Promise<string> {
+/**
+ * Mints a "sign in or sign up" token for `Plugin#loginAccount`: the service logs in to the account
+ * with your `externalID` for the user, and when there is none yet, creates it first with the
+ * `account` fields (and sends `account.created`). One token, one call, for a user who may or may
+ * not have an account: no `account_not_found` to catch, no failed request in the console.
+ *
+ * The `account` fields are used only when the account is created; change an existing account's
+ * details with `Plugin#updateAccountInfo`.
+ *
+ * @param options.partnerID - your partner ID (the token's `iss`).
+ * @param options.secret - your partner secret (HS256 key). Keep it on the server.
+ * @param options.externalID - your own ID for the user (required): the account to log in to, or
+ *   to create with this ID.
+ * @param options.account - fields to create the account with: firstName, lastName, emailAddress,
+ *   companyName, phone, city, state. Unknown fields are refused.
+ * @param options.expiresIn - lifetime in seconds, default 60, at most 3600. Mint the token just before use.
+ * @returns the signed token (a compact JWS).
+ * @throws {InvalidParameterError} `invalid_parameter` naming the bad field (`data.field`).
+ */
+export async function loginOrCreateAccountToken(options: LoginOrCreateAccountTokenOptions): Promise<string> {
+  const { externalID, account, ...signing } = parseOrThrow(
+    LoginOrCreateOptionsSchema,
+    options,
+    'loginOrCreateAccountToken',
+  );
+  return sign(signing, 'loginOrCreate', { ...account, externalID });
+}
+
+async function sign(
+  options: TokenSigningOptions,
+  kind: TokenKind,
+  accountClaim: Record<string, unknown>,
+): Promise<string> {
   const issuedAt = Math.floor(Date.now() / 1000);
-  return new SignJWT({ [ACCOUNT_CLAIM]: accountClaim })
+  return new SignJWT({ [ACCOUNT_CLAIM]: accountClaim, [KIND_CLAIM]: kind })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setJti(crypto.randomUUID())
     .setIssuer(options.partnerID)

@@ -22,6 +22,7 @@ import {
   createPlugin,
   getLoginTokenFor,
   nextEvent,
+  recordBrowserLog,
   rejection,
   signUp,
   statusLog,
@@ -93,6 +94,39 @@ describe('Plugin: state table (REFERENCE §3.1)', () => {
     const byExternal = await plugin.loginAccount(await token('login', { externalID }));
     expect(byExternal.id).to.equal(accountID);
     expect(byExternal.lastName).to.equal('Lovelace');
+  });
+
+  it('loginAccount with a sign-in-or-sign-up token creates the account on a first visit and logs in to it on the next, with no error in the console or on the network', async () => {
+    const plugin = await createPlugin();
+    await plugin.ready; // the frame is up before the recording starts
+    const log = await recordBrowserLog();
+    const externalID = `ext-${crypto.randomUUID()}`;
+    const mint = async () => token('loginOrCreate', { externalID, account: { firstName: 'Ada' } });
+    const first = await plugin.loginAccount(await mint());
+    expect(first.externalID).to.equal(externalID);
+    expect(first.firstName).to.equal('Ada');
+    await plugin.logoutAccount();
+    const again = await mint();
+    const second = await plugin.loginAccount(again);
+    expect(second.id).to.equal(first.id);
+    expect((await plugin.getAccountInfo()).id).to.equal(first.id);
+    // A last step that fails on purpose (a used token, 401): the recording sees it, so the browser
+    // has reported everything before it, and a 404 or console error of the visits would be there.
+    expect(await rejection(plugin.loginAccount(again))).to.be.instanceOf(InvalidTokenError);
+    const entries = await log.stop(/HTTP 401 .*\/api\/sessions/);
+    if (entries) expect(entries.filter((entry) => !/\b401\b/.test(entry))).to.deep.equal([]);
+  });
+
+  it('the recording used above sees the failed request of log-in-then-create-on-not-found, the pattern it replaces', async () => {
+    const plugin = await createPlugin();
+    await plugin.ready;
+    const log = await recordBrowserLog();
+    const missing = `ext-${crypto.randomUUID()}`;
+    expect(await rejection(plugin.loginAccount(await token('login', { externalID: missing })))).to.be.instanceOf(
+      NotFoundError,
+    );
+    const entries = await log.stop(/HTTP 404 .*\/api\/sessions/);
+    if (entries) expect(entries.join('\n')).to.match(/HTTP 404 .*\/api\/sessions/);
   });
 
   it('loginAccount while logged in logs out first, then logs in', async () => {

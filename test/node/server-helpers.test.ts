@@ -7,11 +7,15 @@ import { InvalidParameterError } from '../../src/errors.js';
 import {
   ACCOUNT_CLAIM,
   EVENT_CLAIM,
+  KIND_CLAIM,
   SERVICE_DOMAIN,
+  TOKEN_KINDS,
   createAccountToken,
   loginAccountToken,
+  loginOrCreateAccountToken,
   type CreateAccountTokenOptions,
   type LoginAccountTokenOptions,
+  type LoginOrCreateAccountTokenOptions,
 } from '../../src/server/index.js';
 
 const base = { partnerID: 'acme', secret: 'acme-secret' };
@@ -58,6 +62,36 @@ describe('minted tokens', () => {
     });
     assert.deepEqual(decodeJwt(await loginAccountToken({ ...base, externalID: 'u1' }))[ACCOUNT_CLAIM], {
       externalID: 'u1',
+    });
+  });
+
+  test('each token names its kind, so that the service uses it only for what it was minted for', async () => {
+    assert.equal(KIND_CLAIM, 'https://video-plugin.example/sdk/kind');
+    assert.deepEqual(TOKEN_KINDS, ['create', 'login', 'loginOrCreate']);
+    assert.equal(decodeJwt(await createAccountToken(base))[KIND_CLAIM], 'create');
+    assert.equal(decodeJwt(await loginAccountToken({ ...base, accountID: 'acct_1' }))[KIND_CLAIM], 'login');
+    assert.equal(
+      decodeJwt(await loginOrCreateAccountToken({ ...base, externalID: 'u1' }))[KIND_CLAIM],
+      'loginOrCreate',
+    );
+  });
+
+  test('a sign-in-or-sign-up token carries the externalID and the fields to create with', async () => {
+    const token = await loginOrCreateAccountToken({
+      ...base,
+      externalID: 'u1',
+      account: { firstName: 'Ada', phone: '+44 20 7946 0958' },
+      expiresIn: 120,
+    });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret'), {
+      algorithms: ['HS256'],
+      issuer: 'acme',
+      audience: SERVICE_DOMAIN,
+    });
+    assert.equal(payload.exp! - payload.iat!, 120);
+    assert.deepEqual(payload[ACCOUNT_CLAIM], { firstName: 'Ada', phone: '+44 20 7946 0958', externalID: 'u1' });
+    assert.deepEqual(decodeJwt(await loginOrCreateAccountToken({ ...base, externalID: 'u2' }))[ACCOUNT_CLAIM], {
+      externalID: 'u2',
     });
   });
 
@@ -139,5 +173,28 @@ describe('input validation names the field', () => {
 
   test('a login with an empty externalID', async () => {
     await rejectsNaming(loginAccountToken({ ...base, externalID: '' }), 'externalID', /"externalID" must not be empty/);
+  });
+
+  test('a sign-in-or-sign-up token without externalID', async () => {
+    const options = { ...base, account: { firstName: 'Ada' } } as unknown as LoginOrCreateAccountTokenOptions;
+    await rejectsNaming(loginOrCreateAccountToken(options), 'externalID', /"externalID" is required/);
+  });
+
+  test('a sign-in-or-sign-up token with an empty externalID', async () => {
+    await rejectsNaming(
+      loginOrCreateAccountToken({ ...base, externalID: '' }),
+      'externalID',
+      /"externalID" must not be empty/,
+    );
+  });
+
+  test('a sign-in-or-sign-up token with externalID among the account fields', async () => {
+    const options = { ...base, externalID: 'u1', account: { externalID: 'u1' } } as LoginOrCreateAccountTokenOptions;
+    await rejectsNaming(loginOrCreateAccountToken(options), 'account.externalID', /is not an allowed field/);
+  });
+
+  test('a sign-in-or-sign-up token with an unknown account field', async () => {
+    const options = { ...base, externalID: 'u1', account: { nickname: 'x' } } as LoginOrCreateAccountTokenOptions;
+    await rejectsNaming(loginOrCreateAccountToken(options), 'account.nickname', /allowed: firstName/);
   });
 });

@@ -13,6 +13,12 @@
 //                                         width, heights, overflow and small touch targets (fit.test.ts)
 //   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
 //                                         it, saved as .test-results/screenshots/<engine>-<value>.png
+//   browser-log                           {value: 'start' | 'stop', until?}: from start to stop,
+//                                         every console error or warning and every HTTP response
+//                                         >= 400 of the page and its frames; stop returns them once
+//                                         one matches the pattern `until` (the browser reports them
+//                                         a little later than the page sees its answers), or null
+//                                         in WebKit (WebDriver classic sees neither)
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 
@@ -311,6 +317,39 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
   }
 }
 
+/** The recordings `browser-log` has started, by page. */
+const browserLogs = new WeakMap();
+
+/** `browser-log`: what the page and its frames logged as errors, and their failed responses. */
+async function browserLog(session, { value, until: pattern, timeout }) {
+  if (session.browser.type === 'webdriver') return null;
+  const page = session.browser.getPage(session.id);
+  if (value === 'start') {
+    const entries = [];
+    const onConsole = (message) => {
+      if (message.type() === 'error' || message.type() === 'warn')
+        entries.push(`console ${message.type()}: ${message.text()} (${message.location()?.url ?? ''})`);
+    };
+    const onResponse = (response) => {
+      if (response.status() >= 400) entries.push(`HTTP ${response.status()} ${response.url()}`);
+    };
+    page.on('console', onConsole);
+    page.on('response', onResponse);
+    browserLogs.set(page, { entries, onConsole, onResponse });
+    return true;
+  }
+  const log = browserLogs.get(page);
+  if (!log) throw new Error('browser-log: stop without start');
+  if (pattern) {
+    const wanted = new RegExp(pattern);
+    await until(`no browser log entry matching ${pattern}`, timeout, () => log.entries.some((e) => wanted.test(e)));
+  }
+  browserLogs.delete(page);
+  page.off('console', log.onConsole);
+  page.off('response', log.onResponse);
+  return log.entries;
+}
+
 export function frameCommandsPlugin() {
   // WebDriver has one current frame per session: two commands at once (Promise.all in a test)
   // would switch under each other, so they take turns.
@@ -323,8 +362,9 @@ export function frameCommandsPlugin() {
   return {
     name: 'video-plugin-frame-commands',
     async executeCommand({ command, payload, session }) {
-      if (!command.startsWith('frame-')) return undefined;
+      if (!command.startsWith('frame-') && command !== 'browser-log') return undefined;
       const args = { timeout: 8000, ...payload };
+      if (command === 'browser-log') return browserLog(session, args);
       return session.browser.type === 'webdriver'
         ? inTurn(() => webdriverCommand(session, command, args))
         : puppeteerCommand(session, command, args);

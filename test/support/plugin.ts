@@ -47,7 +47,7 @@ export function testConfig(): Promise<TestConfig> {
 
 /** A token minted by `video-plugin/server` in the test server, as a partner back end would. */
 export async function token(
-  kind: 'create' | 'login',
+  kind: 'create' | 'login' | 'loginOrCreate',
   options: { partnerID?: string; account?: Record<string, string>; accountID?: string; externalID?: string } = {},
 ): Promise<string> {
   const response = await fetch('/__test/token', { method: 'POST', body: JSON.stringify({ kind, ...options }) });
@@ -56,6 +56,24 @@ export async function token(
 }
 
 const created: Plugin[] = [];
+
+/**
+ * Records, from now until `stop(until)`, every console error or warning of the page and its frames
+ * and every HTTP response >= 400 they get (test/support/frame-commands.mjs). The browser reports
+ * them a little after the page has its answer, so `stop` first waits for an entry matching `until`
+ * (make the test's last step cause one: what came before it has then been reported too). `stop`
+ * gives null in WebKit, where WebDriver sees neither.
+ */
+export async function recordBrowserLog(): Promise<{ stop(until: RegExp): Promise<string[] | null> }> {
+  await executeServerCommand('browser-log', { value: 'start' });
+  return {
+    stop: (until) =>
+      executeServerCommand<string[] | null, { value: string; until: string }>('browser-log', {
+        value: 'stop',
+        until: until.source,
+      }),
+  };
+}
 
 /** A Plugin for the test partner on the fast test service; cleaned up after each test. */
 export async function createPlugin(

@@ -82,8 +82,12 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
         const { kind, partnerID = 'test-partner', ...rest } = await readBody(context.req);
         const partner = TEST_PARTNERS.find((p) => p.id === partnerID);
         const options = { partnerID, secret: partner.secret, ...rest };
-        const token =
-          kind === 'create' ? await tokens.createAccountToken(options) : await tokens.loginAccountToken(options);
+        const mint = {
+          create: tokens.createAccountToken,
+          login: tokens.loginAccountToken,
+          loginOrCreate: tokens.loginOrCreateAccountToken,
+        }[kind];
+        const token = await mint(options);
         return { body: JSON.stringify({ token }), type: 'application/json' };
       }
       return undefined;

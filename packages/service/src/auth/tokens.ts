@@ -13,6 +13,9 @@ import {
   InvalidTokenError,
   type ErrorCode,
   ACCOUNT_CLAIM,
+  KIND_CLAIM,
+  TOKEN_KINDS,
+  type TokenKind,
   MAX_TOKEN_LIFETIME_SECONDS,
   SERVICE_DOMAIN,
   issueToError,
@@ -28,11 +31,13 @@ export const CLOCK_SKEW_SECONDS = 30;
 const REQUIRED_CLAIMS = ['jti', 'iss', 'aud', 'iat', 'exp', ACCOUNT_CLAIM] as const;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** A verified token: the partner who signed it and the contents of its account claim. */
-export interface VerifiedToken<Claim> {
-  partner: Partner;
-  claim: Claim;
-}
+/** The claim schema for each kind of token an operation takes. */
+export type ClaimSchemas = Partial<Record<TokenKind, z.ZodMiniType>>;
+
+/** A verified token: the partner who signed it, its kind and the contents of its account claim. */
+export type VerifiedToken<S extends ClaimSchemas> = {
+  [K in keyof S & TokenKind]: { partner: Partner; kind: K; claim: z.infer<NonNullable<S[K]>> };
+}[keyof S & TokenKind];
 
 /** What verification needs from the service. */
 export interface TokenContext {
@@ -42,21 +47,44 @@ export interface TokenContext {
   now?: () => number;
 }
 
+/** What the operation verifying a token expects of it. */
+export interface TokenExpectation<S extends ClaimSchemas> {
+  /** The operation, as the partner calls it (`createAccount`, `loginAccount`), for messages. */
+  operation: string;
+  /** The kinds of token it takes, each with the schema of its account claim. */
+  kinds: S;
+  /**
+   * The kind of a token without {@link KIND_CLAIM} (made by hand, as the reference describes):
+   * the operation's own kind.
+   */
+  defaultKind: keyof S & TokenKind;
+  /**
+   * The partner the plugin was created for, when the caller knows it; a token from another partner
+   * is then refused as `token_unknown_issuer`.
+   */
+  partnerID?: string | undefined;
+  /** Refuses the claim further (before the `jti` is used up). */
+  check?: (verified: VerifiedToken<S>) => void;
+}
+
+/** The helper that mints each kind, for messages. */
+const HELPERS: Record<TokenKind, string> = {
+  create: 'createAccountToken',
+  login: 'loginAccountToken',
+  loginOrCreate: 'loginOrCreateAccountToken',
+};
+
 /**
- * Verifies a token and consumes its `jti`. `claimSchema` validates the account claim for the
- * operation (creation or login); `claimCheck` may refuse it further. Throws an
- * {@link InvalidTokenError} whose `code` names the failure.
- *
- * @param expectedPartnerID - the partner the plugin was created for, when the caller knows it; a
- *   token from another partner is then refused as `token_unknown_issuer`.
+ * Verifies a token and consumes its `jti`. The token's kind ({@link KIND_CLAIM}, or
+ * `defaultKind` without it) must be one the operation takes, and its account claim must match that
+ * kind's schema. Throws an {@link InvalidTokenError} whose `code` names the failure.
  */
-export async function verifyToken<S extends z.ZodMiniType>(
+export async function verifyToken<S extends ClaimSchemas>(
   token: string,
-  claimSchema: S,
+  expected: TokenExpectation<S>,
   context: TokenContext,
-  expectedPartnerID?: string,
-  claimCheck?: (claim: z.infer<S>) => void,
-): Promise<VerifiedToken<z.infer<S>>> {
+): Promise<VerifiedToken<S>> {
+  const expectedPartnerID = expected.partnerID;
   const bytes = Buffer.byteLength(token);
   if (bytes > MAX_TOKEN_BYTES) {
     fail(
@@ -168,6 +196,8 @@ export async function verifyToken<S extends z.ZodMiniType>(
     );
   }
 
+  const kind = kindOf(payload[KIND_CLAIM], expected);
+  const claimSchema = expected.kinds[kind] as z.ZodMiniType;
   const claimValue = payload[ACCOUNT_CLAIM];
   if (claimValue === null || typeof claimValue !== 'object' || Array.isArray(claimValue)) {
     malformedClaim(ACCOUNT_CLAIM, 'an object');
@@ -177,12 +207,34 @@ export async function verifyToken<S extends z.ZodMiniType>(
     const reason = issueToError(parsed.error.issues[0], claimValue, `The token's claim ${ACCOUNT_CLAIM}`);
     fail('token_malformed', reason.message, reason.data);
   }
-  const claim = parsed.data as z.infer<S>;
-  claimCheck?.(claim);
+  const verified = { partner, kind, claim: parsed.data } as VerifiedToken<S>;
+  expected.check?.(verified);
 
   // Consumed last, and with no await since the lookup, so that of two concurrent uses exactly one wins.
   consumeJti(context.store, partner.id, jti, exp, now);
-  return { partner, claim };
+  return verified;
+}
+
+/** The token's kind, refused unless the operation takes it: a create token never logs in, and so on. */
+function kindOf<S extends ClaimSchemas>(value: unknown, expected: TokenExpectation<S>): keyof S & TokenKind {
+  if (value === undefined) return expected.defaultKind;
+  const accepted = (Object.keys(expected.kinds) as TokenKind[]).map((kind) => `"${kind}" (${HELPERS[kind]})`);
+  if (typeof value !== 'string' || !(TOKEN_KINDS as readonly string[]).includes(value)) {
+    fail(
+      'token_malformed',
+      `The token's claim ${KIND_CLAIM} is ${JSON.stringify(value)}; it must be one of ${TOKEN_KINDS.map((k) => `"${k}"`).join(', ')}, or be left out.`,
+      { claim: KIND_CLAIM },
+    );
+  }
+  const kind = value as TokenKind;
+  if (!(kind in expected.kinds)) {
+    fail(
+      'token_malformed',
+      `This is a "${kind}" token (minted by ${HELPERS[kind]}); ${expected.operation} takes ${accepted.join(' or ')}. Mint the token with ${(Object.keys(expected.kinds) as TokenKind[]).map((k) => HELPERS[k]).join(' or ')}.`,
+      { claim: KIND_CLAIM, kind },
+    );
+  }
+  return kind as keyof S & TokenKind;
 }
 
 function consumeJti(store: Store, partnerID: string, jti: string, exp: number, now: number): void {

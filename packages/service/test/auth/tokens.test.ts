@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT, base64url } from 'jose';
-import { ACCOUNT_CLAIM, SERVICE_DOMAIN, createAccountToken, loginAccountToken } from '../../../../src/server/index.js';
+import {
+  ACCOUNT_CLAIM,
+  KIND_CLAIM,
+  SERVICE_DOMAIN,
+  createAccountToken,
+  loginAccountToken,
+  loginOrCreateAccountToken,
+} from '../../../../src/server/index.js';
 import { PARTNER, SECRET, api, login, startTestService } from '../support/helpers.js';
 
 const service = await startTestService({
@@ -290,5 +297,92 @@ describe('refused tokens: each failure has its own code and creates nothing', ()
     const result = await api(service, 'POST', '/api/sessions', { body: { token } });
     assert.equal(result.body.error.code, 'token_malformed');
     assert.equal(result.body.session, undefined);
+  });
+});
+
+describe('token kinds: each token does only what it was minted for', () => {
+  const signing = { partnerID: PARTNER, secret: SECRET };
+  const sessions = (token: string) => api(service, 'POST', '/api/sessions', { body: { token } });
+
+  test('a sign-in-or-sign-up token creates the account on the first visit and logs in to it after', async () => {
+    const id = externalID();
+    const mint = () => loginOrCreateAccountToken({ ...signing, externalID: id, account: { firstName: 'Ada' } });
+    const first = await sessions(await mint());
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.equal(first.body.account.externalID, id);
+    assert.equal(first.body.account.firstName, 'Ada');
+    assert.ok(first.body.session);
+    const second = await sessions(await mint());
+    assert.equal(second.status, 200);
+    assert.equal(second.body.account.id, first.body.account.id);
+    assert.notEqual(second.body.session, first.body.session);
+    // The fields only create: an existing account keeps its own.
+    const renamed = await sessions(
+      await loginOrCreateAccountToken({ ...signing, externalID: id, account: { firstName: 'Grace' } }),
+    );
+    assert.equal(renamed.body.account.firstName, 'Ada');
+  });
+
+  test('a sign-in-or-sign-up token logs in to an account made by createAccount with that externalID', async () => {
+    const id = externalID();
+    const made = await create(await createAccountToken({ ...signing, account: { externalID: id } }));
+    const result = await sessions(await loginOrCreateAccountToken({ ...signing, externalID: id }));
+    assert.equal(result.status, 200);
+    assert.equal(result.body.account.id, made.body.account.id);
+  });
+
+  test('two first visits at once make one account', async () => {
+    const id = externalID();
+    const tokens = await Promise.all([1, 2].map(() => loginOrCreateAccountToken({ ...signing, externalID: id })));
+    const results = await Promise.all(tokens.map(sessions));
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, 201]);
+    assert.equal(results[0]!.body.account.id, results[1]!.body.account.id);
+  });
+
+  test('a create token does not log in, even to an existing account with its externalID', async () => {
+    const id = externalID();
+    assert.equal((await create(await createAccountToken({ ...signing, account: { externalID: id } }))).status, 201);
+    const result = await sessions(await createAccountToken({ ...signing, account: { externalID: id } }));
+    assert.equal(result.status, 401);
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal(result.body.error.data.claim, KIND_CLAIM);
+    assert.match(result.body.error.message, /"create" token .*loginAccount takes/);
+    assert.equal(result.body.session, undefined);
+  });
+
+  test('a login token does not create, even with an externalID no account has', async () => {
+    const id = externalID();
+    const result = await create(await loginAccountToken({ ...signing, externalID: id }));
+    assert.equal(result.status, 401);
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal(result.body.error.data.claim, KIND_CLAIM);
+    assert.match(result.body.error.message, /createAccount takes "create" \(createAccountToken\)/);
+    assert.equal((await login(service, { externalID: id })).body.error?.code, 'account_not_found');
+  });
+
+  test('a sign-in-or-sign-up token does not work with createAccount', async () => {
+    const id = externalID();
+    const result = await create(await loginOrCreateAccountToken({ ...signing, externalID: id }));
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal((await login(service, { externalID: id })).body.error?.code, 'account_not_found');
+  });
+
+  test('a sign-in-or-sign-up token without externalID is refused naming it', async () => {
+    const token = await handmade({ alg: 'HS256' }, claims({ [KIND_CLAIM]: 'loginOrCreate' }, { firstName: 'Ada' }));
+    const result = await sessions(token);
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.match(result.body.error.message, /"externalID" is required/);
+  });
+
+  test('an unknown kind is refused naming the claim', async () => {
+    const result = await sessions(await handmade({ alg: 'HS256' }, claims({ [KIND_CLAIM]: 'admin' })));
+    assert.equal(result.body.error.code, 'token_malformed');
+    assert.equal(result.body.error.data.claim, KIND_CLAIM);
+  });
+
+  test('a token made by hand without a kind works as the reference describes, for the operation it is sent to', async () => {
+    const id = externalID();
+    assert.equal((await create(await handmade({ alg: 'HS256' }, claims({}, { externalID: id })))).status, 201);
+    assert.equal((await sessions(await handmade({ alg: 'HS256' }, claims({}, { externalID: id })))).status, 200);
   });
 });

@@ -9,6 +9,7 @@ import { InvalidParameterError } from '../../../../src/errors.js';
 import {
   EVENT_CLAIM,
   SERVICE_DOMAIN,
+  loginOrCreateAccountToken,
   WebhookVerificationError,
   verifyWebhook,
   type WebhookErrorCode,
@@ -135,6 +136,28 @@ describe('events', () => {
       account: { emailAddress: 'sam@example.com', firstName: 'Sam' },
     });
     assert.equal((await api(service, 'POST', path, { body: { emailAddress: 'sam@example.com' } })).status, 200);
+    await service.webhooks.settled();
+    assert.equal(service.webhooks.deliveries.length, 1);
+  });
+
+  test('a sign-in-or-sign-up token posts account.created (via token) when it creates the account, not when it logs in', async () => {
+    const service = await serviceWith([url('ok', 'login-or-create')]);
+    const mint = () =>
+      loginOrCreateAccountToken({
+        partnerID: PARTNER,
+        secret: SECRET,
+        externalID: 'user-either',
+        account: { firstName: 'Eve' },
+      });
+    const first = await api(service, 'POST', '/api/sessions', { body: { token: await mint() } });
+    assert.equal(first.status, 201);
+    const event = await verify((await posts('/ok/login-or-create'))[0]!);
+    assert.equal(event.accountID, first.body.account.id);
+    assert.equal(event.externalID, 'user-either');
+    assert.deepEqual(event.type === 'account.created' && event.data, { via: 'token', account: { firstName: 'Eve' } });
+    const second = await api(service, 'POST', '/api/sessions', { body: { token: await mint() } });
+    assert.equal(second.status, 200);
+    assert.equal(second.body.account.id, first.body.account.id);
     await service.webhooks.settled();
     assert.equal(service.webhooks.deliveries.length, 1);
   });

@@ -3,8 +3,8 @@ import { AccountClaimsSchema, accountInfoShape, strictObject } from 'video-plugi
 import { newId, nowISO, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
-import { authenticate, body, nonEmpty, partnerOf, type ApiContext, type Handler, type Reply } from './request.js';
-import { session, TokenBody, tokenContext } from './sessions.js';
+import { authenticate, body, nonEmpty, partnerOf, type Handler } from './request.js';
+import { created, session, TokenBody, tokenContext } from './sessions.js';
 
 const SignInBody = strictObject({
   emailAddress: nonEmpty(),
@@ -16,20 +16,15 @@ const AccountUpdateBody = strictObject(accountInfoShape);
 export const createAccount: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
-  const { partner, claim } = await verifyToken(token, AccountClaimsSchema, tokenContext(ctx), partnerID);
+  const { partner, claim } = await verifyToken(
+    token,
+    { operation: 'createAccount', kinds: { create: AccountClaimsSchema }, defaultKind: 'create', partnerID },
+    tokenContext(ctx),
+  );
   const now = nowISO();
   const account: AccountRecord = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
   return created(ctx, account);
 };
-
-/** Saves a new account, its first session and its `account.created` webhook together. */
-function created(ctx: ApiContext, account: AccountRecord): Reply {
-  return ctx.store.transaction(() => {
-    ctx.store.addAccount(account);
-    ctx.webhooks.accountCreated(account);
-    return session(ctx, account, 201);
-  });
-}
 
 export const signIn: Handler = async (request) => {
   const { ctx } = request;

@@ -1,7 +1,16 @@
-/** Sessions: logging in with a login token, logging out. */
+/**
+ * Sessions: logging in with a login token (or a sign-in-or-sign-up token, which creates the account
+ * first when there is none), logging out.
+ */
 import * as z from 'zod/mini';
-import { InvalidTokenError, NotFoundError, ACCOUNT_CLAIM, strictObject } from 'video-plugin/internal';
-import { sessionKey, type AccountRecord } from '../../store/store.js';
+import {
+  InvalidTokenError,
+  NotFoundError,
+  ACCOUNT_CLAIM,
+  LoginOrCreateClaimsSchema,
+  strictObject,
+} from 'video-plugin/internal';
+import { newId, nowISO, sessionKey, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
 import { bearer, body, nonEmpty, type ApiContext, type Handler, type Reply } from './request.js';
@@ -20,22 +29,35 @@ export function session(ctx: ApiContext, account: AccountRecord, status: number)
 export const login: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
-  const { partner, claim } = await verifyToken(token, LoginClaim, tokenContext(ctx), partnerID, (claim) => {
-    if (claim.accountID === undefined && claim.externalID === undefined) {
-      throw new InvalidTokenError(
-        'token_missing_claims',
-        `The login token's claim ${ACCOUNT_CLAIM} needs accountID or externalID.`,
-        { claims: [`${ACCOUNT_CLAIM}.accountID`] },
-      );
-    }
-    if (claim.accountID !== undefined && claim.externalID !== undefined) {
-      throw new InvalidTokenError(
-        'token_malformed',
-        `The login token's claim ${ACCOUNT_CLAIM} must carry only one of accountID or externalID, not both.`,
-        { field: 'externalID' },
-      );
-    }
-  });
+  const verified = await verifyToken(
+    token,
+    {
+      operation: 'loginAccount',
+      kinds: { login: LoginClaim, loginOrCreate: LoginOrCreateClaimsSchema },
+      defaultKind: 'login',
+      partnerID,
+      check: ({ kind, claim }) => {
+        if (kind === 'login') checkLoginClaim(claim);
+      },
+    },
+    tokenContext(ctx),
+  );
+  const { partner } = verified;
+  if (verified.kind === 'loginOrCreate') {
+    // No await between the lookup and the creation: two first visits at once make one account.
+    const { externalID } = verified.claim;
+    const existing = ctx.store.findAccountByExternalID(partner.id, externalID);
+    if (existing) return session(ctx, existing, 200);
+    const now = nowISO();
+    return created(ctx, {
+      partnerID: partner.id,
+      id: newId('acct'),
+      ...verified.claim,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  const { claim } = verified;
   const account =
     claim.accountID !== undefined
       ? ctx.store.findAccount(partner.id, claim.accountID)
@@ -45,12 +67,38 @@ export const login: Handler = async (request) => {
       claim.accountID !== undefined ? ['accountID', claim.accountID] : ['externalID', claim.externalID];
     throw new NotFoundError(
       'account_not_found',
-      `No account with ${field} "${value}" exists for partner "${partner.id}". Create it first with createAccount.`,
+      `No account with ${field} "${value}" exists for partner "${partner.id}". Create it first with createAccount, or log in with a loginOrCreateAccountToken, which creates it when there is none.`,
       { [field]: value },
     );
   }
   return session(ctx, account, 200);
 };
+
+/** Saves a new account, its first session and its `account.created` webhook together. */
+export function created(ctx: ApiContext, account: AccountRecord): Reply {
+  return ctx.store.transaction(() => {
+    ctx.store.addAccount(account);
+    ctx.webhooks.accountCreated(account);
+    return session(ctx, account, 201);
+  });
+}
+
+function checkLoginClaim(claim: z.infer<typeof LoginClaim>): void {
+  if (claim.accountID === undefined && claim.externalID === undefined) {
+    throw new InvalidTokenError(
+      'token_missing_claims',
+      `The login token's claim ${ACCOUNT_CLAIM} needs accountID or externalID.`,
+      { claims: [`${ACCOUNT_CLAIM}.accountID`] },
+    );
+  }
+  if (claim.accountID !== undefined && claim.externalID !== undefined) {
+    throw new InvalidTokenError(
+      'token_malformed',
+      `The login token's claim ${ACCOUNT_CLAIM} must carry only one of accountID or externalID, not both.`,
+      { field: 'externalID' },
+    );
+  }
+}
 
 export const logout: Handler = ({ req, ctx }) => {
   // Idempotent: a page cleaning up may not know whether its session still exists.

@@ -1,0 +1,60 @@
+// `npm run test:starter` (a step of `npm test`): the starter app (examples/vanilla-vite) as a
+// partner would get it. Packs both packages (`npm pack`, after `npm run build`), installs the two
+// tarballs into the example with npm (no workspace, no link to this repository), builds it
+// (`tsc` and `vite build`) and runs its own Playwright test (`npm test` in the example).
+//
+// The example keeps its node_modules between runs: only the two tarballs are installed again, so
+// better-sqlite3 (a native addon, compiled at install: about 40 s on 2 cores) builds on the first
+// run only. Prints the example's Playwright summary (`N passed`) last; exits non-zero on a failure.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const example = join(root, 'examples/vanilla-vite');
+
+for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
+  if (!existsSync(join(root, file))) {
+    console.error(`starter: ${file} is missing: run \`npm run build\` first (npm test does).`);
+    process.exit(1);
+  }
+}
+
+const step = (what, command, args, cwd) => {
+  const started = Date.now();
+  console.log(`starter: ${what}`);
+  execFileSync(command, args, { cwd, stdio: 'inherit' });
+  console.log(`starter: ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+};
+
+const packs = mkdtempSync(join(tmpdir(), 'video-plugin-starter-'));
+try {
+  const tarballs = [];
+  for (const args of [[], ['-w', 'video-plugin-service']]) {
+    // dist/ is built: pack without the build scripts (as scripts/package-check.mjs does).
+    const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    tarballs.push(join(packs, JSON.parse(out)[0].filename));
+  }
+  // The tarballs take the place of the registry's versions; --no-save keeps package.json as a
+  // partner's would read ("video-plugin": "^0.1.0").
+  step(
+    'npm install of the packed tarballs',
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs],
+    example,
+  );
+} finally {
+  rmSync(packs, { recursive: true, force: true });
+}
+step('npm run build (tsc, vite build)', 'npm', ['run', '--silent', 'build'], example);
+try {
+  step('npm test (Playwright)', 'npm', ['test', '--silent'], example);
+} catch {
+  process.exit(1);
+}

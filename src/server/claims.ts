@@ -105,7 +105,10 @@ const videoData = {
   language: z.string(),
 };
 
-/** `account.created`: an account was made by `createAccount` (`via: 'token'`) or the uncontrolled sign-in. */
+/**
+ * `account.created`: an account was made by a token (`via: 'token'`: `createAccount`, or a sign-in-or-sign-up
+ * token's first visit) or by the uncontrolled sign-in.
+ */
 export const AccountCreatedEventSchema = z.object({
   type: z.literal('account.created'),
   ...eventBase,

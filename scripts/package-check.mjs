@@ -1,7 +1,10 @@
 // The packages as npm would publish them (`npm run check:packages`, a step of `npm test`): packs
-// video-plugin and video-plugin-service (`npm pack`, after `npm run build`) and checks each tarball
-// with publint (package.json fields, exports, files) and @arethetypeswrong/cli (the types every
-// entry resolves to). Four checks; prints `N passed, N failed` last and exits non-zero on a failure.
+// video-plugin and video-plugin-service (`npm pack` with its scripts, after `npm run build`: the
+// prepack finds dist/ fresh and writes the published package.json, scripts/pack.mjs) and checks
+// each tarball: its package.json carries none of the repository's own fields (scripts, workspaces,
+// allowScripts: nothing for `npm install-scripts` to flag), publint (package.json fields, exports,
+// files) and @arethetypeswrong/cli (the types every entry resolves to). Six checks; prints
+// `N passed, N failed` last and exits non-zero on a failure.
 //
 // What is not an error here, and why:
 // - publint runs with --strict: its warnings fail too; only its suggestions are printed and pass.
@@ -16,9 +19,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const { REPO_ONLY } = await import(pathToFileURL(join(root, 'scripts/pack.mjs')).href);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
@@ -36,13 +40,23 @@ try {
     ['video-plugin', []],
     ['video-plugin-service', ['-w', 'video-plugin-service']],
   ]) {
-    // dist/ is built: pack without the build scripts (prepack and prepare build again otherwise).
-    const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs, ...args], {
+    // With the scripts, as npm publish packs (they do not build a fresh dist/ again).
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packs, ...args], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const tarball = join(packs, JSON.parse(out)[0].filename);
+    const tarball = join(packs, JSON.parse(out.slice(out.indexOf('[')))[0].filename);
+    console.log(`\n-- published package.json of ${name}`);
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+    const kept = REPO_ONLY.filter((field) => field in manifest);
+    if (kept.length === 0) {
+      passed++;
+      console.log(`no ${REPO_ONLY.join(', ')}`);
+    } else {
+      failed++;
+      console.log(`FAILED: the published package.json of ${name} carries ${kept.join(', ')} (scripts/pack.mjs)`);
+    }
     for (const [label, command, commandArgs] of [
       ['publint', bin('publint'), ['run', '--strict', tarball]],
       ['attw', bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', '--no-color']],

@@ -3,7 +3,16 @@
  * Types come from the schemas; defaults live here too.
  */
 import * as z from './schema.js';
-import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, type PluginEventName } from './wire/api.js';
+import {
+  ACCOUNT_FIELD_LIMITS,
+  ASPECT_RATIOS,
+  DURATIONS,
+  EVENT_NAMES,
+  LANGUAGES,
+  MAX_ID_LENGTH,
+  type AccountField,
+  type PluginEventName,
+} from './wire/api.js';
 
 /** Where each `environment` lives. `serviceURL` overrides it. */
 export const SERVICE_URLS = {
@@ -155,18 +164,17 @@ export interface Appearance {
 }
 
 export const tokenSchema = length(1, 8192);
-export const idSchema = length(1, 256);
+export const idSchema = length(1, MAX_ID_LENGTH);
 export const sourceURLSchema = httpURL;
 
-export const updatableAccountInfoSchema = z.strictObject({
-  firstName: z.optional(length(0, 256)),
-  lastName: z.optional(length(0, 256)),
-  emailAddress: z.optional(length(0, 256)),
-  companyName: z.optional(length(0, 256)),
-  phone: z.optional(length(0, 64)),
-  city: z.optional(length(0, 256)),
-  state: z.optional(length(0, 256)),
-});
+const accountField = (max: number) => z.optional(length(0, max));
+/** Each account field, optional, within its limit (ACCOUNT_FIELD_LIMITS, as every door checks). */
+export const updatableAccountInfoSchema = z.strictObject(
+  Object.fromEntries(Object.entries(ACCOUNT_FIELD_LIMITS).map(([field, max]) => [field, accountField(max)])) as Record<
+    AccountField,
+    ReturnType<typeof accountField>
+  >,
+);
 /** The fields `updateAccountInfo` can change; only the given ones change. */
 export type UpdatableAccountInfo = z.infer<typeof updatableAccountInfoSchema>;
 

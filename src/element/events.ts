@@ -42,21 +42,23 @@ export function dispatchPluginEvent<K extends PluginEventName>(
   );
 }
 
+/**
+ * The events of `<video-plugin>` that bubble (all but `error`), as they reach its containers,
+ * `document` and `window`: the global event maps extend it, so that
+ * `document.addEventListener('videoRendered', (e) => e.detail)` is typed. Extend it in an event map
+ * of your own for other targets (a `ShadowRoot` the element sits in, say).
+ *
+ * `error` is left out: it does not bubble (it stays on the element, like the platform's own
+ * `error` events), and the global maps already type `error` as `ErrorEvent`. Listen for it on the
+ * element, whose own `addEventListener` types it as `CustomEvent<VideoPluginError>`.
+ */
+export type VideoPluginBubblingEventMap = Omit<VideoPluginElementEventMap, 'error'>;
+
 declare global {
-  // `error` is left out: `HTMLElementEventMap` already types it as `ErrorEvent`. The element's own
-  // `addEventListener` overload types it as `CustomEvent<VideoPluginError>`.
-  interface HTMLElementEventMap {
-    pluginOpened: VideoPluginElementEventMap['pluginOpened'];
-    pluginOpenFailed: VideoPluginElementEventMap['pluginOpenFailed'];
-    editorOpened: VideoPluginElementEventMap['editorOpened'];
-    editorOpenFailed: VideoPluginElementEventMap['editorOpenFailed'];
-    editorExited: VideoPluginElementEventMap['editorExited'];
-    videoCreated: VideoPluginElementEventMap['videoCreated'];
-    videoSaved: VideoPluginElementEventMap['videoSaved'];
-    videoCompleted: VideoPluginElementEventMap['videoCompleted'];
-    videoRendered: VideoPluginElementEventMap['videoRendered'];
-    sessionLost: VideoPluginElementEventMap['sessionLost'];
-    ready: VideoPluginElementEventMap['ready'];
-    closed: VideoPluginElementEventMap['closed'];
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the augmentation pattern
+  interface HTMLElementEventMap extends VideoPluginBubblingEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the augmentation pattern
+  interface DocumentEventMap extends VideoPluginBubblingEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the augmentation pattern
+  interface WindowEventMap extends VideoPluginBubblingEventMap {}
 }

@@ -13,6 +13,6 @@ import { defineVideoPlugin } from './define.js';
 
 export { VideoPluginElement, type Display, type Preload } from './video-plugin-element.js';
 export { TAG_NAME, defineVideoPlugin } from './define.js';
-export type { VideoPluginElementEventMap, VideoPluginEventDetail } from './events.js';
+export type { VideoPluginBubblingEventMap, VideoPluginElementEventMap, VideoPluginEventDetail } from './events.js';
 
 defineVideoPlugin();

@@ -5,7 +5,7 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
-import { renderFilesSchema } from '../wire/api.js';
+import { ACCOUNT_FIELD_LIMITS, MAX_ID_LENGTH, renderFilesSchema, type AccountField } from '../wire/api.js';
 import { strictObject } from './validate.js';
 
 /** The service's domain: the `aud` of every token and the host part of {@link ACCOUNT_CLAIM}. */
@@ -21,22 +21,18 @@ export const ACCOUNT_CLAIM = `https://${SERVICE_DOMAIN}/sdk/account` as const;
  */
 export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 
-/** Longest accepted account field or ID: generous for names and addresses, small enough to store. */
-export const MAX_FIELD_LENGTH = 256;
+/** Longest accepted ID or other field of a request (MAX_ID_LENGTH of the wire contract). */
+export const MAX_FIELD_LENGTH = MAX_ID_LENGTH;
 
-const text = () => z.string().check(z.maxLength(MAX_FIELD_LENGTH));
-const id = () => z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_LENGTH));
+const id = () => z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
 
-/** The account fields a partner may set at creation and change later (all optional). */
-export const accountInfoShape = {
-  firstName: z.optional(text()),
-  lastName: z.optional(text()),
-  emailAddress: z.optional(text()),
-  companyName: z.optional(text()),
-  phone: z.optional(text()),
-  city: z.optional(text()),
-  state: z.optional(text()),
-};
+/**
+ * The account fields a partner may set at creation and change later (all optional), each within
+ * its limit: {@link ACCOUNT_FIELD_LIMITS} of the wire contract, which the `Plugin` checks too.
+ */
+export const accountInfoShape = Object.fromEntries(
+  Object.entries(ACCOUNT_FIELD_LIMITS).map(([field, max]) => [field, z.optional(z.string().check(z.maxLength(max)))]),
+) as Record<AccountField, z.ZodMiniOptional<z.ZodMiniString>>;
 
 /** Contents of the account claim in an account-creation token. */
 export const AccountClaimsSchema = strictObject({
@@ -109,7 +105,10 @@ const videoData = {
   language: z.string(),
 };
 
-/** `account.created`: an account was made by `createAccount` (`via: 'token'`) or the uncontrolled sign-in. */
+/**
+ * `account.created`: an account was made by a token (`via: 'token'`: `createAccount`, or a sign-in-or-sign-up
+ * token's first visit) or by the uncontrolled sign-in.
+ */
 export const AccountCreatedEventSchema = z.object({
   type: z.literal('account.created'),
   ...eventBase,

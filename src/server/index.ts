@@ -34,6 +34,10 @@ import {
 import { parseOrThrow, strictObject } from './validate.js';
 
 export { ACCOUNT_CLAIM, KIND_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
+// The errors the helpers throw, for `instanceof` without importing the browser entry (the same
+// classes as `video-plugin`'s). `verifyWebhook` throws `WebhookVerificationError`, below.
+export { InvalidParameterError, VideoPluginError } from '../errors.js';
+export type { ErrorCode, SerializedError } from '../errors.js';
 export { TOKEN_KINDS } from './claims.js';
 export type { AccountClaims, LoginClaims, LoginOrCreateClaims, TokenKind } from './claims.js';
 export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';

@@ -50,6 +50,27 @@ export interface Progress {
   etaMs?: number;
 }
 
+/**
+ * The account fields a partner may set (in a creation or sign-in-or-sign-up token, and later with
+ * `updateAccountInfo`), each with its longest value in characters. The one truth for their names
+ * and limits: the token helpers, the `Plugin`, the iframe page and the service all check against
+ * it. The reference names the fields but states no limits; 256 is generous for names, addresses and
+ * phone numbers with extensions, and small enough to store.
+ */
+export const ACCOUNT_FIELD_LIMITS = {
+  firstName: 256,
+  lastName: 256,
+  emailAddress: 256,
+  companyName: 256,
+  phone: 256,
+  city: 256,
+  state: 256,
+} as const;
+/** An account field a partner may set; see {@link ACCOUNT_FIELD_LIMITS}. */
+export type AccountField = keyof typeof ACCOUNT_FIELD_LIMITS;
+/** Longest account ID or `externalID`, in characters. */
+export const MAX_ID_LENGTH = 256;
+
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
 

@@ -8,7 +8,7 @@ import type { VideoPluginElement } from '../../src/element/index.js';
 import '../../src/element/index.js';
 import { InvalidParameterError, InvalidTokenError, VideoPluginError } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
-import { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES } from '../../src/wire/api.js';
+import { ACCOUNT_FIELD_LIMITS, ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES } from '../../src/wire/api.js';
 import { Random, wrongValues, type FieldSpec, type Wrong } from '../support/generate.js';
 import { BUSINESS_URL, cleanupPlugins, createPlugin, signUp, testConfig, token } from '../support/plugin.js';
 import { countResources } from '../support/resources.js';
@@ -22,15 +22,9 @@ const timeout: FieldSpec = { kind: 'timeout', max: 600_000 };
 const url: FieldSpec = { kind: 'url' };
 const fn: FieldSpec = { kind: 'function' };
 const CONFIRMATION_KEYS = ['shouldShow', 'title', 'body', 'confirmButton', 'cancelButton'];
-const ACCOUNT_FIELDS: [string, number][] = [
-  ['firstName', 256],
-  ['lastName', 256],
-  ['emailAddress', 256],
-  ['companyName', 256],
-  ['phone', 64],
-  ['city', 256],
-  ['state', 256],
-];
+// Each account field and its limit, from the one contract (pinned to the documented values and
+// checked at every door by packages/service/test/http/account-fields.test.ts).
+const ACCOUNT_FIELDS: [string, number][] = Object.entries(ACCOUNT_FIELD_LIMITS);
 
 /** One argument or option: how to pass a value there, and what the error must name. */
 interface Row {

@@ -76,6 +76,11 @@ describe('package exports', () => {
     for (const name of [
       'createAccountToken',
       'loginAccountToken',
+      'loginOrCreateAccountToken',
+      'KIND_CLAIM',
+      'TOKEN_KINDS',
+      'InvalidParameterError',
+      'VideoPluginError',
       'SERVICE_DOMAIN',
       'ACCOUNT_CLAIM',
       'verifyWebhook',
@@ -95,6 +100,22 @@ describe('package exports', () => {
     ]);
     assert.equal(result.version, pkg.version);
     assert.equal(result.packageVersion, pkg.version);
+  });
+
+  test('video-plugin/server exports the errors it throws, the same classes as video-plugin', async () => {
+    const result = (await runInConsumer(`
+      const main = await import('video-plugin');
+      const server = await import('video-plugin/server');
+      const caught = await server.loginOrCreateAccountToken({ partnerID: 'acme', secret: 's', externalID: '' }).catch((e) => e);
+      const webhook = await server.verifyWebhook('x', { partnerID: 'acme', secret: 's' }).catch((e) => e);
+      console.log(JSON.stringify({
+        same: server.InvalidParameterError === main.InvalidParameterError && server.VideoPluginError === main.VideoPluginError,
+        invalid: caught instanceof server.InvalidParameterError && caught instanceof server.VideoPluginError,
+        field: caught.data.field,
+        webhook: webhook instanceof server.WebhookVerificationError,
+      }));
+    `)) as Record<string, unknown>;
+    assert.deepEqual(result, { same: true, invalid: true, field: 'externalID', webhook: true });
   });
 
   test('diagnose is an entry of its own: the Plugin entry and the CDN files do not carry it', () => {

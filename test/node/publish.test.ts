@@ -1,9 +1,11 @@
 // Ready to publish (issue 22): both packages say where they come from (repository, homepage, bugs,
 // keywords) and publish publicly with provenance; their `npm pack` tarballs hold what their
 // exports name, and the exports resolve from an install of the tarball; the service package's
-// prepack builds its dist/ or stops with a message saying what to do.
+// prepack builds its dist/ or stops with a message saying what to do. A package that looks like a
+// library (issue 28): the published package.json has no scripts, workspaces or allowScripts, a
+// fresh dist/ is not built again, and the tarball is the same whoever packs it (scripts/pack.mjs).
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -12,7 +14,9 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,20 +31,42 @@ const service = JSON.parse(readFileSync(join(root, 'packages/service/package.jso
 const built = existsSync(join(root, 'dist/index.js')) && existsSync(join(root, 'packages/service/dist/server.js'));
 const skip = built ? false : 'dist/ is missing: run `npm run build` first (npm test does)';
 const REPOSITORY = 'git+https://github.com/video-plugin/video-plugin.git';
+const packScript = join(root, 'scripts/pack.mjs');
+const { REPO_ONLY, publishedManifest, staleness } = (await import(pathToFileURL(packScript).href)) as {
+  REPO_ONLY: string[];
+  publishedManifest: (manifest: Record<string, unknown>) => Record<string, unknown>;
+  staleness: (root?: string) => string | undefined;
+};
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-publish-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** Runs `npm pack` (scripts ignored unless asked), returns the tarball's path. */
-function pack(args: string[], cwd: string, destination: string): string {
+/** Runs `npm pack` with its scripts, as `npm publish` does; returns the tarball's path and the log. */
+function pack(args: string[], cwd: string, destination: string): { tarball: string; log: string } {
   mkdirSync(destination, { recursive: true });
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination, ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return join(destination, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+  // --json keeps stdout for the result; the scripts' output goes to stderr with --foreground-scripts.
+  const result = spawnSync(
+    'npm',
+    ['pack', '--json', '--foreground-scripts', '--pack-destination', destination, ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const json = result.stdout.slice(result.stdout.indexOf('['));
+  return {
+    tarball: join(destination, (JSON.parse(json) as { filename: string }[])[0]!.filename),
+    log: result.stdout.slice(0, result.stdout.indexOf('[')) + result.stderr,
+  };
 }
+
+/** The package.json inside a tarball. */
+const manifestOf = (tarball: string) =>
+  JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<
+    string,
+    unknown
+  >;
 
 /** The files in a tarball, without npm's `package/` prefix. */
 const filesOf = (tarball: string) =>
@@ -84,12 +110,24 @@ describe('package metadata', () => {
 describe('the tarballs', { skip }, () => {
   let sdkTarball: string;
   let serviceTarball: string;
+  let sdkLog: string;
+  let serviceLog: string;
+  /** Why dist/ was stale before packing (npm test packs right after its build: fresh). */
+  let staleBefore: string | undefined;
+  const manifests = { sdk: '', service: '' };
+  const mtimes = { sdk: 0, service: 0 };
   const consumer = join(work, 'consumer');
 
   before(() => {
-    // dist/ is built (npm test builds first): pack without the build scripts.
-    sdkTarball = pack(['--ignore-scripts'], root, join(work, 'packs'));
-    serviceTarball = pack(['--ignore-scripts', '-w', 'video-plugin-service'], root, join(work, 'packs'));
+    staleBefore = staleness(root);
+    manifests.sdk = readFileSync(join(root, 'package.json'), 'utf8');
+    manifests.service = readFileSync(join(root, 'packages/service/package.json'), 'utf8');
+    mtimes.sdk = statSync(join(root, 'package.json')).mtimeMs;
+    mtimes.service = statSync(join(root, 'packages/service/package.json')).mtimeMs;
+    // With the scripts, as npm publish packs: prepack builds only a stale dist/ and writes the
+    // published package.json; postpack puts the repository's back.
+    ({ tarball: sdkTarball, log: sdkLog } = pack([], root, join(work, 'packs')));
+    ({ tarball: serviceTarball, log: serviceLog } = pack(['-w', 'video-plugin-service'], root, join(work, 'packs')));
     // A partner's project with both tarballs unpacked, as `npm install` would put them.
     for (const [name, tarball] of [
       ['video-plugin', sdkTarball],
@@ -99,6 +137,40 @@ describe('the tarballs', { skip }, () => {
       mkdirSync(folder, { recursive: true });
       execFileSync('tar', ['xzf', tarball, '-C', folder, '--strip-components=1']);
     }
+  });
+
+  test("the published package.json of both packages has no scripts, workspaces or allowScripts, and is otherwise the repository's", () => {
+    assert.deepEqual(REPO_ONLY, ['scripts', 'workspaces', 'allowScripts']);
+    for (const [tarball, repository] of [
+      [sdkTarball, sdk],
+      [serviceTarball, service],
+    ] as const) {
+      const published = manifestOf(tarball);
+      for (const field of REPO_ONLY) assert.equal(published[field], undefined, `${repository.name}: no ${field}`);
+      // So nothing for npm 11's `npm install-scripts ls` to flag: no prepare, install, postinstall...
+      assert.deepEqual(published, publishedManifest(repository), repository.name);
+      assert.deepEqual(Object.keys(published), Object.keys(publishedManifest(repository)), 'same key order');
+    }
+    assert.ok(sdk.scripts.prepare, 'the repository keeps prepare (npm ci on a clone builds dist/)');
+  });
+
+  test("packing leaves the repository's package.json files as they were, bytes and modification time", () => {
+    assert.equal(readFileSync(join(root, 'package.json'), 'utf8'), manifests.sdk);
+    assert.equal(readFileSync(join(root, 'packages/service/package.json'), 'utf8'), manifests.service);
+    assert.equal(statSync(join(root, 'package.json')).mtimeMs, mtimes.sdk);
+    assert.equal(statSync(join(root, 'packages/service/package.json')).mtimeMs, mtimes.service);
+    assert.equal(staleness(root), undefined, 'dist/ is still fresh after packing');
+  });
+
+  test('a fresh dist/ is not built again, and packing again gives the same tarball', (t) => {
+    if (staleBefore) return t.skip(`dist/ was stale before packing (${staleBefore}), so the pack built it`);
+    for (const log of [sdkLog, serviceLog]) {
+      assert.match(log, /dist\/ is fresh .*not building it again/);
+      assert.doesNotMatch(log, /building dist\/ first|building dist\/ \(/);
+      assert.doesNotMatch(log, /> video-plugin@[^ ]+ prepare/, 'npm ran no prepare');
+    }
+    const again = pack([], root, join(work, 'packs-again'));
+    assert.ok(readFileSync(again.tarball).equals(readFileSync(sdkTarball)), 'the same bytes');
   });
 
   test('video-plugin holds its entries, the CDN files and custom-elements.json', () => {
@@ -169,6 +241,50 @@ describe('the tarballs', { skip }, () => {
   });
 });
 
+describe('when a pack builds dist/ (scripts/pack.mjs staleness)', () => {
+  /** A tree with the build's outputs written at `builtAt` and its inputs at `changedAt` (seconds). */
+  function tree(name: string, { builtAt = 2000, changedAt = 1000 } = {}): string {
+    const dir = join(work, 'stale', name);
+    const files: [string, number][] = [
+      ['src/index.ts', changedAt],
+      ['packages/service/src/server.ts', changedAt],
+      ['package.json', changedAt],
+      ['dist/index.js', builtAt],
+      ['dist/frameworks/jsx.d.ts', builtAt + 1],
+      ['packages/service/dist/server.js', builtAt],
+      ['custom-elements.json', builtAt + 1],
+    ];
+    for (const [file, time] of files) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), '');
+      utimesSync(join(dir, file), time, time);
+    }
+    return dir;
+  }
+
+  test('a dist/ built after every source changed is fresh', () => {
+    assert.equal(staleness(tree('fresh')), undefined);
+  });
+
+  test('a missing dist/ is built', () => {
+    const dir = tree('missing');
+    rmSync(join(dir, 'packages/service/dist'), { recursive: true });
+    assert.equal(staleness(dir), 'packages/service/dist is missing');
+  });
+
+  test('a source changed after the build makes it stale', () => {
+    const dir = tree('changed');
+    utimesSync(join(dir, 'packages/service/src/server.ts'), 3000, 3000);
+    assert.equal(staleness(dir), 'packages/service/src changed after the last build');
+  });
+
+  test('a build that did not finish (its last output older than its first) is built again', () => {
+    const dir = tree('unfinished');
+    utimesSync(join(dir, 'custom-elements.json'), 1500, 1500);
+    assert.match(staleness(dir) ?? '', /the last build did not finish \(custom-elements\.json/);
+  });
+});
+
 describe('prepack of video-plugin-service', () => {
   /**
    * A copy of the repository's shape: the root package.json, packages/service with its prepack,
@@ -184,12 +300,13 @@ describe('prepack of video-plugin-service', () => {
     for (const part of ['package.json', 'scripts', 'bin']) {
       cpSync(join(root, 'packages/service', part), join(dir, 'packages/service', part), { recursive: true });
     }
+    mkdirSync(join(dir, 'scripts'));
+    cpSync(packScript, join(dir, 'scripts/pack.mjs'));
     if (tools) {
       mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
       for (const tool of ['tsc', 'rollup']) writeFileSync(join(dir, 'node_modules/.bin', tool), '');
     }
     if (build !== undefined) {
-      mkdirSync(join(dir, 'scripts'));
       writeFileSync(join(dir, 'scripts/build.mjs'), build);
     }
     return join(dir, 'packages/service');
@@ -229,6 +346,8 @@ describe('prepack of video-plugin-service', () => {
     for (const file of ['dist/server.js', 'dist/cli.js', 'dist/server.d.ts', 'dist/public/app.js']) {
       assert.ok(files.includes(file), `${file} is in the tarball`);
     }
+    assert.equal(manifestOf(tarballs[0]!).scripts, undefined, 'the published package.json has no scripts');
+    assert.deepEqual(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).scripts, service.scripts);
   });
 
   const failures: [string, () => string, RegExp][] = [

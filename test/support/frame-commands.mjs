@@ -17,7 +17,7 @@
 //                                         every console error or warning and every HTTP response
 //                                         >= 400 of the page and its frames; stop returns them once
 //                                         one matches the pattern `until` (the browser reports them
-//                                         a little later than the page sees its answers), or null
+//                                         a little later than the page sees its answers), or false
 //                                         in WebKit (WebDriver classic sees neither)
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -322,7 +322,8 @@ const browserLogs = new WeakMap();
 
 /** `browser-log`: what the page and its frames logged as errors, and their failed responses. */
 async function browserLog(session, { value, until: pattern, timeout }) {
-  if (session.browser.type === 'webdriver') return null;
+  // WebDriver classic sees neither; null would read as an unknown command to web-test-runner.
+  if (session.browser.type === 'webdriver') return false;
   const page = session.browser.getPage(session.id);
   if (value === 'start') {
     const entries = [];

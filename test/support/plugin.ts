@@ -62,13 +62,13 @@ const created: Plugin[] = [];
  * and every HTTP response >= 400 they get (test/support/frame-commands.mjs). The browser reports
  * them a little after the page has its answer, so `stop` first waits for an entry matching `until`
  * (make the test's last step cause one: what came before it has then been reported too). `stop`
- * gives null in WebKit, where WebDriver sees neither.
+ * gives false in WebKit, where WebDriver sees neither.
  */
-export async function recordBrowserLog(): Promise<{ stop(until: RegExp): Promise<string[] | null> }> {
+export async function recordBrowserLog(): Promise<{ stop(until: RegExp): Promise<string[] | false> }> {
   await executeServerCommand('browser-log', { value: 'start' });
   return {
     stop: (until) =>
-      executeServerCommand<string[] | null, { value: string; until: string }>('browser-log', {
+      executeServerCommand<string[] | false, { value: string; until: string }>('browser-log', {
         value: 'stop',
         until: until.source,
       }),

@@ -1,5 +1,5 @@
 /** Accounts: creating one with an account token, passwordless sign-in, reading and updating one's own. */
-import { AccountClaimsSchema, accountInfoShape, strictObject } from 'video-plugin/internal';
+import { ACCOUNT_FIELD_LIMITS, AccountClaimsSchema, accountInfoShape, strictObject } from 'video-plugin/internal';
 import { newId, nowISO, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
@@ -7,7 +7,7 @@ import { authenticate, body, nonEmpty, partnerOf, type Handler } from './request
 import { created, session, TokenBody, tokenContext } from './sessions.js';
 
 const SignInBody = strictObject({
-  emailAddress: nonEmpty(),
+  emailAddress: nonEmpty(ACCOUNT_FIELD_LIMITS.emailAddress),
   firstName: accountInfoShape.firstName,
   lastName: accountInfoShape.lastName,
 });

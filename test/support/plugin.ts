@@ -17,10 +17,11 @@ export interface TestConfig {
   slowServiceURL: string;
   /** Whether `serviceURL` makes real media (renders, storyboards) for this test file. */
   realMedia: boolean;
+  /** A service that makes real media, in every engine: for the few tests that need scenes everywhere. */
+  realServiceURL: string;
 }
 
 interface ServedConfig extends Omit<TestConfig, 'realMedia'> {
-  realServiceURL?: string;
   realMediaSuites?: string[];
 }
 
@@ -34,11 +35,12 @@ export function testConfig(): Promise<TestConfig> {
   config ??= Promise.all([fetch('/__test/config').then((r) => r.json() as Promise<ServedConfig>), getConfig()]).then(
     ([served, { testFile }]) => {
       const file = new URL(testFile, location.href).pathname.replace(/^\//, '');
-      const realMedia = Boolean(served.realServiceURL && served.realMediaSuites?.includes(file));
+      const realMedia = Boolean(served.realMediaSuites?.includes(file));
       return {
-        serviceURL: realMedia ? served.realServiceURL! : served.serviceURL,
+        serviceURL: realMedia ? served.realServiceURL : served.serviceURL,
         slowServiceURL: served.slowServiceURL,
         realMedia,
+        realServiceURL: served.realServiceURL,
       };
     },
   );
@@ -57,13 +59,17 @@ export async function token(
 
 const created: Plugin[] = [];
 
-/** A Plugin for the test partner on the fast test service; cleaned up after each test. */
+/**
+ * A Plugin for the test partner on the fast test service (`slow`: jobs that take seconds; `real`:
+ * real media, scenes and renders, in every engine); cleaned up after each test.
+ */
 export async function createPlugin(
-  options: PluginOptions & { partnerID?: string; slow?: boolean } = {},
+  options: PluginOptions & { partnerID?: string; slow?: boolean; real?: boolean } = {},
 ): Promise<Plugin> {
-  const { partnerID = 'test-partner', slow, ...rest } = options;
-  const { serviceURL, slowServiceURL } = await testConfig();
-  const plugin = new Plugin(partnerID, { serviceURL: slow ? slowServiceURL : serviceURL, ...rest });
+  const { partnerID = 'test-partner', slow, real, ...rest } = options;
+  const { serviceURL, slowServiceURL, realServiceURL } = await testConfig();
+  const url = slow ? slowServiceURL : real ? realServiceURL : serviceURL;
+  const plugin = new Plugin(partnerID, { serviceURL: url, ...rest });
   created.push(plugin);
   return plugin;
 }
@@ -166,6 +172,10 @@ export interface FrameProbe {
   text: string;
   /** The value of a form field. */
   value?: string;
+  /** Whether the element matches `:disabled` (a control, or a fieldset). */
+  disabled: boolean;
+  /** How many form controls in it are not disabled. */
+  enabled: number;
   lang: string;
   color: string;
   background: string;

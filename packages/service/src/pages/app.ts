@@ -110,11 +110,24 @@ function reportError(error: unknown): void {
   emit('error', serializeError(error));
 }
 
-/** Emits `videoCompleted` now and `videoRendered` once every render of the video has finished. */
+/** A status update for the host: the status, the error of a FAILED one, and the progress. */
+const statusPayload = ({ status, error, progress }: Pick<Topic, 'status' | 'error' | 'progress'>) => ({
+  status,
+  ...(error ? { error } : {}),
+  ...(progress ? { progress } : {}),
+});
+
+/**
+ * A video's status updates are its final render's: PENDING until the video is completed, then the
+ * render's own status and progress (a video has one render; the service moves every render together).
+ */
+const renderPayload = ({ renders: [render] }: Video) => statusPayload(render ?? { status: 'PENDING' });
+
+/** Emits `videoCompleted` now and `videoRendered` once the video's render has finished. */
 function followRender(video: Video): void {
   emit('videoCompleted', video);
   const stop = hub.watch('video', video.id, (latest) => {
-    if (latest.renders.length > 0 && latest.renders.every((render) => render.status === 'COMPLETE')) {
+    if (renderPayload(latest).status === 'COMPLETE') {
       stop();
       emit('videoRendered', latest);
       if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
@@ -526,19 +539,13 @@ function fitHeight(): void {
 
 new ResizeObserver(fitHeight).observe(document.documentElement);
 
-/** A status update for the host: the status, the error of a FAILED one, and the progress. */
-const topicPayload = ({ status, error, progress }: Pick<Topic, 'status' | 'error' | 'progress'>) => ({
-  status,
-  ...(error ? { error } : {}),
-  ...(progress ? { progress } : {}),
-});
-
-function statusTopic(kind: 'topic' | 'generation') {
+/** What each status topic follows: a topic search, a generation, or a video (its final render). */
+function statusTopic(kind: 'topic' | 'generation' | 'video') {
   return (key: string, push: (value: unknown) => void) =>
     hub.watch(
       kind,
       key,
-      (record) => push(topicPayload(record)),
+      (record) => push(kind === 'video' ? renderPayload(record as Video) : statusPayload(record as Topic)),
       (error) => {
         const plain = serializeError(error);
         if (plain.code.endsWith('not_found'))
@@ -549,7 +556,11 @@ function statusTopic(kind: 'topic' | 'generation') {
 
 const endpoint = serveHost({
   methods,
-  topics: { [TOPICS.topicSearch]: statusTopic('topic'), [TOPICS.videoGeneration]: statusTopic('generation') },
+  topics: {
+    [TOPICS.topicSearch]: statusTopic('topic'),
+    [TOPICS.videoGeneration]: statusTopic('generation'),
+    [TOPICS.videoRender]: statusTopic('video'),
+  },
   // Without a session, why: if the host had one before this page loaded, it was lost on reload.
   info: () =>
     accountID

@@ -209,6 +209,8 @@ describe('package exports', () => {
       'subscribeToTopicSearchStatusUpdates',
       'topicSearchStatus',
       'videoGenerationStatus',
+      'subscribeToVideoRenderStatusUpdates',
+      'videoRenderStatus',
     ]) {
       assert.ok(members.includes(name), `member ${name}`);
     }

@@ -8,6 +8,7 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  generatedVideo,
   getLoginTokenFor,
   inFrame,
   nextEvent,
@@ -281,23 +282,6 @@ describe('journeys', () => {
     await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
   }).timeout(20000);
 });
-
-/** Signs up, searches and generates a video; resolves with its ID once the generation has ended. */
-async function generatedVideo(plugin: Plugin, videoInstructions?: string): Promise<string> {
-  await signUp(plugin);
-  const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-  await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-  const { videoId, requestId } = await plugin.startVideoGeneration({
-    topicId,
-    aspectRatio: '16:9',
-    duration: 5,
-    ...(videoInstructions ? { videoInstructions } : {}),
-  });
-  const generation = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-  await Promise.race([generation.until('COMPLETE'), generation.until('FAILED')]);
-  generation.unsubscribe();
-  return videoId;
-}
 
 describe('the editor of a completed video', () => {
   it('turns read only in place once the video is completed (opened by openEditorForVideo), while it renders and after', async () => {

@@ -26,6 +26,7 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  generatedVideo,
   getLoginTokenFor,
   inFrame,
   nextEvent,
@@ -531,16 +532,6 @@ describe('Plugin: background actions and status subscriptions', () => {
     expectForwardProgress(other.payloads);
     other.unsubscribe();
   });
-
-  /** A generated video of a new account, not completed yet. */
-  async function generatedVideo(plugin: Plugin): Promise<string> {
-    await signUp(plugin);
-    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-    const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
-    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
-    return videoId;
-  }
 
   /** Completes the video as the user does: "Complete video" in the editor. */
   async function completeInEditor(plugin: Plugin, videoId: string): Promise<void> {

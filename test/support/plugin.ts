@@ -93,6 +93,27 @@ export async function signUp(plugin: Plugin, account: Record<string, string> = {
   return plugin.createAccount(await token('create', { partnerID: plugin.partnerID, account }));
 }
 
+/**
+ * Signs a new account up on `plugin`, searches BUSINESS_URL and generates a 5 s 16:9 video from it;
+ * resolves with the video's ID once the generation has ended (COMPLETE, or FAILED for
+ * `videoInstructions` with the service's `[fail]` marker). The video is not completed.
+ */
+export async function generatedVideo(plugin: Plugin, videoInstructions?: string): Promise<string> {
+  await signUp(plugin);
+  const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+  await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+  const { videoId, requestId } = await plugin.startVideoGeneration({
+    topicId,
+    aspectRatio: '16:9',
+    duration: 5,
+    ...(videoInstructions ? { videoInstructions } : {}),
+  });
+  const generation = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+  await Promise.race([generation.until('COMPLETE'), generation.until('FAILED')]);
+  generation.unsubscribe();
+  return videoId;
+}
+
 /** Resolves with the payload of the next `name` event. */
 export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): Promise<PluginEventMap[K]> {
   return new Promise((resolve) => {

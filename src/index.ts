@@ -37,6 +37,7 @@ export type {
   Video,
   VideoGenerationStartResult,
   VideoGenerationStatusUpdatePayload,
+  VideoRenderStatusUpdatePayload,
 } from './wire/api.js';
 export { ASPECT_RATIOS, DURATIONS, EVENT_NAMES, LANGUAGES, PROGRESS_STAGES, STATUSES } from './wire/api.js';
 export type { PluginEventListener } from './events.js';

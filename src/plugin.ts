@@ -64,6 +64,7 @@ import {
   type Video,
   type VideoGenerationStartResult,
   type VideoGenerationStatusUpdatePayload,
+  type VideoRenderStatusUpdatePayload,
 } from './wire/api.js';
 import { DEFAULT_CALL_TIMEOUT, HostConnection, type CallOptions } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
@@ -302,6 +303,25 @@ export class Plugin {
   }
 
   /**
+   * Calls `callback` with the current status of the video's final render at once, then with each
+   * change: `PENDING` until the video is completed ("Complete video" in the editor), then the
+   * render's progress, to `COMPLETE` (the `videoRendered` event) or `FAILED`. Returns the function
+   * that unsubscribes.
+   */
+  subscribeToVideoRenderStatusUpdates(
+    videoId: string,
+    callback: (payload: VideoRenderStatusUpdatePayload) => void,
+  ): () => void {
+    return this.#subscribeStatus(
+      TOPICS.videoRender,
+      'subscribeToVideoRenderStatusUpdates',
+      'videoId',
+      videoId,
+      callback,
+    );
+  }
+
+  /**
    * The status of a topic search as an async iterator: the current status first, then each change;
    * it ends after `COMPLETE` or `FAILED`, or when the loop breaks. `signal` stops it (the loop
    * throws the signal's reason).
@@ -324,6 +344,11 @@ export class Plugin {
       generationRequestId,
       options,
     );
+  }
+
+  /** {@link topicSearchStatus} for a video's final render (see {@link subscribeToVideoRenderStatusUpdates}). */
+  videoRenderStatus(videoId: string, options?: SignalOptions): AsyncGenerator<VideoRenderStatusUpdatePayload, void> {
+    return this.#statusUpdates(TOPICS.videoRender, 'videoRenderStatus', 'videoId', videoId, options);
   }
 
   // ---- UI ----

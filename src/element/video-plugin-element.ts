@@ -44,6 +44,7 @@ import {
   type Video,
   type VideoGenerationStartResult,
   type VideoGenerationStatusUpdatePayload,
+  type VideoRenderStatusUpdatePayload,
 } from '../wire/api.js';
 import {
   callbacksSchema,
@@ -64,7 +65,10 @@ import { styles } from './styles.js';
 
 export type { Display, Preload } from './attributes.js';
 
-type StatusMethod = 'subscribeToTopicSearchStatusUpdates' | 'subscribeToVideoGenerationStatusUpdates';
+type StatusMethod =
+  | 'subscribeToTopicSearchStatusUpdates'
+  | 'subscribeToVideoGenerationStatusUpdates'
+  | 'subscribeToVideoRenderStatusUpdates';
 
 /** A status subscription asked for before the element had its `Plugin`. */
 interface PendingSubscription {
@@ -346,39 +350,39 @@ export class VideoPluginElement extends ReactiveElement {
 
   /** Creates an account from a token minted on your server and logs it in. Resolves to its ID. */
   async createAccount(createAccountToken: string): Promise<string> {
-    return (await this.#instance('createAccount')).createAccount(createAccountToken);
+    return this.#forward('createAccount', createAccountToken);
   }
 
   /** Logs in the account named by a token minted on your server (by `accountID` or `externalID`). */
   async loginAccount(loginAccountToken: string): Promise<Account> {
-    return (await this.#instance('loginAccount')).loginAccount(loginAccountToken);
+    return this.#forward('loginAccount', loginAccountToken);
   }
 
   /** Logs the current account out. */
   async logoutAccount(): Promise<void> {
-    return (await this.#instance('logoutAccount')).logoutAccount();
+    return this.#forward('logoutAccount');
   }
 
   /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
   async getAccountInfo(): Promise<Account> {
-    return (await this.#instance('getAccountInfo')).getAccountInfo();
+    return this.#forward('getAccountInfo');
   }
 
   /** Changes the given fields of the logged-in account (a plain object, not a token). */
   async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
-    return (await this.#instance('updateAccountInfo')).updateAccountInfo(newAccountInfo);
+    return this.#forward('updateAccountInfo', newAccountInfo);
   }
 
   // ---- Videos ----
 
   /** Every video of the logged-in account; `[]` when nobody is logged in. */
   async getVideos(): Promise<Video[]> {
-    return (await this.#instance('getVideos')).getVideos();
+    return this.#forward('getVideos');
   }
 
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
-    return (await this.#instance('getVideoData')).getVideoData(videoID);
+    return this.#forward('getVideoData', videoID);
   }
 
   // ---- Background actions ----
@@ -388,7 +392,7 @@ export class VideoPluginElement extends ReactiveElement {
    * `options.idempotencyKey`, a retry with the same key resolves to the same search.
    */
   async startTopicSearch(sourceURL: string, options?: StartOptions): Promise<TopicSearchStartResult> {
-    return (await this.#instance('startTopicSearch')).startTopicSearch(sourceURL, options);
+    return this.#forward('startTopicSearch', sourceURL, options);
   }
 
   /**
@@ -399,23 +403,25 @@ export class VideoPluginElement extends ReactiveElement {
     videoGenerationParams: VideoGenerationParams,
     options?: StartOptions,
   ): Promise<VideoGenerationStartResult> {
-    return (await this.#instance('startVideoGeneration')).startVideoGeneration(videoGenerationParams, options);
+    return this.#forward('startVideoGeneration', videoGenerationParams, options);
   }
 
   /** The status of a topic search as an async iterator (see `Plugin#topicSearchStatus`). */
-  async *topicSearchStatus(
-    topicId: string,
-    options?: SignalOptions,
-  ): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
-    yield* (await this.#instance('topicSearchStatus')).topicSearchStatus(topicId, options);
+  topicSearchStatus(topicId: string, options?: SignalOptions): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
+    return this.#statuses('topicSearchStatus', topicId, options);
   }
 
   /** The status of a video generation as an async iterator (see `Plugin#videoGenerationStatus`). */
-  async *videoGenerationStatus(
+  videoGenerationStatus(
     generationRequestId: string,
     options?: SignalOptions,
   ): AsyncGenerator<VideoGenerationStatusUpdatePayload, void> {
-    yield* (await this.#instance('videoGenerationStatus')).videoGenerationStatus(generationRequestId, options);
+    return this.#statuses('videoGenerationStatus', generationRequestId, options);
+  }
+
+  /** The status of a video's final render as an async iterator (see `Plugin#videoRenderStatus`). */
+  videoRenderStatus(videoId: string, options?: SignalOptions): AsyncGenerator<VideoRenderStatusUpdatePayload, void> {
+    return this.#statuses('videoRenderStatus', videoId, options);
   }
 
   /**
@@ -447,6 +453,19 @@ export class VideoPluginElement extends ReactiveElement {
     );
   }
 
+  /**
+   * Calls `callback` with the current status of the video's final render at once (`PENDING` until
+   * the video is completed), then with each change (see `Plugin#subscribeToVideoRenderStatusUpdates`).
+   * Returns the function that unsubscribes. Before the element is connected, the subscription
+   * starts once it is.
+   */
+  subscribeToVideoRenderStatusUpdates(
+    videoId: string,
+    callback: (payload: VideoRenderStatusUpdatePayload) => void,
+  ): () => void {
+    return this.#subscribe('subscribeToVideoRenderStatusUpdates', 'videoId', videoId, callback);
+  }
+
   // ---- UI ----
 
   /**
@@ -454,17 +473,17 @@ export class VideoPluginElement extends ReactiveElement {
    * embed, move the element itself with `moveBefore` instead: it keeps the iframe and the session.
    */
   async mount(domElement: HTMLElement, isHidden = false, options?: SignalOptions): Promise<void> {
-    return (await this.#instance('mount')).mount(domElement, isHidden, options);
+    return this.#forward('mount', domElement, isHidden, options);
   }
 
   /** Opens the AI page (search, prompt step or final preview). Resolves when it has opened. */
   async openPlugin(options?: OpenPluginOptions): Promise<void> {
-    return (await this.#instance('openPlugin')).openPlugin(options);
+    return this.#forward('openPlugin', options);
   }
 
   /** Opens the editor for one of the logged-in user's videos. Resolves when it has opened. */
   async openEditorForVideo(videoID: string, options?: OpenEditorOptions): Promise<void> {
-    return (await this.#instance('openEditorForVideo')).openEditorForVideo(videoID, options);
+    return this.#forward('openEditorForVideo', videoID, options);
   }
 
   /** Hides the UI (and closes the dialog). The user stays logged in and the iframe stays loaded. */
@@ -626,6 +645,24 @@ export class VideoPluginElement extends ReactiveElement {
    * Like `#current`, but waits for the `Plugin` when there is none yet; a call (`want`) creates it
    * when `preload` put that off.
    */
+  /** Calls the Plugin's `method` once the element has its Plugin. */
+  async #forward<M extends keyof Plugin>(
+    method: M,
+    ...args: Parameters<Extract<Plugin[M], (...args: never[]) => unknown>>
+  ): Promise<Awaited<ReturnType<Extract<Plugin[M], (...args: never[]) => unknown>>>> {
+    const plugin = await this.#instance(method);
+    return Reflect.apply(plugin[method] as (...args: unknown[]) => unknown, plugin, args) as never;
+  }
+
+  /** The status iterators: the Plugin's, once the element has it (the first `next()` waits for it). */
+  async *#statuses(
+    method: 'topicSearchStatus' | 'videoGenerationStatus' | 'videoRenderStatus',
+    id: string,
+    options: SignalOptions | undefined,
+  ): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
+    yield* (await this.#instance(method))[method](id, options);
+  }
+
   #instance(method: string, want = true): Promise<Plugin> {
     const plugin = this.#current(method);
     if (plugin) return Promise.resolve(plugin);

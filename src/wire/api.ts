@@ -174,6 +174,12 @@ export type TopicSearchStatusUpdatePayload = z.infer<typeof statusPayloadSchema>
  * (stage, fraction, etaMs?) on every update of a service that reports it.
  */
 export type VideoGenerationStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+/**
+ * Payload of the final render's status updates (the render that "Complete video" starts): `PENDING`
+ * until the video is completed, then its render's status. `error` is set when `status` is `FAILED`;
+ * `progress` (stage, fraction, etaMs?) on every update once the render has started.
+ */
+export type VideoRenderStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
 
 export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });
 /** What `startTopicSearch` resolves to. */
@@ -184,7 +190,11 @@ export const videoGenerationStartSchema = z.object({ requestId: z.string(), vide
 export type VideoGenerationStartResult = z.infer<typeof videoGenerationStartSchema>;
 
 /** The subscription topics of the wire. */
-export const TOPICS = { topicSearch: 'topicSearch', videoGeneration: 'videoGeneration' } as const;
+export const TOPICS = {
+  topicSearch: 'topicSearch',
+  videoGeneration: 'videoGeneration',
+  videoRender: 'videoRender',
+} as const;
 
 /** What the page reports about its session in `ready` and in the `_session` event. */
 export const sessionInfoSchema = z.object({

@@ -129,6 +129,20 @@ const METHOD_ROWS: Row[] = [
     sync: true,
     call: (t, v) => t.subscribeToVideoGenerationStatusUpdates('request-1', v as never),
   },
+  {
+    field: 'videoId',
+    spec: id,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToVideoRenderStatusUpdates(v as never, () => {}),
+  },
+  {
+    field: 'callback',
+    spec: fn,
+    required: true,
+    sync: true,
+    call: (t, v) => t.subscribeToVideoRenderStatusUpdates('video-1', v as never),
+  },
   { field: 'domElement', spec: { kind: 'element' }, required: true, call: (t, v) => t.mount(v as never) },
   {
     field: 'isHidden',

@@ -19,7 +19,16 @@ import { SERVICE_URLS } from '../../src/options.js';
 import { VERSION } from '../../src/version.js';
 import { EVENT_NAMES, type PluginEventName } from '../../src/wire/api.js';
 import { countResources } from '../support/resources.js';
-import { BUSINESS_URL, getLoginTokenFor, rejection, statusLog, testConfig, thrown, token } from '../support/plugin.js';
+import {
+  BUSINESS_URL,
+  getLoginTokenFor,
+  inFrame,
+  rejection,
+  statusLog,
+  testConfig,
+  thrown,
+  token,
+} from '../support/plugin.js';
 
 const PARTNER = 'test-partner';
 const elements: VideoPluginElement[] = [];
@@ -502,12 +511,45 @@ describe('<video-plugin>: methods', () => {
     expect(await info).to.be.instanceOf(NotAuthenticatedError);
   });
 
+  it('pushes a video’s render status to a subscription made before it was connected, and iterates it to COMPLETE', async function () {
+    // With real media (Chromium) the generation and the render are real: a deadline for a hang.
+    this.timeout(60_000);
+    const owner = await element();
+    const accountID = await signUp(owner);
+    const { topicId } = await owner.startTopicSearch(BUSINESS_URL);
+    await statusLog((cb) => owner.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId, requestId } = await owner.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    await statusLog((cb) => owner.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+
+    // Another element of the same user, not connected yet: the subscription waits for it.
+    const el = await element({}, { connect: false });
+    const log = statusLog((cb) => el.subscribeToVideoRenderStatusUpdates(videoId, cb));
+    const loggedIn = el.loginAccount(await token('login', { partnerID: PARTNER, accountID }));
+    document.body.append(el);
+    await loggedIn;
+    await log.until('PENDING');
+    const iterated = (async () => {
+      const statuses: string[] = [];
+      for await (const { status } of el.videoRenderStatus(videoId)) statuses.push(status);
+      return statuses;
+    })();
+
+    await owner.openEditorForVideo(videoId);
+    await inFrame(owner.plugin!).click('[data-action="complete"]');
+    await log.until('COMPLETE');
+    expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING', 'COMPLETE']);
+    expect(log.payloads.at(-1)).to.deep.equal({ status: 'COMPLETE', progress: { stage: 'finishing', fraction: 1 } });
+    expect(await iterated).to.deep.equal(log.payloads.map(({ status }) => status));
+    log.unsubscribe();
+  });
+
   it('validates subscription arguments at once, even before it is connected', async () => {
     const el = await element({}, { connect: false });
     expect(thrown(() => el.subscribeToTopicSearchStatusUpdates('', () => {})).data?.field).to.equal('topicId');
     expect(thrown(() => el.subscribeToVideoGenerationStatusUpdates('r', 'no' as never)).data?.field).to.equal(
       'callback',
     );
+    expect(thrown(() => el.subscribeToVideoRenderStatusUpdates('', () => {})).data?.field).to.equal('videoId');
   });
 });
 

@@ -138,6 +138,22 @@ for (const [who, partnerID] of intruders) {
       expect((await owner.getVideos()).map((video) => video.id)).to.deep.equal(ownerVideos);
     });
 
+    it("a render status subscription to the owner's video gets one FAILED video_not_found update, as for an unknown video", async () => {
+      const foreign = subscribed((cb) => intruder.subscribeToVideoRenderStatusUpdates(mine.videoId, cb));
+      const unknown = subscribed((cb) => intruder.subscribeToVideoRenderStatusUpdates(never('vid'), cb));
+      await Promise.all([foreign.arrived, unknown.arrived]);
+      // A change of the intruder's own, sent after anything the owner's video could have leaked.
+      await ownSearchCompletes(intruder);
+      expect(foreign.payloads.map(({ status, error }) => [status, error?.code])).to.deep.equal([
+        ['FAILED', 'video_not_found'],
+      ]);
+      expect(JSON.stringify(foreign.payloads).replaceAll(mine.videoId, '<id>')).to.equal(
+        JSON.stringify(unknown.payloads).replaceAll(never('vid'), '<id>'),
+      );
+      foreign.unsubscribe();
+      unknown.unsubscribe();
+    });
+
     it("status subscriptions to the owner's IDs get one FAILED *_not_found update, as for unknown IDs, then nothing", async () => {
       // The owner starts new actions; the intruder subscribes to them while they run.
       const { topicId } = await owner.startTopicSearch(BUSINESS_URL);

@@ -8,6 +8,7 @@ import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  generatedVideo,
   getLoginTokenFor,
   inFrame,
   nextEvent,
@@ -16,6 +17,7 @@ import {
   statusLog,
   testConfig,
   token,
+  until,
 } from '../support/plugin.js';
 
 afterEach(cleanupPlugins);
@@ -279,4 +281,68 @@ describe('journeys', () => {
     const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
     await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
   }).timeout(20000);
+});
+
+describe('the editor of a completed video', () => {
+  it('turns read only in place once the video is completed (opened by openEditorForVideo), while it renders and after', async () => {
+    // Real media in every engine: only real media has scenes to edit.
+    const plugin = await createPlugin({ real: true });
+    const videoId = await generatedVideo(plugin);
+    await plugin.openEditorForVideo(videoId);
+    const frame = inFrame(plugin);
+    const scenes = (await frame.probe('fieldset.scenes:enabled'))!;
+    // Title, text, voiceover and picture per scene, and at least one of ↑, ↓ and Remove.
+    expect(scenes.enabled).to.be.greaterThan(4);
+    expect(await frame.text('fieldset.scenes legend')).to.equal('Scenes');
+    expect(await frame.text('[data-action="save"]')).to.equal('Save and preview');
+
+    /** Every scene field and action is read only, and saving saves the name only. */
+    const expectReadOnly = async (): Promise<void> => {
+      const board = (await frame.probe('fieldset.scenes:disabled'))!;
+      expect(board.enabled).to.equal(0);
+      expect(await frame.text('fieldset.scenes legend')).to.equal('Scenes (completed: read only)');
+      expect((await frame.probe('[data-action="complete"]'))!.disabled).to.equal(true);
+      expect(await frame.text('[data-action="save"]')).to.equal('Save');
+    };
+    const completed = nextEvent(plugin, 'videoCompleted');
+    const rendered = nextEvent(plugin, 'videoRendered');
+    await frame.fill('#scene-0-heading', 'An edit never saved');
+    await frame.click('[data-action="complete"]');
+    expect((await completed).renders.map((render) => render.status)).to.deep.equal(['PROCESSING']);
+    await expectReadOnly();
+    // The scenes as saved, which the final render shows: the edit that was not saved is gone.
+    await until('the saved scenes', async () => (await frame.probe('#scene-0-heading'))!.value === 'Sunny Bakery');
+    await rendered;
+    await frame.text('[data-render-status="COMPLETE"]');
+    await expectReadOnly();
+
+    // The name can still change: saved alone, with no error in the studio or for the page.
+    const errors: unknown[] = [];
+    plugin.on('error', (error) => errors.push(error));
+    const saved = nextEvent(plugin, 'videoSaved');
+    await frame.fill('#video-name', 'Renamed after completing');
+    await frame.click('[data-action="save"]');
+    expect((await saved).name).to.equal('Renamed after completing');
+    expect(errors).to.deep.equal([]);
+    expect((await frame.probe('[data-view="editor"]'))!.text).not.to.contain('no longer');
+  }).timeout(60000);
+
+  it('shows an action the service refuses in the studio, in its language, and sends it to the page as error', async () => {
+    const plugin = await createPlugin({ locale: 'de' });
+    // A generation that failed: the service refuses to complete its video.
+    const videoId = await generatedVideo(plugin, 'please [fail]');
+    await plugin.openEditorForVideo(videoId);
+    const frame = inFrame(plugin);
+    const reported = nextEvent(plugin, 'error');
+    await frame.click('[data-action="complete"]');
+    const error = await reported;
+    expect(error.code).to.equal('invalid_state');
+    const shown = (await frame.probe('[role="alert"][data-error="invalid_state"]'))!;
+    expect(shown.lang).to.equal('de');
+    expect(shown.text).to.equal(
+      'Das ist nicht mehr möglich: Das Video hat sich geändert. Öffnen Sie den Editor erneut, um es im aktuellen Stand zu sehen.',
+    );
+    // End users see no developer text.
+    expect(shown.text).not.to.contain(videoId);
+  });
 });

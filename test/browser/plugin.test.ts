@@ -15,12 +15,20 @@ import {
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
-import { PROGRESS_STAGES, onIntent, type ProgressStage, type TopicSearchStatusUpdatePayload } from '../../src/index.js';
+import {
+  PROGRESS_STAGES,
+  onIntent,
+  type ProgressStage,
+  type TopicSearchStatusUpdatePayload,
+  type VideoRenderStatusUpdatePayload,
+} from '../../src/index.js';
 import {
   BUSINESS_URL,
   cleanupPlugins,
   createPlugin,
+  generatedVideo,
   getLoginTokenFor,
+  inFrame,
   nextEvent,
   recordBrowserLog,
   rejection,
@@ -213,6 +221,12 @@ describe('Plugin: state table (REFERENCE §3.1)', () => {
     }
     expect(thrown(() => plugin.on('pluginOpened', () => {}))).to.be.instanceOf(DestroyedError);
     expect(thrown(() => plugin.subscribeToTopicSearchStatusUpdates('t', () => {}))).to.be.instanceOf(DestroyedError);
+    const render = thrown(() => plugin.subscribeToVideoRenderStatusUpdates('v', () => {}));
+    expect(render).to.be.instanceOf(DestroyedError);
+    expect(render.message).to.contain('subscribeToVideoRenderStatusUpdates');
+    const iterated = await rejection(plugin.videoRenderStatus('v').next());
+    expect(iterated).to.be.instanceOf(DestroyedError);
+    expect(iterated.message).to.contain('videoRenderStatus');
     expect(() => plugin.off('pluginOpened', () => {})).to.not.throw();
   });
 
@@ -552,6 +566,68 @@ describe('Plugin: background actions and status subscriptions', () => {
     expect(new Set(updates.map(({ progress }) => progress!.fraction)).size).to.equal(updates.length);
     expectForwardProgress(other.payloads);
     other.unsubscribe();
+  });
+
+  /** Completes the video as the user does: "Complete video" in the editor. */
+  async function completeInEditor(plugin: Plugin, videoId: string): Promise<void> {
+    await plugin.openEditorForVideo(videoId);
+    await inFrame(plugin).click('[data-action="complete"]');
+  }
+
+  it('the final render’s status is pushed: PENDING until completed, then progress forward to COMPLETE, in order, once each', async () => {
+    const plugin = await createPlugin();
+    const videoId = await generatedVideo(plugin);
+    const log = statusLog((cb) => plugin.subscribeToVideoRenderStatusUpdates(videoId, cb));
+    await log.until('PENDING');
+    // The iterator shares the subscription: it starts with the current status, then gets each update.
+    const iterated = (async () => {
+      const updates: VideoRenderStatusUpdatePayload[] = [];
+      for await (const update of plugin.videoRenderStatus(videoId)) updates.push(update);
+      return updates;
+    })();
+    const rendered = nextEvent(plugin, 'videoRendered');
+    await completeInEditor(plugin, videoId);
+    await log.until('COMPLETE');
+    expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING', 'COMPLETE']);
+    expect(log.payloads[0]).to.deep.equal({ status: 'PENDING' });
+    const rendering = log.payloads.slice(1);
+    expectForwardProgress(rendering);
+    // A stand-in render's stages (docs/plugin-api.md, "Progress").
+    for (const { progress } of rendering) expect(['queued', 'rendering', 'finishing']).to.include(progress!.stage);
+    expect(log.payloads.at(-1)).to.deep.equal({ status: 'COMPLETE', progress: { stage: 'finishing', fraction: 1 } });
+    // The iterator ended at COMPLETE, with what the callback got.
+    expect(await iterated).to.deep.equal(log.payloads);
+    expect((await rendered).renders.every((render) => render.status === 'COMPLETE')).to.equal(true);
+    // The status the page reads agrees; a late subscriber gets it at once, and its iterator ends.
+    expect((await plugin.getVideoData(videoId))!.renders[0]!.progress).to.deep.equal(log.payloads.at(-1)!.progress);
+    const late: VideoRenderStatusUpdatePayload[] = [];
+    for await (const update of plugin.videoRenderStatus(videoId)) late.push(update);
+    expect(late).to.deep.equal([log.payloads.at(-1)]);
+    log.unsubscribe();
+  });
+
+  it('render status: unsubscribe stops one subscriber only; an unknown video is FAILED video_not_found', async () => {
+    const plugin = await createPlugin();
+    const videoId = await generatedVideo(plugin);
+    const a = statusLog((cb) => plugin.subscribeToVideoRenderStatusUpdates(videoId, cb));
+    const b = statusLog((cb) => plugin.subscribeToVideoRenderStatusUpdates(videoId, cb));
+    await b.until('PENDING');
+    b.unsubscribe();
+    b.unsubscribe();
+    await completeInEditor(plugin, videoId);
+    await a.until('COMPLETE');
+    expect(b.statuses).to.deep.equal(['PENDING']);
+    a.unsubscribe();
+
+    const unknown = statusLog((cb) => plugin.subscribeToVideoRenderStatusUpdates('no-such-video', cb));
+    await unknown.until('FAILED');
+    expect(unknown.payloads.map(({ status, error }) => [status, error?.code])).to.deep.equal([
+      ['FAILED', 'video_not_found'],
+    ]);
+    const ended: VideoRenderStatusUpdatePayload[] = [];
+    for await (const update of plugin.videoRenderStatus('no-such-video')) ended.push(update);
+    expect(ended.map(({ status }) => status)).to.deep.equal(['FAILED']);
+    unknown.unsubscribe();
   });
 
   it('a generation with a topic that is not COMPLETE is refused by the service', async () => {

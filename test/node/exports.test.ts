@@ -230,6 +230,8 @@ describe('package exports', () => {
       'subscribeToTopicSearchStatusUpdates',
       'topicSearchStatus',
       'videoGenerationStatus',
+      'subscribeToVideoRenderStatusUpdates',
+      'videoRenderStatus',
     ]) {
       assert.ok(members.includes(name), `member ${name}`);
     }

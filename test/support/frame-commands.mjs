@@ -65,6 +65,10 @@ const PROBE = (selector) => {
   return {
     text: element.textContent.trim(),
     value: element.value,
+    disabled: element.matches(':disabled'),
+    // The form controls in it that a person can still use (a disabled fieldset disables them all).
+    enabled: [...element.querySelectorAll('input, select, textarea, button')].filter((c) => !c.matches(':disabled'))
+      .length,
     lang: document.documentElement.lang,
     color: style.color,
     background: style.backgroundColor,

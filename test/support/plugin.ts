@@ -17,10 +17,11 @@ export interface TestConfig {
   slowServiceURL: string;
   /** Whether `serviceURL` makes real media (renders, storyboards) for this test file. */
   realMedia: boolean;
+  /** A service that makes real media, in every engine: for the few tests that need scenes everywhere. */
+  realServiceURL: string;
 }
 
 interface ServedConfig extends Omit<TestConfig, 'realMedia'> {
-  realServiceURL?: string;
   realMediaSuites?: string[];
 }
 
@@ -34,11 +35,12 @@ export function testConfig(): Promise<TestConfig> {
   config ??= Promise.all([fetch('/__test/config').then((r) => r.json() as Promise<ServedConfig>), getConfig()]).then(
     ([served, { testFile }]) => {
       const file = new URL(testFile, location.href).pathname.replace(/^\//, '');
-      const realMedia = Boolean(served.realServiceURL && served.realMediaSuites?.includes(file));
+      const realMedia = Boolean(served.realMediaSuites?.includes(file));
       return {
-        serviceURL: realMedia ? served.realServiceURL! : served.serviceURL,
+        serviceURL: realMedia ? served.realServiceURL : served.serviceURL,
         slowServiceURL: served.slowServiceURL,
         realMedia,
+        realServiceURL: served.realServiceURL,
       };
     },
   );
@@ -75,13 +77,17 @@ export async function recordBrowserLog(): Promise<{ stop(until: RegExp): Promise
   };
 }
 
-/** A Plugin for the test partner on the fast test service; cleaned up after each test. */
+/**
+ * A Plugin for the test partner on the fast test service (`slow`: jobs that take seconds; `real`:
+ * real media, scenes and renders, in every engine); cleaned up after each test.
+ */
 export async function createPlugin(
-  options: PluginOptions & { partnerID?: string; slow?: boolean } = {},
+  options: PluginOptions & { partnerID?: string; slow?: boolean; real?: boolean } = {},
 ): Promise<Plugin> {
-  const { partnerID = 'test-partner', slow, ...rest } = options;
-  const { serviceURL, slowServiceURL } = await testConfig();
-  const plugin = new Plugin(partnerID, { serviceURL: slow ? slowServiceURL : serviceURL, ...rest });
+  const { partnerID = 'test-partner', slow, real, ...rest } = options;
+  const { serviceURL, slowServiceURL, realServiceURL } = await testConfig();
+  const url = slow ? slowServiceURL : real ? realServiceURL : serviceURL;
+  const plugin = new Plugin(partnerID, { serviceURL: url, ...rest });
   created.push(plugin);
   return plugin;
 }
@@ -103,6 +109,27 @@ export function getLoginTokenFor(partnerID = 'test-partner'): (accountID: string
 /** Creates an account (with an optional externalID) and returns its ID. */
 export async function signUp(plugin: Plugin, account: Record<string, string> = {}): Promise<string> {
   return plugin.createAccount(await token('create', { partnerID: plugin.partnerID, account }));
+}
+
+/**
+ * Signs a new account up on `plugin`, searches BUSINESS_URL and generates a 5 s 16:9 video from it;
+ * resolves with the video's ID once the generation has ended (COMPLETE, or FAILED for
+ * `videoInstructions` with the service's `[fail]` marker). The video is not completed.
+ */
+export async function generatedVideo(plugin: Plugin, videoInstructions?: string): Promise<string> {
+  await signUp(plugin);
+  const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+  await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+  const { videoId, requestId } = await plugin.startVideoGeneration({
+    topicId,
+    aspectRatio: '16:9',
+    duration: 5,
+    ...(videoInstructions ? { videoInstructions } : {}),
+  });
+  const generation = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
+  await Promise.race([generation.until('COMPLETE'), generation.until('FAILED')]);
+  generation.unsubscribe();
+  return videoId;
 }
 
 /** Resolves with the payload of the next `name` event. */
@@ -184,6 +211,10 @@ export interface FrameProbe {
   text: string;
   /** The value of a form field. */
   value?: string;
+  /** Whether the element matches `:disabled` (a control, or a fieldset). */
+  disabled: boolean;
+  /** How many form controls in it are not disabled. */
+  enabled: number;
   lang: string;
   color: string;
   background: string;

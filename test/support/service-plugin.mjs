@@ -51,17 +51,17 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
         media: 'placeholder',
         partners: TEST_PARTNERS,
       });
-      // Real renders and storyboards, as partners get them (scenes in the editor, MP4 previews).
-      if (realMediaSuites.length > 0) {
-        realService = await startService({
-          port: 0,
-          host: '127.0.0.1',
-          jobMs: 150,
-          heartbeatMs: 1000,
-          media: 'real',
-          partners: TEST_PARTNERS,
-        });
-      }
+      // Real renders and storyboards, as partners get them (scenes in the editor, MP4 previews):
+      // the real-media suites' service, and in every engine the one of the tests that need scenes
+      // (createPlugin({ real: true })). Idle, it costs nothing.
+      realService = await startService({
+        port: 0,
+        host: '127.0.0.1',
+        jobMs: 150,
+        heartbeatMs: 1000,
+        media: 'real',
+        partners: TEST_PARTNERS,
+      });
     },
     async serverStop() {
       await Promise.all([service?.close(), slowService?.close(), realService?.close()]);
@@ -72,7 +72,8 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
           body: JSON.stringify({
             serviceURL: service.url,
             slowServiceURL: slowService.url,
-            ...(realService ? { realServiceURL: realService.url, realMediaSuites } : {}),
+            realServiceURL: realService.url,
+            realMediaSuites,
             partners: TEST_PARTNERS.map(({ id }) => id),
           }),
           type: 'application/json',

@@ -36,6 +36,7 @@ import { ApiClient, type EditorBoard, type Generation, type Topic } from './clie
 import { StatusHub } from './status.js';
 import { readStored, storageWorks, writeStored } from './storage.js';
 import { renderView, type UserError, type View, type ViewActions } from './views.js';
+import { scenesEditable } from './views/common.js';
 import { LOCALES, resolveLocale, t, useLocale } from './i18n.js';
 import { applyAppearance } from './theme.js';
 
@@ -109,11 +110,24 @@ function reportError(error: unknown): void {
   emit('error', serializeError(error));
 }
 
-/** Emits `videoCompleted` now and `videoRendered` once every render of the video has finished. */
+/** A status update for the host: the status, the error of a FAILED one, and the progress. */
+const statusPayload = ({ status, error, progress }: Pick<Topic, 'status' | 'error' | 'progress'>) => ({
+  status,
+  ...(error ? { error } : {}),
+  ...(progress ? { progress } : {}),
+});
+
+/**
+ * A video's status updates are its final render's: PENDING until the video is completed, then the
+ * render's own status and progress (a video has one render; the service moves every render together).
+ */
+const renderPayload = ({ renders: [render] }: Video) => statusPayload(render ?? { status: 'PENDING' });
+
+/** Emits `videoCompleted` now and `videoRendered` once the video's render has finished. */
 function followRender(video: Video): void {
   emit('videoCompleted', video);
   const stop = hub.watch('video', video.id, (latest) => {
-    if (latest.renders.length > 0 && latest.renders.every((render) => render.status === 'COMPLETE')) {
+    if (renderPayload(latest).status === 'COMPLETE') {
       stop();
       emit('videoRendered', latest);
       if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
@@ -187,6 +201,20 @@ function showEditor(video: Video, board?: EditorBoard): void {
   );
 }
 
+/** Shows `patch` in the editor, if it still shows the video `videoId`. */
+function showInEditor(videoId: string, patch: Partial<Extract<View, { name: 'editor' }>>): void {
+  if (view.name === 'editor' && view.video.id === videoId) show({ ...view, ...patch });
+}
+
+/**
+ * An editor action the service refused: shown in the studio in its language (by the error's code),
+ * and sent to the page as `error` with the technical message.
+ */
+function refused(videoId: string, error: unknown): void {
+  showInEditor(videoId, { error: error as UserError });
+  reportError(error);
+}
+
 async function startSearch(sourceURL: string): Promise<void> {
   show({ name: 'search', sourceURL, searching: true });
   try {
@@ -238,24 +266,24 @@ const actions: ViewActions = {
   },
   save: async (name) => {
     if (view.name !== 'editor') return;
-    const editing = view;
+    const { video: editing, board } = view;
     try {
-      const scenes = editing.board?.editable ? editing.board.scenes : undefined;
-      const video = await api.saveVideo(editing.video.id, { name, ...(scenes ? { scenes } : {}) });
-      if (view.name === 'editor' && view.video.id === video.id) show({ ...view, video });
+      const scenes = scenesEditable(view) ? board?.scenes : undefined;
+      const video = await api.saveVideo(editing.id, { name, ...(scenes ? { scenes } : {}) });
+      showInEditor(video.id, { video, error: undefined });
       emit('videoSaved', video);
     } catch (error) {
-      reportError(error);
+      refused(editing.id, error);
     }
   },
   editScene: (index, patch) => {
-    if (view.name !== 'editor' || !view.board) return;
+    if (view.name !== 'editor' || !view.board || !scenesEditable(view)) return;
     // Typing changes the scene in place: no re-render, the input already shows it.
     Object.assign(view.board.scenes[index] ?? {}, patch);
     if ('image' in patch) show({ ...view });
   },
   moveScene: (index, by) => {
-    if (view.name !== 'editor' || !view.board) return;
+    if (view.name !== 'editor' || !view.board || !scenesEditable(view)) return;
     const scenes = [...view.board.scenes];
     const [scene] = scenes.splice(index, 1);
     if (!scene) return;
@@ -269,7 +297,7 @@ const actions: ViewActions = {
     (same && !same.disabled ? same : other)?.focus();
   },
   removeScene: (index) => {
-    if (view.name !== 'editor' || !view.board || view.board.scenes.length <= 1) return;
+    if (view.name !== 'editor' || !view.board || !scenesEditable(view) || view.board.scenes.length <= 1) return;
     const scenes = view.board.scenes.filter((_, i) => i !== index);
     show({ ...view, board: { ...view.board, scenes } });
     document.querySelector<HTMLElement>(`#scene-${Math.min(index, scenes.length - 1)}-heading`)?.focus();
@@ -282,12 +310,16 @@ const actions: ViewActions = {
   cancelComplete: () => view.name === 'editor' && show({ ...view, confirming: false }),
   complete: async () => {
     if (view.name !== 'editor') return;
+    const { id } = view.video;
     try {
-      const video = await api.completeVideo(view.video.id);
-      show({ ...view, video, confirming: false });
+      const video = await api.completeVideo(id);
+      showInEditor(id, { video, confirming: false, error: undefined });
       followRender(video);
+      // The scenes as saved, which the final render shows: edits not saved are dropped.
+      void api.storyboard(id).then((board) => showInEditor(id, { board }), reportError);
     } catch (error) {
-      reportError(error);
+      if (view.name === 'editor') show({ ...view, confirming: false });
+      refused(id, error);
     }
   },
   exitEditor: () => {
@@ -507,19 +539,13 @@ function fitHeight(): void {
 
 new ResizeObserver(fitHeight).observe(document.documentElement);
 
-/** A status update for the host: the status, the error of a FAILED one, and the progress. */
-const topicPayload = ({ status, error, progress }: Pick<Topic, 'status' | 'error' | 'progress'>) => ({
-  status,
-  ...(error ? { error } : {}),
-  ...(progress ? { progress } : {}),
-});
-
-function statusTopic(kind: 'topic' | 'generation') {
+/** What each status topic follows: a topic search, a generation, or a video (its final render). */
+function statusTopic(kind: 'topic' | 'generation' | 'video') {
   return (key: string, push: (value: unknown) => void) =>
     hub.watch(
       kind,
       key,
-      (record) => push(topicPayload(record)),
+      (record) => push(kind === 'video' ? renderPayload(record as Video) : statusPayload(record as Topic)),
       (error) => {
         const plain = serializeError(error);
         if (plain.code.endsWith('not_found'))
@@ -530,7 +556,11 @@ function statusTopic(kind: 'topic' | 'generation') {
 
 const endpoint = serveHost({
   methods,
-  topics: { [TOPICS.topicSearch]: statusTopic('topic'), [TOPICS.videoGeneration]: statusTopic('generation') },
+  topics: {
+    [TOPICS.topicSearch]: statusTopic('topic'),
+    [TOPICS.videoGeneration]: statusTopic('generation'),
+    [TOPICS.videoRender]: statusTopic('video'),
+  },
   // Without a session, why: if the host had one before this page loaded, it was lost on reload.
   info: () =>
     accountID

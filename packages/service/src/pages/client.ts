@@ -19,11 +19,13 @@ export interface SceneDraft {
   image: number | null;
 }
 
-/** The storyboard in the editor (real media): the scenes and the topic's images to pick from. */
+/**
+ * The storyboard in the editor (real media): the scenes and the topic's images to pick from. The
+ * API's `editable` is left out: the editor derives it from the video (`scenesEditable`).
+ */
 export interface EditorBoard {
   scenes: SceneDraft[];
   images: string[];
-  editable: boolean;
 }
 
 export interface Topic {

@@ -70,6 +70,8 @@ export const de: Messages = {
   'signIn.submit': 'Anmelden',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   'error.invalid_parameter': 'Bitte überprüfen Sie Ihre Eingaben und versuchen Sie es erneut.',
+  'error.invalid_state':
+    'Das ist nicht mehr möglich: Das Video hat sich geändert. Öffnen Sie den Editor erneut, um es im aktuellen Stand zu sehen.',
   'error.not_authenticated': 'Sie sind abgemeldet. Melden Sie sich erneut an, um fortzufahren.',
   'error.source_unreachable': 'Die Website ist nicht erreichbar. Prüfen Sie die Adresse und versuchen Sie es erneut.',
   'error.source_timeout': 'Die Website hat nicht rechtzeitig geantwortet. Versuchen Sie es später erneut.',

@@ -71,6 +71,7 @@ export const en = {
   'signIn.submit': 'Sign in',
   'error.generic': 'Something went wrong. Please try again.',
   'error.invalid_parameter': 'Please check what you entered and try again.',
+  'error.invalid_state': 'This can no longer be done: the video has changed. Reopen the editor to see it as it is now.',
   'error.not_authenticated': 'You are signed out. Sign in again to continue.',
   'error.source_unreachable': 'The website could not be reached. Check the address and try again.',
   'error.source_timeout': 'The website took too long to answer. Try again later.',

@@ -69,6 +69,8 @@ export const es: Messages = {
   'signIn.submit': 'Iniciar sesión',
   'error.generic': 'Algo salió mal. Inténtalo de nuevo.',
   'error.invalid_parameter': 'Revisa los datos e inténtalo de nuevo.',
+  'error.invalid_state':
+    'Ya no se puede hacer: el vídeo ha cambiado. Vuelva a abrir el editor para verlo como está ahora.',
   'error.not_authenticated': 'Tu sesión se ha cerrado. Vuelve a iniciar sesión para continuar.',
   'error.source_unreachable': 'No se pudo acceder al sitio web. Comprueba la dirección e inténtalo de nuevo.',
   'error.source_timeout': 'El sitio web tardó demasiado en responder. Inténtalo de nuevo más tarde.',

@@ -69,6 +69,8 @@ export const fr: Messages = {
   'signIn.submit': 'Se connecter',
   'error.generic': 'Une erreur s’est produite. Veuillez réessayer.',
   'error.invalid_parameter': 'Vérifiez votre saisie et réessayez.',
+  'error.invalid_state':
+    'Ce n’est plus possible : la vidéo a changé. Rouvrez l’éditeur pour la voir telle qu’elle est maintenant.',
   'error.not_authenticated': 'Votre session est fermée. Reconnectez-vous pour continuer.',
   'error.source_unreachable': 'Impossible d’accéder au site web. Vérifiez l’adresse et réessayez.',
   'error.source_timeout': 'Le site web a mis trop de temps à répondre. Réessayez plus tard.',

@@ -69,6 +69,7 @@ export const it: Messages = {
   'signIn.submit': 'Accedi',
   'error.generic': 'Qualcosa è andato storto. Riprova.',
   'error.invalid_parameter': 'Controlla i dati inseriti e riprova.',
+  'error.invalid_state': 'Non è più possibile: il video è cambiato. Riapri l’editor per vederlo com’è ora.',
   'error.not_authenticated': 'La sessione è terminata. Accedi di nuovo per continuare.',
   'error.source_unreachable': 'Impossibile raggiungere il sito web. Controlla l’indirizzo e riprova.',
   'error.source_timeout': 'Il sito web ha impiegato troppo tempo a rispondere. Riprova più tardi.',

@@ -69,6 +69,7 @@ export const pt: Messages = {
   'signIn.submit': 'Entrar',
   'error.generic': 'Ocorreu um erro. Tente novamente.',
   'error.invalid_parameter': 'Verifique os dados inseridos e tente novamente.',
+  'error.invalid_state': 'Já não é possível: o vídeo mudou. Abra o editor novamente para vê-lo como está agora.',
   'error.not_authenticated': 'A sua sessão terminou. Inicie sessão novamente para continuar.',
   'error.source_unreachable': 'O site não está acessível. Verifique o endereço e tente novamente.',
   'error.source_timeout': 'O site não respondeu a tempo. Tente novamente mais tarde.',

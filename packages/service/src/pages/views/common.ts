@@ -12,7 +12,7 @@ export type View =
   | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError; progress?: Progress }
   | { name: 'prompt'; topic: Topic; error?: UserError }
   | { name: 'preview'; generation: Generation; video?: Video }
-  | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard };
+  | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard; error?: UserError };
 
 /** An error to show the user: shown by its code, in the studio's language. */
 export type UserError = { code?: string } | undefined;
@@ -40,6 +40,15 @@ export interface ViewActions {
   signIn(emailAddress: string): void;
   signOut(): void;
 }
+
+/**
+ * Whether the editor's scenes can change: only a video that is not completed, and only one that has
+ * scenes (real media). Derived from the video the view shows (its `isCompleted`, kept current by
+ * the status socket), never kept as a copy: the editor turns read only in place once the video is
+ * completed, while its final render runs and after.
+ */
+export const scenesEditable = (view: Extract<View, { name: 'editor' }>): boolean =>
+  !view.video.isCompleted && (view.board?.scenes.length ?? 0) > 0;
 
 export function steps(current: 1 | 2 | 3): TemplateResult {
   const step = (n: number, label: string) =>

@@ -3,14 +3,14 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { HostConfig } from 'video-plugin/internal';
 import type { EditorBoard } from '../client.js';
-import { formatDate, t } from '../i18n.js';
+import { errorText, formatDate, t } from '../i18n.js';
 import { progressBar } from '../progress.js';
-import { formValue, videoPicture, type View, type ViewActions } from './common.js';
+import { formValue, scenesEditable, videoPicture, type View, type ViewActions } from './common.js';
 
 /** The scene list of the editor: each scene's picture, text, voiceover line, order. */
-function scenesEditor(board: EditorBoard, actions: ViewActions): TemplateResult {
+function scenesEditor(board: EditorBoard, editable: boolean, actions: ViewActions): TemplateResult {
   const count = board.scenes.length;
-  const disabled = !board.editable;
+  const disabled = !editable;
   return html`<fieldset class="scenes" ?disabled=${disabled}>
     <legend>${t(disabled ? 'editor.scenesReadOnly' : 'editor.scenes')}</legend>
     <ol>
@@ -125,6 +125,7 @@ export function editorView(
     ...Object.fromEntries(given),
   };
   const render = video.renders[0];
+  const editable = scenesEditable(view);
   return html`<h2>${t('editor.heading')}</h2>
     ${videoPicture(video, 'preview')}
     <form
@@ -135,10 +136,10 @@ export function editorView(
     >
       <label for="video-name">${t('editor.name')}</label>
       <input id="video-name" name="name" required maxlength="200" .value=${video.name} />
-      ${view.board && view.board.scenes.length > 0 ? scenesEditor(view.board, actions) : nothing}
+      ${view.board && view.board.scenes.length > 0 ? scenesEditor(view.board, editable, actions) : nothing}
       <div class="row">
         <button type="submit" class="secondary" data-action="save">
-          ${t(view.board?.editable ? 'editor.saveAndPreview' : 'editor.save')}
+          ${t(editable ? 'editor.saveAndPreview' : 'editor.save')}
         </button>
         <button type="button" data-action="complete" ?disabled=${video.isCompleted} @click=${actions.askComplete}>
           ${t('editor.complete')}
@@ -148,6 +149,7 @@ export function editorView(
         </button>
       </div>
     </form>
+    ${view.error ? html`<p role="alert" class="error" data-error=${view.error.code ?? ''}>${errorText(view.error)}</p>` : nothing}
     ${
       video.isCompleted
         ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>

@@ -5,7 +5,7 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
-import { renderFilesSchema } from '../wire/api.js';
+import { renderFilesSchema } from '../wire/schemas.js';
 import { strictObject } from './validate.js';
 
 /** The service's domain: the `aud` of every token and the host part of {@link ACCOUNT_CLAIM}. */

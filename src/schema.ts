@@ -39,5 +39,35 @@ export function strictObject<S extends core.$ZodShape>(shape: S): core.$ZodObjec
   return new core.$ZodObject({ type: 'object', shape, catchall: never }) as core.$ZodObject<S, core.$strict>;
 }
 
-/** zod's synchronous safe parse: `{ success, data }` or `{ success: false, error }`. */
-export const safeParse: typeof core.safeParse = core.safeParse;
+/** What zod's runner leaves: the parsed value, and the issues as the schemas raised them. */
+export type Result = core.ParsePayload;
+/** An issue as a schema raised it: with its `input` and the schema (`inst`), `path` if not at the root. */
+export type RawIssue = core.$ZodRawIssue;
+
+/**
+ * Runs `schema` on `value` with zod's own runner, `schema._zod.run` — what zod's `safeParse` calls
+ * before it wraps the issues in a `$ZodError` (0.44 kB gzip of every partner's page, issue 32).
+ * `_zod.run` is an internal of zod's core: package.json pins zod to `~4.6` and
+ * test/node/zod-internals.test.ts fails when it changes. Every schema of the browser code is
+ * synchronous, so the result is never a promise.
+ */
+export function run(schema: Schema, value: unknown): Result {
+  return schema._zod.run({ value, issues: [] }, { async: false }) as Result;
+}
+
+/** The parsed value, or `undefined` when `value` does not pass `schema`. */
+export function valid<T extends Schema>(schema: T, value: unknown): core.output<T> | undefined {
+  const result = run(schema, value);
+  return result.issues.length ? undefined : (result.value as core.output<T>);
+}
+
+/**
+ * An issue's message as zod gives it by default: the issue's own, else the message of the check
+ * that raised it (`custom(check, message)`), else zod's "Invalid input". Unlike zod's
+ * `safeParse`, zod's global config (`z.config()`: locales, `customError`), which a partner's page
+ * can change, does not reach the SDK's messages.
+ */
+export function message(issue: RawIssue): string {
+  const own = issue.message || issue.inst?._zod.def.error?.(issue as never);
+  return (typeof own === 'string' ? own : own?.message) ?? 'Invalid input';
+}

@@ -1,8 +1,9 @@
 // The SDK runs its zod schemas with zod's own runner (`schema._zod.run`, src/schema.ts) instead of
-// `safeParse`, to keep `$ZodError` out of partners' bundles (issue 32). `_zod.run` is an internal of
-// zod's core, so package.json pins zod to `~4.6`; this test fails loudly when the internal changes,
-// and proves on many good and bad inputs that every issue — code, path, message, input, expected
-// type, unknown keys — and every parsed value is what zod's `safeParse` gives.
+// `safeParse`, and its objects and optionals are types of its own on zod's core (issue 32).
+// `_zod.run` is an internal of zod's core, so package.json pins zod to `~4.6`; this test fails
+// loudly when the internal changes, and proves on many good and bad inputs that every issue — code,
+// path, message, input, expected type, unknown keys — and every parsed value is what zod's
+// `safeParse` gives with zod's own `$ZodObject` and `$ZodOptional`.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -104,15 +105,41 @@ function* inputsFor(schema: z.Schema): Generator<unknown> {
     }
     for (const inner of inputsFor(shape[key]!)) yield { [key]: inner };
     yield { [key]: undefined, unknownKey: 1, [`${key}x`]: 2 };
+    // Inherited keys: zod reads them as present (`key in input`).
+    for (const value of [undefined, 'x', 1, {}]) yield Object.create({ [key]: value }) as unknown;
   }
   yield { unknown: 1 };
   yield JSON.parse('{"__proto__": {"a": 1}, "b": 2}');
   yield Object.assign(Object.create({ inherited: 1 }), { own: 1 });
 }
 
-/** zod's own verdict (what the SDK used until issue 32): safeParse with each issue's input. */
+const references = new WeakMap<z.Schema, z.Schema>();
+/**
+ * The same schema built with zod's own `$ZodObject`, `$ZodOptional` and `$ZodNever`, as src/schema.ts
+ * built it until issue 32; its checks (`$ZodCustom`) are the very same instances.
+ */
+function reference(schema: z.Schema): z.Schema {
+  const def = schema._zod.def as {
+    type: string;
+    shape?: Record<string, z.Schema>;
+    strict?: true;
+    innerType?: z.Schema;
+  };
+  let zod = references.get(schema);
+  if (zod) return zod;
+  if (def.type === 'optional') zod = new core.$ZodOptional({ type: 'optional', innerType: reference(def.innerType!) });
+  else if (def.type === 'object') {
+    const shape = Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, reference(field)]));
+    const catchall = def.strict ? { catchall: new core.$ZodNever({ type: 'never' }) } : {};
+    zod = new core.$ZodObject({ type: 'object', shape, ...catchall });
+  } else zod = schema;
+  references.set(schema, zod);
+  return zod;
+}
+
+/** zod's own verdict (what the SDK used until issue 32): safeParse of zod's own types, with each issue's input. */
 function zodVerdict(schema: z.Schema, value: unknown) {
-  const result = core.safeParse(schema, value, { reportInput: true });
+  const result = core.safeParse(reference(schema), value, { reportInput: true });
   if (result.success) return { data: result.data };
   return {
     issues: result.error.issues.map((i) => ({
@@ -143,17 +170,25 @@ function runnerVerdict(schema: z.Schema, value: unknown) {
 }
 
 const schemas: [string, z.Schema][] = [
-  ...Object.entries(options).filter((entry): entry is [string, z.Schema] => {
-    const value = entry[1] as { _zod?: unknown } | undefined;
-    return typeof value === 'object' && value !== null && '_zod' in value;
-  }),
+  ...(Object.entries(options) as [string, unknown][]).filter(
+    (entry): entry is [string, z.Schema] => typeof entry[1] === 'object' && entry[1] !== null && '_zod' in entry[1],
+  ),
   ...Object.entries(hostMessageSchemas).map(([k, s]): [string, z.Schema] => [`host ${k}`, s]),
   ...Object.entries(serviceMessageSchemas).map(([k, s]): [string, z.Schema] => [`service ${k}`, s]),
   ['hello', helloSchema],
   ['connect', connectSchema],
 ];
 
-test('the runner gives what zod’s safeParse gives: every issue and every parsed value, on many inputs', () => {
+test('the SDK’s object and optional types are its own zod types, not zod’s', () => {
+  const optional = z.optional(z.custom());
+  const object = z.strictObject({ a: optional });
+  assert.equal(object._zod.constr.name, '$VideoPluginObject');
+  assert.equal(optional._zod.constr.name, '$VideoPluginOptional');
+  assert.ok(object._zod.traits.has('$ZodType') && !(object instanceof core.$ZodObject));
+  assert.ok(!(optional instanceof core.$ZodOptional));
+});
+
+test('the runner and the SDK’s own types give what zod’s safeParse of zod’s types gives: every issue and every parsed value, on many inputs', () => {
   assert.ok(schemas.length >= 20, `only ${schemas.length} schemas found`);
   let compared = 0;
   let failing = 0;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { rollup } from 'rollup';
+import { rollup, type RollupCache } from 'rollup';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,21 +44,27 @@ async function esbuildModules(code: string): Promise<Map<string, number>> {
 }
 
 /** The modules rollup keeps for `code` (node-resolve, tree shaking as rollup.config.mjs), with their rendered bytes. */
+let rollupCache: RollupCache | undefined;
+let entries = 0;
 async function rollupModules(code: string): Promise<Map<string, number>> {
+  const entry = `${VIRTUAL}-${entries++}`;
   const bundle = await rollup({
-    input: VIRTUAL,
+    input: entry,
+    // The modules parsed once for every import checked (the entry itself is never cached).
+    cache: rollupCache,
     external: (id) => LIT.test(id),
     plugins: [
-      { name: 'entry', resolveId: (id) => (id === VIRTUAL ? id : null), load: (id) => (id === VIRTUAL ? code : null) },
+      { name: 'entry', resolveId: (id) => (id === entry ? id : null), load: (id) => (id === entry ? code : null) },
       nodeResolve({ browser: true, rootDir: root }),
     ],
     onwarn: () => {},
   });
+  rollupCache = bundle.cache;
   const { output } = await bundle.generate({ format: 'es' });
   await bundle.close();
   return new Map(
     Object.entries(output[0].modules)
-      .filter(([path, info]) => info.renderedLength > 0 && path !== VIRTUAL)
+      .filter(([path, info]) => info.renderedLength > 0 && path !== entry)
       .map(([path, info]) => [name(path), info.renderedLength]),
   );
 }

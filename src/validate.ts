@@ -6,7 +6,7 @@
 import * as z from './schema.js';
 import { InvalidParameterError } from './errors.js';
 
-type Issue = z.Issue;
+type Issue = z.RawIssue;
 
 /** "an object", "a number". */
 const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
@@ -29,7 +29,7 @@ function explain(issue: Issue, got: unknown): string {
       return `has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove it or fix the spelling`;
     default:
       // 'Invalid input': zod's message for a check that has none of its own.
-      return `${issue.message === 'Invalid input' ? 'is not valid' : issue.message}, got ${describe(got)}`;
+      return `${z.message(issue) === 'Invalid input' ? 'is not valid' : z.message(issue)}, got ${describe(got)}`;
   }
 }
 
@@ -38,11 +38,11 @@ function explain(issue: Issue, got: unknown): string {
  * the first issue, e.g. `options.editor.labels` or `videoGenerationParams.duration`.
  */
 export function parse<T extends z.Schema>(schema: T, input: unknown, name: string): z.infer<T> {
-  // `reportInput`: each issue carries the value it is about.
-  const result = z.safeParse(schema, input, { reportInput: true });
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = [name, ...issue.path].join('.');
+  // zod's runner: the raw issues, each with the value it is about.
+  const result = z.run(schema, input);
+  if (!result.issues.length) return result.value as z.infer<T>;
+  const issue = result.issues[0]!;
+  const field = [name, ...(issue.path ?? [])].join('.');
   throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, issue.input)}.`, {
     field,
   });

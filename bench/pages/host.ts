@@ -6,7 +6,7 @@ import { WindowMessenger, connect } from 'penpal';
 import { Plugin } from '../../src/index.js';
 import { HostConnection } from '../../src/wire/host.js';
 import * as z from 'zod/mini';
-import { videoSchema } from '../../src/wire/api.js';
+import { videoSchema } from '../../src/wire/schemas.js';
 import { frameHash, hostMessageSchemas, parseMessage, serviceMessageSchemas } from '../../src/wire/protocol.js';
 import { countResources } from '../../test/support/resources.js';
 import { meta, now } from './common.js';

@@ -5,7 +5,8 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
-import { ACCOUNT_FIELD_LIMITS, MAX_ID_LENGTH, renderFilesSchema, type AccountField } from '../wire/api.js';
+import { ACCOUNT_FIELD_LIMITS, MAX_ID_LENGTH, type AccountField } from '../wire/api.js';
+import { renderFilesSchema } from '../wire/schemas.js';
 import { strictObject } from './validate.js';
 
 /** The service's domain: the `aud` of every token and the host part of {@link ACCOUNT_CLAIM}. */

@@ -1,9 +1,22 @@
 /**
  * What the host asks of the service page and what it gets back: the method names, the shapes of
  * accounts, videos and status payloads, and the events. Shared by the `Plugin` (host side) and the
- * service's pages, so that both agree on every field.
+ * service's pages, so that both agree on every field. The zod schemas of the answers, which these
+ * types are inferred from, are in `schemas.ts` (out of the `Plugin`'s imports, issue 32).
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import type {
+  accountSchema,
+  hostConfigSchema,
+  mediaFileSchema,
+  renderFilesSchema,
+  renderSchema,
+  sessionInfoSchema,
+  statusPayloadSchema,
+  topicSearchStartSchema,
+  videoGenerationStartSchema,
+  videoSchema,
+} from './schemas.js';
 
 export const STATUSES = ['PENDING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
 export const ASPECT_RATIOS = ['16:9', '4:5'] as const;
@@ -71,97 +84,21 @@ export type AccountField = keyof typeof ACCOUNT_FIELD_LIMITS;
 /** Longest account ID or `externalID`, in characters. */
 export const MAX_ID_LENGTH = 256;
 
-const optionalString = z.optional(z.string());
-const optionalBoolean = z.optional(z.boolean());
-
-export const accountSchema = z.object({
-  id: z.string(),
-  externalID: optionalString,
-  firstName: optionalString,
-  lastName: optionalString,
-  emailAddress: optionalString,
-  companyName: optionalString,
-  phone: optionalString,
-  city: optionalString,
-  state: optionalString,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
 /** An account on the service. Dates are ISO-8601 strings. */
 export type Account = z.infer<typeof accountSchema>;
 
-// No shared shape spread into the captions' object: a spread keeps every schema of this module in
-// the Plugin bundle (rollup cannot prove it pure), and the SDK never parses these.
-export const mediaFileSchema = z.object({
-  /** Absolute URL, readable from any origin (CORS `*`), with the same access rule as the video. */
-  url: z.string(),
-  /** Its media type: the `Content-Type` the URL answers with, e.g. `video/mp4`. */
-  type: z.string(),
-});
 /** One file of a finished render: its URL and its media type. */
 export type MediaFile = z.infer<typeof mediaFileSchema>;
 
-/**
- * Every file a finished render has, for publishing it without another request. Real media:
- * `video` (`video/mp4`), `poster` (`image/jpeg`, a frame of the video), `captions` (WebVTT, with
- * the narration's `language`) and `transcript` (`text/plain; charset=utf-8`, the narration scene by
- * scene). Placeholder media (SVG stand-ins): `video` and `poster` (`image/svg+xml`) only — a
- * stand-in has no narration, so no captions and no transcript.
- */
-export const renderFilesSchema = z.object({
-  /** The video itself (the same URL as the render's `url`): `<video src>`/`<source src type>`. */
-  video: mediaFileSchema,
-  /** A still of the video: `<video poster>`, or an `<img>` before it plays. */
-  poster: mediaFileSchema,
-  /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
-  captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string() })),
-  /** The narration as plain text, scene by scene, for a transcript beside the player. */
-  transcript: z.optional(mediaFileSchema),
-});
 /** The files of a finished render (`Render.files`). */
 export type RenderFiles = z.infer<typeof renderFilesSchema>;
 
-export const renderSchema = z.object({
-  format: z.string(),
-  status: z.enum(STATUSES),
-  /** How far the render is (see {@link Progress}). */
-  progress: z.optional(z.custom<Progress>()),
-  /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
-  url: optionalString,
-  renderedAt: optionalString,
-  /** Set when `status` is `COMPLETE`: the video, poster, captions and transcript, each with its type. */
-  files: z.optional(renderFilesSchema),
-  /**
-   * Set when `status` is `COMPLETE`: a short description of the video in its language (its length,
-   * name and scene headings), for the `alt` or `aria-label` of wherever it is published.
-   */
-  altText: optionalString,
-});
 /** One rendition of a completed video. */
 export type Render = z.infer<typeof renderSchema>;
 
-export const videoSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  topicId: optionalString,
-  aspectRatio: z.enum(ASPECT_RATIOS),
-  duration: z.number(),
-  language: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  isCompleted: z.boolean(),
-  thumbnailURL: optionalString,
-  renders: z.array(renderSchema),
-});
 /** A video saved on the account. */
 export type Video = z.infer<typeof videoSchema>;
 
-export const statusPayloadSchema = z.object({
-  status: z.enum(STATUSES),
-  error: z.optional(z.object({ code: z.string(), message: z.string() })),
-  /** How far the job is: stage, whole-job fraction, time left (see {@link Progress}). */
-  progress: z.optional(z.custom<Progress>()),
-});
 /** `PENDING`, `PROCESSING`, `COMPLETE` or `FAILED`. */
 export type ActionStatus = (typeof STATUSES)[number];
 /**
@@ -181,11 +118,9 @@ export type VideoGenerationStatusUpdatePayload = z.infer<typeof statusPayloadSch
  */
 export type VideoRenderStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
 
-export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });
 /** What `startTopicSearch` resolves to. */
 export type TopicSearchStartResult = z.infer<typeof topicSearchStartSchema>;
 
-export const videoGenerationStartSchema = z.object({ requestId: z.string(), videoId: z.string(), topicId: z.string() });
 /** What `startVideoGeneration` resolves to. */
 export type VideoGenerationStartResult = z.infer<typeof videoGenerationStartSchema>;
 
@@ -196,16 +131,6 @@ export const TOPICS = {
   videoRender: 'videoRender',
 } as const;
 
-/** What the page reports about its session in `ready` and in the `_session` event. */
-export const sessionInfoSchema = z.object({
-  accountID: z.nullable(z.string()),
-  /**
-   * Without a session: how a session the host had would have been lost, in words that continue
-   * "lost the session of account X …" (on reload without storage; in the `_session` event, the
-   * service refused it, e.g. after a restart without its data).
-   */
-  lost: z.optional(z.string()),
-});
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 /** The public events and their payloads. */
@@ -281,44 +206,6 @@ export const INTERNAL_EVENTS = {
   height: '_height',
 } as const;
 
-/** Payload schema of each public event that the page pushes. Errors arrive in plain form. */
-export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
-  pluginOpened: z.optional(z.unknown()),
-  pluginOpenFailed: z.object({ code: z.string(), message: z.string() }),
-  editorOpened: videoSchema,
-  editorOpenFailed: z.object({ code: z.string(), message: z.string() }),
-  editorExited: z.optional(z.unknown()),
-  videoCreated: videoSchema,
-  videoSaved: videoSchema,
-  videoCompleted: videoSchema,
-  videoRendered: videoSchema,
-  error: z.object({ code: z.string(), message: z.string() }),
-  // Never pushed by the page: the host emits it (and drops it from the wire).
-  sessionLost: z.never(),
-};
-
-export const hostConfigSchema = z.object({
-  partnerID: z.string(),
-  authMode: z.enum(['jwt', 'uncontrolled']),
-  isDebug: z.boolean(),
-  /** Checked again by the page with the `Plugin`'s own schema (options.ts). */
-  appearance: z.optional(z.unknown()),
-  locale: optionalString,
-  /**
-   * `auto`: the page lays out at its natural height and reports it (INTERNAL_EVENTS.height). Any
-   * other string is a fixed height (a later SDK's value must not fail the handshake).
-   */
-  height: optionalString,
-  completeVideoConfirmation: z.optional(
-    z.object({
-      shouldShow: optionalBoolean,
-      title: optionalString,
-      body: optionalString,
-      confirmButton: optionalString,
-      cancelButton: optionalString,
-    }),
-  ),
-});
 /** The host's configuration, sent with every handshake (so it is replayed on reconnect). */
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 

@@ -3,7 +3,7 @@
  * timers and every pending call of one iframe. See protocol.ts for the exchange.
  */
 import type { Logger } from '../debug.js';
-import { safeParse } from '../schema.js';
+import { valid } from '../schema.js';
 import {
   ConnectionError,
   DestroyedError,
@@ -220,7 +220,7 @@ export class HostConnection {
     const data: unknown = event.data;
     const hello =
       event.origin === this.#options.serviceOrigin && (data as Record<string, unknown>)?.[HANDSHAKE_KEY] === 'hello'
-        ? safeParse(helloSchema, data).data
+        ? valid(helloSchema, data)
         : undefined;
     if (hello?.channel !== this.#options.channel || hello.v !== PROTOCOL_VERSION) {
       if (hello && hello.v !== PROTOCOL_VERSION) this.#versionSeen = hello.v;

@@ -99,8 +99,7 @@ export function parseMessage<S extends Record<string, z.Schema>>(
   // A primitive has no `t` either; the schema checks that it is an object.
   const kind = (data as { t?: unknown } | undefined)?.t;
   if (typeof kind !== 'string' || !Object.hasOwn(schemas, kind)) return undefined;
-  // `data` is undefined when the check fails.
-  return z.safeParse(schemas[kind]!, data).data as z.infer<S[keyof S]> | undefined;
+  return z.valid(schemas[kind]!, data) as z.infer<S[keyof S]> | undefined;
 }
 
 /** Reads `channel` and `v` from an iframe URL hash (`#channel=…&v=…`). */

@@ -4,7 +4,7 @@
  * events and subscription updates. See protocol.ts for the exchange.
  */
 import type { Logger } from '../debug.js';
-import { safeParse } from '../schema.js';
+import { valid } from '../schema.js';
 import { VideoPluginError, serializeError, type SerializedError } from '../errors.js';
 import {
   HANDSHAKE_KEY,
@@ -155,9 +155,9 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     const data: unknown = event.data;
     if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[HANDSHAKE_KEY] !== 'connect')
       return;
-    const connect = safeParse(connectSchema, data);
+    const connect = valid(connectSchema, data);
     const offered = event.ports[0];
-    if (!connect.success || connect.data.channel !== frame.channel || connect.data.v !== PROTOCOL_VERSION || !offered) {
+    if (connect?.channel !== frame.channel || connect.v !== PROTOCOL_VERSION || !offered) {
       log('dropped an invalid connect message', data);
       return;
     }
@@ -170,7 +170,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
       return;
     }
     handshaken = true;
-    const refusal = await options.checkOrigin?.(event.origin, connect.data);
+    const refusal = await options.checkOrigin?.(event.origin, connect);
     if (refusal) {
       log(`refused host origin ${event.origin}`, refusal);
       offered.postMessage({ t: 'refused', error: refusal } satisfies ServiceMessage);
@@ -179,7 +179,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     }
     closePort();
     port = offered;
-    host = { origin: event.origin, config: connect.data.config, sdk: connect.data.sdk, channel: frame.channel };
+    host = { origin: event.origin, config: connect.config, sdk: connect.sdk, channel: frame.channel };
     port.onmessage = onPortMessage;
     post({ t: 'ready', info: options.info?.() });
     log(`connected to host ${event.origin}`);

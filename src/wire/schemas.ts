@@ -1,0 +1,147 @@
+/**
+ * The zod/mini schemas of the service's answers and payloads (accounts, videos, renders, status
+ * updates, the host's configuration, the events' payloads): what the service checks and what the
+ * types of `api.ts` are inferred from. Kept apart from `api.ts`, whose constants the `Plugin`
+ * imports: these schemas are built at module top level, and a bundler without rollup's purity
+ * analysis (esbuild) cannot drop them from a module the `Plugin` imports — 2.3 kB gzip of every
+ * esbuild partner's page (issue 32). No browser module imports this one; the service reaches it
+ * through `video-plugin/internal`.
+ */
+import * as z from 'zod/mini';
+import { ASPECT_RATIOS, STATUSES, type PluginEventName, type Progress } from './api.js';
+
+const optionalString = z.optional(z.string());
+const optionalBoolean = z.optional(z.boolean());
+
+export const accountSchema = z.object({
+  id: z.string(),
+  externalID: optionalString,
+  firstName: optionalString,
+  lastName: optionalString,
+  emailAddress: optionalString,
+  companyName: optionalString,
+  phone: optionalString,
+  city: optionalString,
+  state: optionalString,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+// No shared shape spread into the captions' object: a spread keeps every schema of this module in
+// the Plugin bundle (rollup cannot prove it pure), and the SDK never parses these.
+export const mediaFileSchema = z.object({
+  /** Absolute URL, readable from any origin (CORS `*`), with the same access rule as the video. */
+  url: z.string(),
+  /** Its media type: the `Content-Type` the URL answers with, e.g. `video/mp4`. */
+  type: z.string(),
+});
+
+/**
+ * Every file a finished render has, for publishing it without another request. Real media:
+ * `video` (`video/mp4`), `poster` (`image/jpeg`, a frame of the video), `captions` (WebVTT, with
+ * the narration's `language`) and `transcript` (`text/plain; charset=utf-8`, the narration scene by
+ * scene). Placeholder media (SVG stand-ins): `video` and `poster` (`image/svg+xml`) only — a
+ * stand-in has no narration, so no captions and no transcript.
+ */
+export const renderFilesSchema = z.object({
+  /** The video itself (the same URL as the render's `url`): `<video src>`/`<source src type>`. */
+  video: mediaFileSchema,
+  /** A still of the video: `<video poster>`, or an `<img>` before it plays. */
+  poster: mediaFileSchema,
+  /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
+  captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string() })),
+  /** The narration as plain text, scene by scene, for a transcript beside the player. */
+  transcript: z.optional(mediaFileSchema),
+});
+
+export const renderSchema = z.object({
+  format: z.string(),
+  status: z.enum(STATUSES),
+  /** How far the render is (see {@link Progress}). */
+  progress: z.optional(z.custom<Progress>()),
+  /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
+  url: optionalString,
+  renderedAt: optionalString,
+  /** Set when `status` is `COMPLETE`: the video, poster, captions and transcript, each with its type. */
+  files: z.optional(renderFilesSchema),
+  /**
+   * Set when `status` is `COMPLETE`: a short description of the video in its language (its length,
+   * name and scene headings), for the `alt` or `aria-label` of wherever it is published.
+   */
+  altText: optionalString,
+});
+
+export const videoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  topicId: optionalString,
+  aspectRatio: z.enum(ASPECT_RATIOS),
+  duration: z.number(),
+  language: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  isCompleted: z.boolean(),
+  thumbnailURL: optionalString,
+  renders: z.array(renderSchema),
+});
+
+export const statusPayloadSchema = z.object({
+  status: z.enum(STATUSES),
+  error: z.optional(z.object({ code: z.string(), message: z.string() })),
+  /** How far the job is: stage, whole-job fraction, time left (see {@link Progress}). */
+  progress: z.optional(z.custom<Progress>()),
+});
+
+export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });
+
+export const videoGenerationStartSchema = z.object({ requestId: z.string(), videoId: z.string(), topicId: z.string() });
+
+/** What the page reports about its session in `ready` and in the `_session` event. */
+export const sessionInfoSchema = z.object({
+  accountID: z.nullable(z.string()),
+  /**
+   * Without a session: how a session the host had would have been lost, in words that continue
+   * "lost the session of account X …" (on reload without storage; in the `_session` event, the
+   * service refused it, e.g. after a restart without its data).
+   */
+  lost: z.optional(z.string()),
+});
+
+/** Payload schema of each public event that the page pushes. Errors arrive in plain form. */
+export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
+  pluginOpened: z.optional(z.unknown()),
+  pluginOpenFailed: z.object({ code: z.string(), message: z.string() }),
+  editorOpened: videoSchema,
+  editorOpenFailed: z.object({ code: z.string(), message: z.string() }),
+  editorExited: z.optional(z.unknown()),
+  videoCreated: videoSchema,
+  videoSaved: videoSchema,
+  videoCompleted: videoSchema,
+  videoRendered: videoSchema,
+  error: z.object({ code: z.string(), message: z.string() }),
+  // Never pushed by the page: the host emits it (and drops it from the wire).
+  sessionLost: z.never(),
+};
+
+export const hostConfigSchema = z.object({
+  partnerID: z.string(),
+  authMode: z.enum(['jwt', 'uncontrolled']),
+  isDebug: z.boolean(),
+  /** Checked again by the page with the `Plugin`'s own schema (options.ts). */
+  appearance: z.optional(z.unknown()),
+  locale: optionalString,
+  /**
+   * `auto`: the page lays out at its natural height and reports it (INTERNAL_EVENTS.height). Any
+   * other string is a fixed height (a later SDK's value must not fail the handshake).
+   */
+  height: optionalString,
+  completeVideoConfirmation: z.optional(
+    z.object({
+      shouldShow: optionalBoolean,
+      title: optionalString,
+      body: optionalString,
+      confirmButton: optionalString,
+      cancelButton: optionalString,
+    }),
+  ),
+});

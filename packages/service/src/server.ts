@@ -13,7 +13,8 @@ import type { Duplex } from 'node:stream';
 import { NotFoundError } from 'video-plugin/internal';
 import { handleApi, type ApiContext } from './http/api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
-import { sendError } from './http/reply.js';
+import { HttpError, sendError } from './http/reply.js';
+import { hostAllowed, hostRefusal } from './http/hosts.js';
 import { Jobs } from './jobs/jobs.js';
 import { Live } from './http/live.js';
 import { announceFfmpeg } from './media/tools.js';
@@ -98,9 +99,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
+    if (!hostAllowed(req.headers.host, config.publicHosts)) {
+      return sendError(res, new HttpError(403, 'origin_not_allowed', hostRefusal(req.headers.host ?? '')));
+    }
     handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => live.upgrade(req, socket, head));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!hostAllowed(req.headers.host, config.publicHosts)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    live.upgrade(req, socket, head);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

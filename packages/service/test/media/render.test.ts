@@ -158,6 +158,14 @@ describe('voice', () => {
     }
   });
 
+  test('a narration that starts with - is spoken as text, not read as an option', async () => {
+    for (const text of ['--version', '--stdin', '-w /tmp/elsewhere.wav']) {
+      const pcm = await speak(text, VOICES['en-US']!, 165);
+      const seconds = pcm.samples.length / pcm.rate;
+      assert.ok(seconds > 0.3, `${text}: ${seconds} s of speech`);
+    }
+  });
+
   test('parseWav refuses what is not a WAV file', () => {
     assert.throws(() => parseWav(new Uint8Array(64)), /not a PCM WAV file/);
   });

@@ -15,6 +15,7 @@ import { handleApi, type ApiContext } from './http/api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
 import { HttpError, sendError } from './http/reply.js';
 import { hostAllowed, hostRefusal } from './http/hosts.js';
+import { egressPolicy } from './egress.js';
 import { Jobs } from './jobs/jobs.js';
 import { Live } from './http/live.js';
 import { announceFfmpeg } from './media/tools.js';
@@ -92,8 +93,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const temporaryMedia = config.media === 'real' && !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
   let origin = '';
-  const webhooks = new Webhooks(config, store, () => origin);
-  const jobs = new Jobs(store, { ...config, mediaDir, webhooks });
+  let port = 0;
+  // What the service may fetch: never itself (its port is known once it listens).
+  const egress = egressPolicy(config.host, config.allowPrivateSources, () => port);
+  const webhooks = new Webhooks(config, store, () => origin, egress);
+  const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir };
   const live = new Live(config, store, streams, () => origin);
@@ -123,7 +127,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   origin = `http://${displayHost(config.host)}:${port}`;
   // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
   jobs.resume();

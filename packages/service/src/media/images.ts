@@ -182,10 +182,10 @@ export async function downloadImage(
     console.warn(`video-plugin-service: image skipped, ${skipped}: ${url}`);
     return { skipped };
   }
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${index}.${image.type}`);
   // Whole or not at all: the media route serves what is there.
-  await writeFile(`${file}.part`, image.data);
+  await writeFile(`${file}.part`, image.data, { mode: 0o600 });
   await rename(`${file}.part`, file);
   return { file, width: image.width, height: image.height };
 }

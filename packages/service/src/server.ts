@@ -182,7 +182,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
   const path = url.pathname;
   if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
   if (req.method === 'GET' || req.method === 'HEAD') {
-    if (path === '/plugin') return servePluginPage(res, ctx.config);
+    if (path === '/plugin') return servePluginPage(res, ctx.config, url.searchParams.get('partner'));
     if (path === '/') {
       // For a person who opens the service's address in a browser.
       const text =

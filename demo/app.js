@@ -151,7 +151,18 @@ function embedSnippets(data) {
   // needs the page's code to log a user in before the studio opens.
   const jwt = data.get('authMode') !== 'uncontrolled';
   const openOn = jwt ? 'none' : 'click';
-  const markup = `${script}\n\n<div data-video-plugin ${attributes('data-')} data-open-on="${openOn}" data-height="640px"></div>`;
+  // The markup names no service and no debug output: those are the site-wide <script>'s (a CMS
+  // author's markup cannot choose them), on its tag.
+  const serviceURL = config.find(([name]) => name === 'service-url')?.[1];
+  const siteScript = script.replace(
+    ' defer>',
+    `${serviceURL ? ` data-service-url="${serviceURL}"` : ''}${debug ? ' data-debug' : ''} defer>`,
+  );
+  const markupAttributes = config
+    .filter(([name]) => name !== 'service-url')
+    .map(([name, text]) => `data-${name}="${text}"`)
+    .join(' ');
+  const markup = `${siteScript}\n\n<div data-video-plugin ${markupAttributes} data-open-on="${openOn}" data-height="640px"></div>`;
   const element = `${script}
 
 <video-plugin id="video-studio" ${attributes('')} style="height: 640px">

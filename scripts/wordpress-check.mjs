@@ -174,14 +174,15 @@ async function main() {
   const snippet = (name) => {
     const match = readme.match(new RegExp(`<!-- snippet: ${name} -->\\s*\`\`\`html\\n([\\s\\S]*?)\`\`\``));
     if (!match) throw new Error(`docs/cdn.md has no snippet "${name}"`);
-    return match[1]
-      .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${version}/dist/cdn/`, cdnBase)
-      .replaceAll(
-        /\bdata-partner-id="YOUR-PARTNER-ID"/g,
-        `data-partner-id="demo-partner" data-service-url="${serviceURL}"`,
-      )
-      .replaceAll(/(\s)partner-id="YOUR-PARTNER-ID"/g, `$1partner-id="demo-partner" service-url="${serviceURL}"`)
-      .trim();
+    return (
+      match[1]
+        .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${version}/dist/cdn/`, cdnBase)
+        // The service is the site's choice, on its own <script> tag: markup cannot set it.
+        .replaceAll(/(<script\s+src="[^"]*\/video-plugin\.min\.js")/g, `$1 data-service-url="${serviceURL}"`)
+        .replaceAll(/\bdata-partner-id="YOUR-PARTNER-ID"/g, 'data-partner-id="demo-partner"')
+        .replaceAll(/(\s)partner-id="YOUR-PARTNER-ID"/g, `$1partner-id="demo-partner" service-url="${serviceURL}"`)
+        .trim()
+    );
   };
   const [siteScript, ...markupParts] = snippet('cdn-markup').split('\n\n');
   const markup = markupParts.join('\n\n');
@@ -305,6 +306,15 @@ echo json_encode($out);`)
       launcher: '[data-video-plugin] button',
       studio: '[data-video-plugin] video-plugin',
     },
+    // An author's markup that names another service: kept by the sanitizer, refused by the script
+    // (the service is the site's choice, on its <script> tag), so no studio is built.
+    {
+      name: 'markup naming another service',
+      body: `<!-- wp:html -->\n${markup.replace('data-video-plugin', 'data-video-plugin data-service-url="http://localhost:9"')}\n<!-- /wp:html -->`,
+      launcher: '[data-video-plugin] button',
+      studio: '[data-video-plugin] video-plugin',
+      refused: true,
+    },
     // (Titles are HTML too: no tag names in them.)
     {
       name: 'raw element snippet',
@@ -389,11 +399,15 @@ echo json_encode($out);`)
                 ? { kept: { element: false, script: false }, works: false }
                 : {
                     kept: item.raw ? { element: true, script: true } : { div: true, dataAttributes: true },
-                    works: true,
+                    works: !item.refused,
                   };
             const keptAsPromised = Object.entries(expected.kept).every(([key, value]) => kept[key] === value);
             const pass =
-              keptAsPromised && opened === expected.works && seen.global === version && problems.length === 0;
+              keptAsPromised &&
+              opened === expected.works &&
+              (!item.refused || seen.studios === 0) &&
+              seen.global === version &&
+              problems.length === 0;
             results.push({ label, pass, kept, opened, problems });
             console.log(
               `  ${pass ? 'ok  ' : 'FAIL'} ${item.name}: kept ${JSON.stringify(kept)}; studio ${opened ? 'opened (pluginOpened)' : 'none'}` +

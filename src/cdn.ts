@@ -12,12 +12,15 @@
  * ```html
  * <script src="https://cdn.jsdelivr.net/npm/video-plugin@0.1/dist/cdn/video-plugin.min.js" defer></script>
  * ```
+ *
+ * `data-service-url` and `data-debug` on that `<script>` set the service and debug output of every
+ * `[data-video-plugin]` embed; markup cannot set them (embed.ts).
  */
 import * as api from './index.js';
 import { TAG_NAME, defineVideoPlugin } from './element/define.js';
 import { VideoPluginElement } from './element/video-plugin-element.js';
 import { VERSION } from './version.js';
-import { startEmbeds } from './embed.js';
+import { siteSettings, startEmbeds } from './embed.js';
 
 export * from './index.js';
 export { TAG_NAME, VideoPluginElement, defineVideoPlugin };
@@ -38,11 +41,18 @@ declare global {
 }
 
 const host = globalThis as { VideoPlugin?: VideoPluginGlobal; document?: Document };
-if (host.VideoPlugin === undefined) {
+// An own property only: an element with id="VideoPlugin" in sanitized markup is reachable as
+// window.VideoPlugin too (named access), and must not pass for a copy already loaded.
+if (!Object.hasOwn(host, 'VideoPlugin')) {
   defineVideoPlugin();
   host.VideoPlugin = Object.freeze({ ...api, VideoPluginElement, defineVideoPlugin, TAG_NAME, version: VERSION });
-  if (host.document) startEmbeds(host.document);
-} else if (host.VideoPlugin.version !== VERSION) {
+  // The service URL and debug output come from the site's own <script> tag only (embed.ts).
+  if (host.document)
+    startEmbeds(
+      host.document,
+      siteSettings(host.document, () => import.meta.url),
+    );
+} else if (host.VideoPlugin!.version !== VERSION) {
   // Another version came first: it keeps the element, the global and the embeds; this warns.
   defineVideoPlugin();
 }

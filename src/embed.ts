@@ -6,9 +6,13 @@
  * <div data-video-plugin data-partner-id="acme" data-auth-mode="uncontrolled" data-open-on="click"></div>
  * ```
  *
- * Every attribute of `<video-plugin>` has its `data-` form (`data-partner-id`, `data-service-url`…),
- * forwarded to a `<video-plugin>` created inside the host element; three more say how the studio
- * shows: `data-open-on` (`load`, `click` or `none`), `data-launcher-text` and `data-height` (a CSS
+ * The attributes of `<video-plugin>` that say who the partner is and how the studio looks have their
+ * `data-` form (`data-partner-id`, `data-theme`…), forwarded to a `<video-plugin>` created inside the
+ * host element. Where the studio connects and whether it logs its messages do not: a CMS author who
+ * may post this markup must not be able to send the page's login tokens to another site, or its
+ * messages to the console. Those come from the site-wide `<script>` that loads the CDN file
+ * (`data-service-url`, `data-debug` on it; see `siteSettings`), and on a host they are refused with
+ * an `error` naming the attribute. Three more say how the studio shows: `data-open-on` (`load`, `click` or `none`), `data-launcher-text` and `data-height` (a CSS
  * height, or `auto`: the element's `height="auto"`). The
  * element's events bubble to the host; its `error` events (which do not bubble) are dispatched again
  * on the host, naming the `data-` attribute to fix.
@@ -30,8 +34,6 @@ export const FORWARDED_ATTRIBUTES = [
   'partner-id',
   'environment',
   'auth-mode',
-  'service-url',
-  'debug',
   'connect-timeout',
   'call-timeout',
   'theme',
@@ -40,6 +42,43 @@ export const FORWARDED_ATTRIBUTES = [
   'launcher',
   'preload',
 ] as const;
+
+/**
+ * The `<video-plugin>` attributes that only the site-wide `<script>` may set (as `data-` + its name
+ * on that script): the service the studio connects to, and debug output. On a host they are refused.
+ */
+export const SITE_ATTRIBUTES = ['service-url', 'debug'] as const;
+
+/** What the site-wide `<script>` says: the service URL and debug output of every embed. */
+export interface SiteSettings {
+  readonly serviceURL?: string;
+  readonly debug?: boolean;
+}
+
+/**
+ * The settings of the `<script>` element that loaded the CDN file: `document.currentScript` while a
+ * classic script runs, else the module script whose `src` is `url` (this module's own URL). Only
+ * the site's owner places that element: sanitized markup cannot add a `<script>`. Markup can clobber
+ * `document.currentScript` or `querySelectorAll` with a named element; then what is found is not a
+ * script (or the lookup throws), and the embeds keep the defaults (the hosted service, no debug).
+ */
+export function siteSettings(document: Document, url: () => string): SiteSettings {
+  let script: unknown;
+  try {
+    script =
+      document.currentScript ??
+      [...document.querySelectorAll('script[type=module][src]')].find((s) => (s as HTMLScriptElement).src === url());
+  } catch {
+    // Clobbered: the defaults.
+  }
+  if (!(script instanceof HTMLScriptElement)) return {};
+  return {
+    serviceURL: script.getAttribute('data-service-url') ?? undefined,
+    debug: script.hasAttribute('data-debug'),
+  };
+}
+
+let site: SiteSettings = {};
 
 /** When the studio opens: at once, on a click on the launcher, or when your code calls `openPlugin`. */
 export const OPEN_ON = ['load', 'click', 'none'] as const;
@@ -96,8 +135,23 @@ function forward(host: Element, element: Element, name: string): void {
   else element.setAttribute(name, value);
 }
 
+/**
+ * Reports a site-wide attribute (`data-service-url`, `data-debug`) set on a host; true if there is
+ * one. The studio then is not built: it would connect where the markup's author chose.
+ */
+function refused(host: Element, names: readonly string[]): boolean {
+  const name = names.find(
+    (name) => (SITE_ATTRIBUTES as readonly string[]).includes(name) && host.hasAttribute(`data-${name}`),
+  );
+  if (name) {
+    invalid(host, `data-${name}`, 'is not allowed in markup: set it on the <script> that loads video-plugin.');
+  }
+  return name !== undefined;
+}
+
 /** Creates the `<video-plugin>` of `host`, once it has a partner ID. */
 function build(host: Element, embed: Embed): void {
+  if (refused(host, SITE_ATTRIBUTES)) return;
   if (!host.getAttribute('data-partner-id')?.trim()) {
     invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the video service gave you.');
     return;
@@ -108,7 +162,11 @@ function build(host: Element, embed: Embed): void {
     if (error instanceof VideoPluginError) fail(host, forHost(error));
   });
   for (const name of FORWARDED_ATTRIBUTES) forward(host, element, name);
-  if (host.hasAttribute('data-debug')) warnUnknown(host);
+  if (site.serviceURL !== undefined) element.setAttribute('service-url', site.serviceURL);
+  if (site.debug) {
+    element.setAttribute('debug', '');
+    warnUnknown(host);
+  }
 
   const height = host.getAttribute('data-height');
   if (height !== null && height !== '') {
@@ -172,10 +230,16 @@ function onAttributes(host: Element, embed: Embed, records: MutationRecord[]): v
     unbuild(host, embed);
     return;
   }
+  const names = records.map(({ attributeName }) => attributeName?.slice('data-'.length) ?? '');
   if (!embed.element) {
-    if (records.some((record) => record.attributeName === 'data-partner-id')) build(host, embed);
+    if (names.some((name) => name === 'partner-id' || (SITE_ATTRIBUTES as readonly string[]).includes(name))) {
+      build(host, embed);
+    }
     return;
   }
+  // Set later (by script: markup alone cannot change it), a site-wide attribute is refused all the
+  // same, and the studio keeps the site's settings.
+  if (refused(host, names)) return;
   for (const { attributeName } of records) {
     const name = attributeName?.slice('data-'.length);
     if (name && (FORWARDED_ATTRIBUTES as readonly string[]).includes(name)) forward(host, embed.element, name);
@@ -212,7 +276,8 @@ function forgetRemoved(): void {
  * Upgrades every host in `document`, now or once it is parsed, and every host added later.
  * Called once by the CDN scripts.
  */
-export function startEmbeds(document: Document): void {
+export function startEmbeds(document: Document, settings: SiteSettings = {}): void {
+  site = settings;
   const start = () => {
     scan(document);
     new MutationObserver((records) => {

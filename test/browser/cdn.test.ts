@@ -20,10 +20,21 @@ interface PageWindow extends Window {
   VideoPlugin?: VideoPluginGlobal;
   warnings: string[];
   errors: string[];
+  /** console.log and console.debug (the debug output). */
   logs: string[];
 }
 
 const frames: HTMLIFrameElement[] = [];
+
+/** The test service's URL: what the site-wide <script> says (`data-service-url` on it). */
+let service = '';
+before(async () => {
+  service = (await testConfig()).serviceURL;
+});
+
+/** The site-wide <script> tag of a CDN file, pointing every embed at the test service. */
+const site = (src: string = CLASSIC, more = '') =>
+  `<script${src === MODULE ? ' type="module"' : ''} src="${src}" data-service-url="${service}"${more}></script>`;
 
 /** Loads `body` as a whole HTML page (same origin as the test page) and waits for its scripts. */
 async function page(body: string, head = ''): Promise<PageWindow> {
@@ -37,6 +48,7 @@ async function page(body: string, head = ''): Promise<PageWindow> {
   console.warn = (...args) => window.warnings.push(args.join(' '));
   console.error = (...args) => window.errors.push(String(args[0]));
   console.log = (...args) => window.logs.push(args.join(' '));
+  console.debug = (...args) => window.logs.push(args.join(' '));
 </script>${head}</head><body>${body}</body></html>`;
   frames.push(iframe);
   document.body.append(iframe);
@@ -62,11 +74,10 @@ function next<T = unknown>(target: EventTarget, name: string): Promise<CustomEve
 
 /** A `data-video-plugin` host for the test service, with `attributes` on top. */
 async function markup(attributes: Record<string, string> = {}, content = ''): Promise<string> {
-  const { serviceURL } = await testConfig();
   // Uncontrolled: the studio opens without an account (in JWT mode openPlugin needs a login).
+  // The service comes from the site-wide <script> (site()), never from the markup.
   const all = {
     'data-partner-id': PARTNER,
-    'data-service-url': serviceURL,
     'data-auth-mode': 'uncontrolled',
     ...attributes,
   };
@@ -78,7 +89,7 @@ async function markup(attributes: Record<string, string> = {}, content = ''): Pr
 
 /** A page with the classic script loaded; `host` is created from `html` by the test afterwards. */
 async function scriptPage(): Promise<PageWindow> {
-  return page('', `<script src="${CLASSIC}"></script>`);
+  return page('', site());
 }
 
 /** Parses `html` in `win`'s document and appends the result to its body; returns its first element. */
@@ -95,11 +106,11 @@ const afterMutations = () => new Promise<void>((resolve) => setTimeout(resolve))
 
 describe('CDN scripts: where and how they are loaded', () => {
   const placements: [string, (body: string) => [string, string]][] = [
-    ['a plain <script src> in <head>, before the markup', (body) => [body, `<script src="${CLASSIC}"></script>`]],
-    ['<script src defer> in <head>', (body) => [body, `<script src="${CLASSIC}" defer></script>`]],
-    ['<script src async> in <head>', (body) => [body, `<script src="${CLASSIC}" async></script>`]],
-    ['a plain <script src> at the end of <body>', (body) => [`${body}<script src="${CLASSIC}"></script>`, '']],
-    ['the ES module, <script type="module" src>', (body) => [body, `<script type="module" src="${MODULE}"></script>`]],
+    ['a plain <script src> in <head>, before the markup', (body) => [body, site()]],
+    ['<script src defer> in <head>', (body) => [body, site(CLASSIC, ' defer')]],
+    ['<script src async> in <head>', (body) => [body, site(CLASSIC, ' async')]],
+    ['a plain <script src> at the end of <body>', (body) => [`${body}${site()}`, '']],
+    ['the ES module, <script type="module" src>', (body) => [body, site(MODULE)]],
   ];
   for (const [name, place] of placements) {
     it(`${name}: defines <video-plugin>, sets window.VideoPlugin, upgrades what is already in the page`, async () => {
@@ -176,18 +187,12 @@ describe('CDN scripts: where and how they are loaded', () => {
   });
 
   for (const [name, scripts] of [
-    ['the classic script twice', [`<script src="${CLASSIC}"></script>`, `<script src="${CLASSIC}" async></script>`]],
-    [
-      'the classic script and the ES module',
-      [`<script src="${CLASSIC}"></script>`, `<script type="module" src="${MODULE}"></script>`],
-    ],
-    [
-      'the ES module and the classic script',
-      [`<script type="module" src="${MODULE}"></script>`, `<script src="${CLASSIC}" defer></script>`],
-    ],
+    ['the classic script twice', () => [site(), site(CLASSIC, ' async')]],
+    ['the classic script and the ES module', () => [site(), site(MODULE)]],
+    ['the ES module and the classic script', () => [site(MODULE), site(CLASSIC, ' defer')]],
   ] as const) {
     it(`${name} on one page: harmless and silent, one registration, one studio per host`, async () => {
-      const win = await page(await markup({ 'data-open-on': 'click' }), scripts.join(''));
+      const win = await page(await markup({ 'data-open-on': 'click' }), scripts().join(''));
       const api = win.VideoPlugin!;
       expect(win.customElements.get('video-plugin')).to.equal(api.VideoPluginElement);
       const host = win.document.querySelector('[data-video-plugin]')!;
@@ -218,14 +223,12 @@ describe('CDN scripts: where and how they are loaded', () => {
 
 describe('CDN scripts: the data-video-plugin markup', () => {
   it('forwards every data- attribute to the <video-plugin> it creates, and later changes too', async () => {
-    const { serviceURL } = await testConfig();
     const win = await scriptPage();
     const host = insert(
       win,
       await markup({
         'data-environment': 'demo',
         'data-auth-mode': 'uncontrolled',
-        'data-debug': '',
         'data-connect-timeout': '9000',
         'data-call-timeout': '8000',
         'data-theme': 'dark',
@@ -242,8 +245,6 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       'partner-id',
       'environment',
       'auth-mode',
-      'service-url',
-      'debug',
       'connect-timeout',
       'call-timeout',
       'theme',
@@ -256,8 +257,6 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       PARTNER,
       'demo',
       'uncontrolled',
-      serviceURL,
-      '',
       '9000',
       '8000',
       'dark',
@@ -266,10 +265,13 @@ describe('CDN scripts: the data-video-plugin markup', () => {
       '',
       'auto',
     ]);
-    // The attributes of <video-plugin> and the data- forms are the same list, but for height:
-    // data-height is the embed's own (a CSS height, or auto: the element's height="auto").
+    // The attributes of <video-plugin> and the data- forms are the same list, but for height
+    // (data-height is the embed's own: a CSS height, or auto, the element's height="auto") and the
+    // two that only the site-wide <script> sets.
+    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(el.hasAttribute('debug')).to.equal(false);
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();
-    expect(attributes).to.deep.equal([...forwarded, 'height'].sort());
+    expect(attributes).to.deep.equal([...forwarded, 'service-url', 'debug', 'height'].sort());
     await el.updateComplete;
     expect(el.plugin!.authMode).to.equal('uncontrolled');
 
@@ -280,9 +282,6 @@ describe('CDN scripts: the data-video-plugin markup', () => {
     expect(el.getAttribute('call-timeout')).to.equal('7000');
     // A change of configuration: the element built a new Plugin with it.
     expect(el.plugin).to.not.equal(rebuilt);
-    host.removeAttribute('data-debug');
-    await afterMutations();
-    expect(el.hasAttribute('debug')).to.equal(false);
   });
 
   it('data-open-on="load" (the default) opens the AI page at once', async () => {
@@ -402,11 +401,10 @@ describe('CDN scripts: the data-video-plugin markup', () => {
   });
 
   it('any element can be the host: a <span> inside a paragraph works too', async () => {
-    const { serviceURL } = await testConfig();
     const win = await scriptPage();
     const p = insert(
       win,
-      `<p>Make one: <span data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click"></span></p>`,
+      `<p>Make one: <span data-video-plugin data-partner-id="${PARTNER}" data-auth-mode="uncontrolled" data-open-on="click"></span></p>`,
     );
     await afterMutations();
     const opened = next(p, 'pluginOpened');
@@ -436,8 +434,6 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
     expect(host.querySelector('video-plugin')).to.equal(null);
     // Nobody called preventDefault(): the console has it too, for an author with no listener.
     expect(win.errors.some((line) => line.includes('data-partner-id'))).to.equal(true);
-    const { serviceURL } = await testConfig();
-    host.setAttribute('data-service-url', serviceURL);
     host.setAttribute('data-partner-id', PARTNER);
     await afterMutations();
     expect(await (host.querySelector('video-plugin') as VideoPluginElement).getVideos()).to.deep.equal([]);
@@ -446,7 +442,6 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
   for (const [attribute, value, words] of [
     ['data-auth-mode', 'open', ['jwt', 'uncontrolled']],
     ['data-environment', 'staging', ['prod', 'demo']],
-    ['data-service-url', 'not a url', ['URL']],
     ['data-connect-timeout', 'soon', ['number']],
     ['data-open-on', 'hover', ['load', 'click', 'none']],
     ['data-height', 'tall', ['CSS height']],
@@ -473,12 +468,13 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
     expect(win.errors).to.deep.equal([]);
   });
 
-  it('unknown data- attributes are ignored, with a warning only when data-debug is set', async () => {
-    const win = await scriptPage();
-    insert(win, await markup({ 'data-open-on': 'none', 'data-partnerid': 'typo', 'data-align': 'wide' }));
+  it('unknown data- attributes are ignored, with a warning only when the site-wide script has data-debug', async () => {
+    const quiet = await scriptPage();
+    insert(quiet, await markup({ 'data-open-on': 'none', 'data-partnerid': 'typo', 'data-align': 'wide' }));
     await afterMutations();
-    expect(win.warnings).to.deep.equal([]);
-    insert(win, await markup({ 'data-open-on': 'none', 'data-debug': '', 'data-partnerid': 'typo' }));
+    expect(quiet.warnings).to.deep.equal([]);
+    const win = await page('', site(CLASSIC, ' data-debug'));
+    insert(win, await markup({ 'data-open-on': 'none', 'data-partnerid': 'typo' }));
     await afterMutations();
     const ours = win.warnings.filter((warning) => warning.startsWith('[video-plugin]'));
     expect(ours).to.have.length(1);
@@ -486,15 +482,100 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
   });
 
   it('a page without the markup gets no element, no iframe and no request', async () => {
-    const win = await page(
-      '<main><p>Nothing to embed here.</p><div data-other="1"></div></main>',
-      `<script src="${CLASSIC}"></script>`,
-    );
+    const win = await page('<main><p>Nothing to embed here.</p><div data-other="1"></div></main>', site());
     win.document.body.append(win.document.createElement('div'));
     await afterMutations();
     expect(win.document.querySelectorAll('video-plugin, iframe')).to.have.length(0);
     const requests = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
     expect(requests).to.deep.equal([CLASSIC]);
+  });
+});
+
+describe('CDN scripts: what only the site-wide <script> sets (data-service-url, data-debug)', () => {
+  /** Another origin of this machine: where a CMS author's markup would send the studio. */
+  const elsewhere = () => service.replace('127.0.0.1', 'localhost');
+
+  it("the site-wide script's data-service-url and data-debug reach every embed", async () => {
+    const win = await page('', site(CLASSIC, ' data-debug'));
+    const host = insert(win, await markup({ 'data-open-on': 'none' }));
+    await afterMutations();
+    const el = host.querySelector('video-plugin') as VideoPluginElement;
+    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(el.hasAttribute('debug')).to.equal(true);
+    expect(await el.getVideos()).to.deep.equal([]);
+    expect(win.logs.some((line) => line.startsWith('[video-plugin]'))).to.equal(true);
+  });
+
+  for (const [attribute, value] of [
+    ['data-service-url', 'elsewhere'],
+    ['data-debug', ''],
+  ] as const) {
+    it(`${attribute} in the markup: an error event naming it, no studio, nothing sent; removed, the studio is built`, async () => {
+      const win = await scriptPage();
+      const template = win.document.createElement('template');
+      template.innerHTML = await markup({
+        'data-open-on': 'load',
+        [attribute]: value === 'elsewhere' ? elsewhere() : value,
+      });
+      const host = template.content.firstElementChild!;
+      const failed = next<VideoPluginError>(host, 'error');
+      win.document.body.append(host);
+      const error = (await failed).detail;
+      expect(error).to.be.instanceOf(win.VideoPlugin!.InvalidParameterError);
+      expect(error.data?.field).to.equal(attribute);
+      expect(error.message).to.contain(attribute).and.contain('<script>');
+      expect(host.querySelector('video-plugin')).to.equal(null);
+      expect(win.document.querySelectorAll('iframe')).to.have.length(0);
+      const origins = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).origin);
+      expect(origins).to.not.include(new URL(elsewhere()).origin);
+      expect(win.logs.filter((line) => line.startsWith('[video-plugin]'))).to.deep.equal([]);
+      // The author takes it out: the studio is built with the site's settings.
+      const opened = next(host, 'pluginOpened');
+      host.removeAttribute(attribute);
+      await opened;
+      const el = host.querySelector('video-plugin') as VideoPluginElement;
+      expect(el.getAttribute('service-url')).to.equal(service);
+      expect(el.hasAttribute('debug')).to.equal(false);
+    });
+  }
+
+  it("set later on a working embed, data-service-url is refused and the studio keeps the site's service", async () => {
+    const win = await scriptPage();
+    const host = insert(win, await markup({ 'data-open-on': 'none' }));
+    await afterMutations();
+    const el = host.querySelector('video-plugin') as VideoPluginElement;
+    await el.getVideos();
+    const failed = next<VideoPluginError>(host, 'error');
+    host.setAttribute('data-service-url', elsewhere());
+    expect((await failed).detail.data?.field).to.equal('data-service-url');
+    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(await el.getVideos()).to.deep.equal([]);
+  });
+
+  it('markup that clobbers document.currentScript cannot supply the settings', async () => {
+    // <img name> is reachable as document.currentScript; it is not a <script>, so it is not read.
+    const win = await page(
+      `<img name="currentScript" data-service-url="${elsewhere()}" data-debug alt="">` +
+        (await markup({ 'data-open-on': 'none', 'data-preload': 'none' })) +
+        site(),
+    );
+    await afterMutations();
+    const el = win.document.querySelector('[data-video-plugin] > video-plugin') as VideoPluginElement;
+    expect(el, 'the embed is built').to.not.equal(null);
+    expect([service, null]).to.include(el.getAttribute('service-url'));
+    expect(el.hasAttribute('debug')).to.equal(false);
+  });
+
+  it('an element with id="VideoPlugin" in the markup does not stop the script: the global and the embeds are there', async () => {
+    const win = await page(
+      `<form id="VideoPlugin"></form><a id="VideoPlugin" name="version"></a>` +
+        (await markup({ 'data-open-on': 'none' })) +
+        site(),
+    );
+    expect(win.VideoPlugin?.version).to.equal(VERSION);
+    await afterMutations();
+    const el = win.document.querySelector('[data-video-plugin] > video-plugin') as VideoPluginElement;
+    expect(await el.getVideos()).to.deep.equal([]);
   });
 });
 
@@ -525,10 +606,9 @@ async function offline(html: string): Promise<string> {
     .replaceAll(`https://cdn.jsdelivr.net/npm/video-plugin@${VERSION}/dist/cdn/`, '/dist/cdn/')
     .replaceAll('http://localhost:8000/vendor/', '/dist/cdn/')
     .replaceAll('http://127.0.0.1:8001', serviceURL)
-    .replaceAll(
-      /\bdata-partner-id="(YOUR-PARTNER-ID|demo-partner)"/g,
-      `data-partner-id="${PARTNER}" data-service-url="${serviceURL}"`,
-    )
+    // The markup names no service: the site-wide <script> points every embed at the test service.
+    .replaceAll(/(<script\s+src="\/dist\/cdn\/video-plugin\.min\.js")/g, `$1 data-service-url="${serviceURL}"`)
+    .replaceAll(/\bdata-partner-id="(YOUR-PARTNER-ID|demo-partner)"/g, `data-partner-id="${PARTNER}"`)
     .replaceAll(/(\s)partner-id="YOUR-PARTNER-ID"/g, `$1partner-id="${PARTNER}" service-url="${serviceURL}"`)
     .replaceAll(/'YOUR-PARTNER-ID', \{/g, `'${PARTNER}', { serviceURL: '${serviceURL}',`)
     .replaceAll('demo-partner', PARTNER);
@@ -611,11 +691,10 @@ describe('CDN scripts: through DOMPurify (default configuration)', () => {
   });
 
   it("keeps the markup of the docs' CMS guide: inside <p>, in a figure, with a launcher button of its own", async () => {
-    const { serviceURL } = await testConfig();
-    const dirty = `<figure class="wp-block-html"><p><div data-video-plugin data-partner-id="${PARTNER}" data-service-url="${serviceURL}" data-auth-mode="uncontrolled" data-open-on="click" onclick="alert(1)"><button type="button">Start</button></div></p></figure>`;
+    const dirty = `<figure class="wp-block-html"><p><div data-video-plugin data-partner-id="${PARTNER}" data-auth-mode="uncontrolled" data-open-on="click" onclick="alert(1)"><button type="button">Start</button></div></p></figure>`;
     const clean = DOMPurify.sanitize(dirty);
     expect(clean).to.not.contain('onclick');
-    const win = await page(clean, `<script src="${CLASSIC}" defer></script>`);
+    const win = await page(clean, site(CLASSIC, ' defer'));
     await drive(win);
   });
 });

@@ -382,6 +382,9 @@ describe('partner demo', { skip }, () => {
       assert.equal(copied, snippets.markup);
       assert.match(snippets.markup, /integrity="sha384-[\w+/=]+"/);
       assert.match(snippets.markup, /data-auth-mode="uncontrolled"/);
+      // The service is the site-wide script's: the markup names neither it nor debug (docs/cdn.md).
+      assert.match(snippets.markup, /<script [^>]*data-service-url="http:\/\/127\.0\.0\.1:\d+"/);
+      assert.doesNotMatch(snippets.markup.slice(snippets.markup.indexOf('<div')), /data-service-url|data-debug/);
       // The SRI hash is the served file's: the browser would refuse the script otherwise.
       for (const [name, snippet] of Object.entries(snippets)) {
         const blank = createServer((_req, res) =>

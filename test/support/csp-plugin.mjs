@@ -97,8 +97,8 @@ export function cspPlugin() {
         return {
           body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Markup only</title>
 <script src="/test/fixtures/csp-listen.js"></script>
-<script src="/dist/cdn/video-plugin.min.js" defer></script></head>
-<body><div data-video-plugin data-partner-id="test-partner" data-service-url="${frame}" data-auth-mode="uncontrolled" data-open-on="click"></div></body></html>`,
+<script src="/dist/cdn/video-plugin.min.js" data-service-url="${frame}" defer></script></head>
+<body><div data-video-plugin data-partner-id="test-partner" data-auth-mode="uncontrolled" data-open-on="click"></div></body></html>`,
           type: 'text/html',
           headers: {
             'content-security-policy': strictCsp(frame, `/__csp/report?id=${id}`),

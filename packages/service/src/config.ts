@@ -69,6 +69,16 @@ const PartnerSchema = strictObject({
 const ServiceOptionsSchema = strictObject({
   port: z.optional(z.int().check(z.gte(0), z.lte(65535))),
   host: z.optional(z.string().check(z.minLength(1))),
+  allowPrivateSources: z.optional(z.boolean()),
+  publicHosts: z.optional(
+    z.array(
+      z.string().check(
+        z.regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, {
+          error: 'must be a host name without scheme or port, e.g. "video.example.com"',
+        }),
+      ),
+    ),
+  ),
   partners: z.optional(z.array(PartnerSchema).check(z.minLength(1))),
   jobMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
   dataFile: z.optional(z.string().check(z.minLength(1))),
@@ -89,6 +99,10 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
 /**
  * Options of `startService()`. Every field is optional.
  * - `port` (default 8001; 0 picks a free port) and `host` (default 127.0.0.1);
+ * - `allowPrivateSources`: topic searches, images and webhooks may reach private addresses (10/8,
+ *   172.16/12, 192.168/16, 100.64/10, fc00::/7; default false; egress.ts);
+ * - `publicHosts`: host names the service answers to besides IP addresses and `localhost` (a
+ *   request with any other `Host` gets 403: DNS rebinding; docs/service.md "Security");
  * - `partners`: `[{ id, secret, allowedOrigins?, webhookURLs? }]`, default one demo partner;
  *   `allowedOrigins` defaults to `http://localhost:*` and `http://127.0.0.1:*`; `webhookURLs` (http
  *   or https, at most 10) receive the partner's signed events (docs/service.md "Webhooks");
@@ -123,6 +137,10 @@ export interface Partner {
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
+  /** Outbound requests may reach private addresses (egress.ts). */
+  readonly allowPrivateSources: boolean;
+  /** Names answered in `Host` besides IP addresses and loopback names (http/hosts.ts), lower case. */
+  readonly publicHosts: readonly string[];
   readonly partners: ReadonlyMap<string, Partner>;
   readonly jobMs: number;
   readonly dataFile: string | undefined;
@@ -163,6 +181,8 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
   return {
     port: parsed.port ?? DEFAULT_PORT,
     host: parsed.host ?? DEFAULT_HOST,
+    publicHosts: (parsed.publicHosts ?? []).map((name) => name.toLowerCase()),
+    allowPrivateSources: parsed.allowPrivateSources ?? false,
     partners,
     jobMs: parsed.jobMs ?? DEFAULT_JOB_MS,
     dataFile: parsed.dataFile,
@@ -197,6 +217,11 @@ Runs the local video-plugin service: the pages shown in the plugin's iframe and 
 Options:
   --port N               port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)   env VIDEO_PLUGIN_PORT
   --host HOST            interface to listen on (default ${DEFAULT_HOST})
+  --public-host NAME     a host name the service answers to besides IP addresses and localhost
+                         (any other Host header gets 403: DNS rebinding); repeatable
+  --allow-private-sources  let topic searches, images and webhooks reach private addresses
+                         (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); loopback is allowed
+                         while the service listens on loopback; link-local never
   --partner ID           partner ID accepted in tokens (default ${DEMO_PARTNER_ID})        env VIDEO_PLUGIN_PARTNER_ID
   --secret SECRET        that partner's HS256 secret (default: a demo secret, printed)   env VIDEO_PLUGIN_SECRET
   --allowed-origin ORIGIN  page origin allowed to embed the plugin; repeatable
@@ -232,6 +257,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        'public-host': { type: 'string', multiple: true },
+        'allow-private-sources': { type: 'boolean' },
         partner: { type: 'string' },
         secret: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
@@ -285,6 +312,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (port !== undefined) options.port = port;
   if (jobMs !== undefined) options.jobMs = jobMs;
   if (values.host !== undefined) options.host = values.host;
+  if (values['public-host'] !== undefined) options.publicHosts = values['public-host'];
+  if (values['allow-private-sources']) options.allowPrivateSources = true;
   if (values.data !== undefined) options.dataFile = values.data;
   if (values.media !== undefined) options.media = values.media;
   if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];

@@ -53,8 +53,7 @@ export function isOriginAllowed(patterns: readonly OriginPattern[], origin: stri
 
 /**
  * The `frame-ancestors` sources of a page that the given partners may frame: every allowed origin
- * of each (one plugin page serves them all and checks the host origin per partner itself), or
- * `'none'` when there is none.
+ * of each, or `'none'` when there is none. The plugin page is sent with its own partner's only.
  */
 export function frameAncestorSources(partners: Iterable<{ allowedOrigins: readonly OriginPattern[] }>): string[] {
   const sources = new Set<string>();

@@ -13,7 +13,9 @@ import type { Duplex } from 'node:stream';
 import { NotFoundError } from 'video-plugin/internal';
 import { handleApi, type ApiContext } from './http/api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
-import { sendError } from './http/reply.js';
+import { HttpError, sendError } from './http/reply.js';
+import { hostAllowed, hostRefusal } from './http/hosts.js';
+import { egressPolicy } from './egress.js';
 import { Jobs } from './jobs/jobs.js';
 import { Live } from './http/live.js';
 import { announceFfmpeg } from './media/tools.js';
@@ -91,16 +93,28 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const temporaryMedia = config.media === 'real' && !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
   let origin = '';
-  const webhooks = new Webhooks(config, store, () => origin);
-  const jobs = new Jobs(store, { ...config, mediaDir, webhooks });
+  let port = 0;
+  // What the service may fetch: never itself (its port is known once it listens).
+  const egress = egressPolicy(config.host, config.allowPrivateSources, () => port);
+  const webhooks = new Webhooks(config, store, () => origin, egress);
+  const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
+    if (!hostAllowed(req.headers.host, config.publicHosts)) {
+      return sendError(res, new HttpError(403, 'origin_not_allowed', hostRefusal(req.headers.host ?? '')));
+    }
     handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => live.upgrade(req, socket, head));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!hostAllowed(req.headers.host, config.publicHosts)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    live.upgrade(req, socket, head);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -113,7 +127,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   origin = `http://${displayHost(config.host)}:${port}`;
   // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
   jobs.resume();
@@ -168,7 +182,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
   const path = url.pathname;
   if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
   if (req.method === 'GET' || req.method === 'HEAD') {
-    if (path === '/plugin') return servePluginPage(res, ctx.config);
+    if (path === '/plugin') return servePluginPage(res, ctx.config, url.searchParams.get('partner'));
     if (path === '/') {
       // For a person who opens the service's address in a browser.
       const text =

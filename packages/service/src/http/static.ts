@@ -36,8 +36,14 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The Content-Security-Policy of the plugin page. */
-export function pageCsp(config: ServiceConfig): string {
+/**
+ * The Content-Security-Policy of the plugin page for `partnerID` (its `?partner=`). Framing is
+ * allowed to that partner's origins only: the header names no other partner's (on a hosted service
+ * that list would be its customers), and one partner that allows `*` opens no one else's frame. An
+ * unknown or missing partner gets `'none'`.
+ */
+export function pageCsp(config: ServiceConfig, partnerID: string | null): string {
+  const partner = partnerID === null ? undefined : config.partners.get(partnerID);
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -47,19 +53,23 @@ export function pageCsp(config: ServiceConfig): string {
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
-    `frame-ancestors ${frameAncestorSources(config.partners.values()).join(' ')}`,
+    `frame-ancestors ${frameAncestorSources(partner ? [partner] : []).join(' ')}`,
   ].join('; ');
 }
 
 /** Answers `GET /plugin`: the HTML shell of the iframe's page. */
-export async function servePluginPage(res: ServerResponse, config: ServiceConfig): Promise<void> {
+export async function servePluginPage(
+  res: ServerResponse,
+  config: ServiceConfig,
+  partnerID: string | null,
+): Promise<void> {
   const stylesheet = await isFile(join(config.publicDir, 'app.css'));
   const html = pluginPageHtml({ stylesheet });
   res
     .writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': Buffer.byteLength(html),
-      'content-security-policy': pageCsp(config),
+      'content-security-policy': pageCsp(config, partnerID),
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',

@@ -10,6 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { egressPolicy, type EgressPolicy } from '../egress.js';
 import { downloadImage } from '../media/images.js';
 import type { LimitFunction } from 'p-limit';
 import { RenderError, renderQueue, renderVideo } from '../media/render.js';
@@ -71,6 +72,7 @@ export class Jobs {
   readonly #renders: LimitFunction;
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
+  readonly #egress: EgressPolicy;
   #running = 0;
 
   constructor(
@@ -83,6 +85,8 @@ export class Jobs {
       renderConcurrency?: number;
       /** Told when a video is completed and when its final render is ready. */
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
+      /** What source pages and images may be fetched from (default: a service on loopback). */
+      egress?: EgressPolicy;
     },
   ) {
     this.#store = store;
@@ -92,6 +96,7 @@ export class Jobs {
     this.#mediaDir = options.mediaDir ?? '';
     this.#renders = renderQueue(options.renderConcurrency);
     this.#webhooks = options.webhooks;
+    this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -294,7 +299,11 @@ export class Jobs {
     progress.stage('reading_page');
     let page;
     try {
-      page = await fetchSourcePage(topic.sourceURL, { timeoutMs: this.#fetchTimeoutMs, signal: this.#closing.signal });
+      page = await fetchSourcePage(topic.sourceURL, {
+        timeoutMs: this.#fetchTimeoutMs,
+        signal: this.#closing.signal,
+        egress: this.#egress,
+      });
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
       progress.fail();
@@ -322,6 +331,7 @@ export class Jobs {
         const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
           timeoutMs: this.#fetchTimeoutMs,
           signal: this.#closing.signal,
+          egress: this.#egress,
         });
         if ('file' in kept) topic.files.push(kept.file);
       }

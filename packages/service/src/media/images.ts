@@ -14,6 +14,7 @@
  * scaled down to at most {@link MAX_KEPT_SIDE} a side, without metadata (EXIF, GPS, ICC profiles:
  * converted to sRGB), as a JPEG — or a PNG when it has transparency.
  */
+import { EgressError, guardedFetch, type EgressPolicy } from '../egress.js';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -121,17 +122,31 @@ async function readAtMost(response: Response, max: number): Promise<Uint8Array |
   return Buffer.concat(chunks);
 }
 
-/** Fetches `url`: its bytes, or why not. */
+/** Redirects an image may take, each hop checked like the first address. */
+const MAX_IMAGE_REDIRECTS = 3;
+
+/** Fetches `url`: its bytes, or why not. Redirects are followed by hand, every hop through egress. */
 async function download(
   url: string,
-  { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal | undefined },
+  { timeoutMs, signal, egress }: { timeoutMs: number; signal?: AbortSignal | undefined; egress: EgressPolicy },
 ): Promise<Uint8Array | { skipped: string }> {
   const timeout = AbortSignal.timeout(timeoutMs);
+  const both = signal ? AbortSignal.any([timeout, signal]) : timeout;
   try {
-    const response = await fetch(url, {
-      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-      headers: { accept: 'image/*', 'user-agent': 'video-plugin-service' },
-    });
+    let current = new URL(url);
+    let response: Response;
+    for (let redirects = 0; ; redirects++) {
+      response = await guardedFetch(
+        current,
+        { signal: both, headers: { accept: 'image/*', 'user-agent': 'video-plugin-service' } },
+        egress,
+      );
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) break;
+      await response.body?.cancel();
+      if (redirects >= MAX_IMAGE_REDIRECTS) return { skipped: `more than ${MAX_IMAGE_REDIRECTS} redirects` };
+      current = new URL(location, current);
+    }
     if (!response.ok) {
       await response.body?.cancel();
       return { skipped: `HTTP ${response.status}` };
@@ -145,6 +160,7 @@ async function download(
     return bytes;
   } catch (error) {
     if (signal?.aborted) throw error;
+    if (error instanceof EgressError) return { skipped: `unreachable (${error.detail})` };
     return { skipped: timeout.aborted ? 'timed out' : `unreachable (${(error as Error).message})` };
   }
 }
@@ -157,7 +173,7 @@ export async function downloadImage(
   url: string,
   dir: string,
   index: number,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; signal?: AbortSignal; egress: EgressPolicy },
 ): Promise<ImageResult> {
   const bytes = await download(url, options);
   const image = 'skipped' in bytes ? bytes : await normaliseImage(bytes);
@@ -166,10 +182,10 @@ export async function downloadImage(
     console.warn(`video-plugin-service: image skipped, ${skipped}: ${url}`);
     return { skipped };
   }
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${index}.${image.type}`);
   // Whole or not at all: the media route serves what is there.
-  await writeFile(`${file}.part`, image.data);
+  await writeFile(`${file}.part`, image.data, { mode: 0o600 });
   await rename(`${file}.part`, file);
   return { file, width: image.width, height: image.height };
 }

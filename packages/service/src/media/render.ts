@@ -11,7 +11,7 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { transcript } from './accessibility.js';
@@ -123,7 +123,7 @@ export async function renderVideo(
   signal?: AbortSignal,
   progress?: ProgressReporter,
 ): Promise<RenderedFiles> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const work = await mkdtemp(join(dir, `.${name}-`));
   try {
     progress?.stage('voicing');
@@ -220,6 +220,8 @@ export async function renderVideo(
       captions: join(dir, `${name}.vtt`),
       transcript: join(dir, `${name}.txt`),
     };
+    // Readable by the service's user only, like the data file (the service serves them itself).
+    await Promise.all([thumbnail, vtt, text, video].map((file) => chmod(file, 0o600)));
     await rename(thumbnail, files.thumbnail);
     await rename(vtt, files.captions);
     await rename(text, files.transcript);

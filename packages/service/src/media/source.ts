@@ -6,6 +6,7 @@
  * Failures are {@link SourceError}s whose `code` becomes the topic's `error.code`:
  * `source_unreachable`, `source_timeout`, `source_http_error`, `source_not_html`.
  */
+import { EgressError, guardedFetch, type EgressPolicy } from '../egress.js';
 import { PageDecoder } from './source/charset.js';
 import { PageReader, type SourcePage } from './source/page.js';
 
@@ -29,6 +30,8 @@ export interface FetchLimits {
   timeoutMs: number;
   /** Aborts the fetch when the service shuts down (the error is then rethrown as is). */
   signal?: AbortSignal;
+  /** What may be connected to (egress.ts). */
+  egress: EgressPolicy;
 }
 
 /** Bytes of a page that are read; the rest is ignored (title and meta tags come first). */
@@ -41,7 +44,7 @@ export async function fetchSourcePage(url: string, limits: FetchLimits): Promise
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal ? AbortSignal.any([timeout, limits.signal]) : timeout;
   try {
-    const { response, finalURL } = await follow(url, signal);
+    const { response, finalURL } = await follow(url, signal, limits.egress);
     const type = response.headers.get('content-type') ?? '';
     const declaredHTML = /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type);
     const notHTML = () =>
@@ -71,25 +74,34 @@ export async function fetchSourcePage(url: string, limits: FetchLimits): Promise
   } catch (error) {
     if (limits.signal?.aborted) throw error;
     if (error instanceof SourceError) throw error;
-    if (timeout.aborted) {
-      throw new SourceError('source_timeout', `${url} did not answer within ${limits.timeoutMs} ms.`);
+    if (error instanceof EgressError || !timeout.aborted) {
+      // One answer for a refused address, a name that does not resolve, a closed or a filtered
+      // port: the detail is for the log, not for whoever asked (a search is not a port scanner).
+      console.warn(
+        `video-plugin-service: source not reached: ${url}: ${error instanceof EgressError ? error.detail : (error as Error).message}`,
+      );
+      throw new SourceError('source_unreachable', `${url} could not be reached. Check the address.`);
     }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new SourceError(
-      'source_unreachable',
-      `${url} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message}). Check the address.`,
-    );
+    throw new SourceError('source_timeout', `${url} did not answer within ${limits.timeoutMs} ms.`);
   }
 }
 
-async function follow(url: string, signal: AbortSignal): Promise<{ response: Response; finalURL: URL }> {
+async function follow(
+  url: string,
+  signal: AbortSignal,
+  egress: EgressPolicy,
+): Promise<{ response: Response; finalURL: URL }> {
   let current = new URL(url);
   for (let redirects = 0; ; redirects++) {
-    const response = await fetch(current, {
-      signal,
-      redirect: 'manual',
-      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'video-plugin-service' },
-    });
+    // Every hop through the egress check: a redirect to an internal address is refused like one.
+    const response = await guardedFetch(
+      current,
+      {
+        signal,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': 'video-plugin-service' },
+      },
+      egress,
+    );
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location !== null) {
       await response.body?.cancel();

@@ -50,7 +50,8 @@ export async function speak(text: string, voice: string, wpm: number): Promise<P
   const espeak = await (
     await factory
   )({
-    arguments: ['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', text],
+    // `--` ends the options: a narration that starts with `-` (from a page) is text, not a flag.
+    arguments: ['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', '--', text],
     print: () => {},
     printErr: () => {},
   });

@@ -5,7 +5,7 @@
  * connection) can open the file while this one is open — the operating system drops that lock
  * when the process dies. Nothing outside the store sees SQL.
  */
-import { closeSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import type {
   AccountRecord,
@@ -92,6 +92,14 @@ export class Database {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new DataFileError(`Cannot create the data file ${file} (${(error as Error).message}).`, { cause: error });
       }
+      // An existing file: never through a symbolic link (it could point at any file of this user),
+      // and brought to owner-only if it was readable by others.
+      const found = lstatSync(file);
+      if (found.isSymbolicLink()) {
+        throw new DataFileError(`The data file ${file} is a symbolic link: give the path of the file itself.`);
+      }
+      if (!found.isFile()) throw new DataFileError(`The data file ${file} is not a file.`);
+      if ((found.mode & 0o077) !== 0) chmodSync(file, 0o600);
     }
     let db: BetterSqlite3.Database;
     try {

@@ -26,7 +26,10 @@ export function lockDataFile(file: string): Lock {
   const temp = `${path}.${process.pid}.tmp`;
   let tookOverFrom: number | undefined;
   try {
-    writeFileSync(temp, `${mine}\n`, { mode: 0o600 });
+    // O_EXCL: a file (or a planted symbolic link) already under the temporary name is removed, not
+    // written through.
+    rmSync(temp, { force: true });
+    writeFileSync(temp, `${mine}\n`, { mode: 0o600, flag: 'wx' });
     for (let attempt = 0; ; attempt++) {
       try {
         linkSync(temp, path);

@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from 'video-plugin/internal';
 import { MAX_WEBHOOK_RETRY_MS, type Partner, type ServiceConfig } from '../config.js';
+import { EgressError, egressPolicy, guardedFetch, type EgressPolicy } from '../egress.js';
 import {
   newId,
   nowISO,
@@ -74,16 +75,24 @@ export class Webhooks {
   readonly deliveries: WebhookAttempt[] = [];
 
   readonly #config: ServiceConfig;
+  readonly #egress: EgressPolicy;
   readonly #store: Store;
   readonly #baseURL: () => string;
   readonly #closing = new AbortController();
   readonly #pending = new Set<Promise<void>>();
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  constructor(config: ServiceConfig, store: Store, baseURL: () => string) {
+  constructor(
+    config: ServiceConfig,
+    store: Store,
+    baseURL: () => string,
+    /** Where deliveries may go (egress.ts): the same checks as a topic's source. */
+    egress: EgressPolicy = egressPolicy(config.host, config.allowPrivateSources, () => config.port),
+  ) {
     this.#config = config;
     this.#store = store;
     this.#baseURL = baseURL;
+    this.#egress = egress;
     // Every delivery's fetch and wait listen to this one signal: many at once are normal.
     setMaxListeners(0, this.#closing.signal);
   }
@@ -235,18 +244,23 @@ export class Webhooks {
     const timeoutMs = this.#config.webhookTimeoutMs;
     try {
       const body = await sign(partner, event);
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/jwt', 'user-agent': 'video-plugin-service webhooks' },
-        body,
-        // A redirect is an answer that is not 2xx: the receiver's URL is to be fixed, not followed.
-        redirect: 'manual',
-        signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
-      });
+      // A redirect is an answer that is not 2xx: the receiver's URL is to be fixed, not followed
+      // (guardedFetch never follows one).
+      const response = await guardedFetch(
+        new URL(url),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/jwt', 'user-agent': 'video-plugin-service webhooks' },
+          body,
+          signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
+        },
+        this.#egress,
+      );
       // The answer's body is not read; dropping it frees the connection.
       await response.body?.cancel().catch(() => {});
       return { status: response.status };
     } catch (error) {
+      if (error instanceof EgressError) return { error: error.detail };
       const name = (error as Error).name;
       if (name === 'TimeoutError') return { error: `timeout after ${timeoutMs} ms` };
       if (name === 'AbortError') return { error: 'the service closed' };

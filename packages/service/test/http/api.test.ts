@@ -291,14 +291,21 @@ describe('topics, generations and videos', () => {
     assert.equal(twice.body.error.code, 'invalid_state');
   });
 
-  test('a stream narrowed to IDs starts with their current state, also with ?session=', async () => {
+  test('a stream narrowed to IDs starts with their current state', async () => {
     const { session } = await createAccount(service);
     const topicId = await completedTopic(session);
-    const stream = await EventStream.open(service, session, `topic=${topicId}`, true);
+    const stream = await EventStream.open(service, session, `topic=${topicId}`);
     const first = await stream.next();
     assert.equal(first.event, 'topic');
     assert.equal(first.data.status, 'COMPLETE');
     assert.equal((await stream.next()).event, 'ready');
+  });
+
+  test('a session in the URL (?session=) is refused: 401, the header only (issue 29, finding 6)', async () => {
+    const { session } = await createAccount(service);
+    const answer = await api(service, 'GET', `/api/events?session=${encodeURIComponent(session)}`);
+    assert.equal(answer.status, 401);
+    assert.equal(answer.body.error.code, 'not_authenticated');
   });
 
   test('an idle stream sends heartbeat comments', async () => {

@@ -99,10 +99,6 @@ const ROUTE_CALLS: [route: string, call: (session: string, ids: typeof missing) 
     (session, ids) => api(service, 'GET', `/api/events?generation=${ids.requestId}`, { session }),
   ],
   ['GET /api/events?video=', (session, ids) => api(service, 'GET', `/api/events?video=${ids.videoId}`, { session })],
-  [
-    'GET /api/events?video=&session= (EventSource form)',
-    (session, ids) => api(service, 'GET', `/api/events?video=${ids.videoId}&session=${encodeURIComponent(session)}`),
-  ],
 ];
 
 /** The answer with every ID replaced by a placeholder, so that two answers can be compared. */

@@ -45,7 +45,7 @@ function rawGet(path: string): Promise<string> {
   });
 }
 
-test('/plugin is the HTML shell with a strict CSP framable by every allowed origin, and no X-Frame-Options', async () => {
+test("/plugin is the HTML shell with a strict CSP framable by its partner's allowed origins, and no X-Frame-Options", async () => {
   const response = await fetch(`${service.url}/plugin?partner=one`);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
@@ -60,11 +60,22 @@ test('/plugin is the HTML shell with a strict CSP framable by every allowed orig
   ]) {
     assert.ok(csp.includes(directive), directive);
   }
-  assert.match(csp, /frame-ancestors https:\/\/shop\.example http:\/\/localhost:\* https:\/\/cms\.example:8443(;|$)/);
+  // Partner one's origins only: no other partner's are named.
+  assert.match(csp, /frame-ancestors https:\/\/shop\.example(;|$)/);
   const html = await response.text();
   assert.match(html, /<script type="module" src="\/assets\/app\.js"><\/script>/);
   assert.match(html, /<link rel="stylesheet" href="\/assets\/app\.css">/);
   assert.match(html, /<main id="app"><\/main>/);
+});
+
+test("each partner's page names its own origins in frame-ancestors; an unknown or missing partner gets 'none'", async () => {
+  const ancestors = async (query: string) =>
+    /frame-ancestors ([^;]*)/.exec(
+      (await fetch(`${service.url}/plugin${query}`)).headers.get('content-security-policy') ?? '',
+    )?.[1];
+  assert.equal(await ancestors('?partner=two'), 'http://localhost:* https://cms.example:8443');
+  assert.equal(await ancestors('?partner=nobody'), "'none'");
+  assert.equal(await ancestors(''), "'none'");
 });
 
 test('the shell links the stylesheet only when asked to', () => {

@@ -131,6 +131,23 @@ describe('topic search sources', () => {
     assert.match(topic.error.message, /could not be reached/);
   });
 
+  test('a refused address, a closed port and the service itself give one answer (egress.ts): a search is no port scanner', async (t) => {
+    t.mock.method(console, 'warn', () => {});
+    const urls = [
+      'http://169.254.169.254/',
+      'http://10.0.0.1/',
+      `http://127.0.0.1:${await closedPort()}/`,
+      `${service.url}/plugin`,
+    ];
+    const messages = new Set<string>();
+    for (const url of urls) {
+      const { topic } = await search(url);
+      assert.equal(topic.error.code, 'source_unreachable', url);
+      messages.add(topic.error.message.replace(url, 'URL'));
+    }
+    assert.deepEqual([...messages], ['URL could not be reached. Check the address.']);
+  });
+
   test('a non-HTML response fails with source_not_html', async () => {
     const { topic } = await search(`${source}/json`);
     assert.equal(topic.status, 'FAILED');

@@ -3,6 +3,7 @@
 // non-images are refused with a log line each; animated images keep their first frame; EXIF
 // orientation is applied; what is kept is a JPEG or PNG the service wrote, without metadata.
 // Every fixture is made here, with sharp and zlib.
+import { egressPolicy } from '../../src/egress.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,9 @@ import {
 } from '../../src/media/images.js';
 import { startService } from '../../src/server.js';
 import { api, createAccount, EventStream, PARTNER, SECRET, serve, statusesUntilFinal } from '../support/helpers.js';
+
+/** The policy of a service on loopback: the test sites on 127.0.0.1 can be fetched. */
+const LOOPBACK_EGRESS = egressPolicy('127.0.0.1', false, () => 0);
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-images-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -210,7 +214,7 @@ describe('image downloads', () => {
 
   test('kept images are named by what they are, not by their URL', async () => {
     const dir = join(work, 'named');
-    const limits = { timeoutMs: 2000 };
+    const limits = { timeoutMs: 2000, egress: LOOPBACK_EGRESS };
     assert.deepEqual(await downloadImage(`${base}/photo.jpg`, dir, 0, limits), {
       file: join(dir, '0.jpg'),
       width: 640,
@@ -231,7 +235,7 @@ describe('image downloads', () => {
   test('each skipped image is one log line naming the URL and the reason', async (t: TestContext) => {
     const warn = t.mock.method(console, 'warn', () => {});
     const dir = join(work, 'skipped');
-    const limits = { timeoutMs: 2000 };
+    const limits = { timeoutMs: 2000, egress: LOOPBACK_EGRESS };
     assert.deepEqual(await downloadImage(`${base}/page.png`, dir, 0, limits), {
       skipped: 'not a JPEG, PNG, GIF or WebP image',
     });

@@ -3,7 +3,7 @@
 // track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind; the queue's limit.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -158,6 +158,14 @@ describe('voice', () => {
     }
   });
 
+  test('a narration that starts with - is spoken as text, not read as an option', async () => {
+    for (const text of ['--version', '--stdin', '-w /tmp/elsewhere.wav']) {
+      const pcm = await speak(text, VOICES['en-US']!, 165);
+      const seconds = pcm.samples.length / pcm.rate;
+      assert.ok(seconds > 0.3, `${text}: ${seconds} s of speech`);
+    }
+  });
+
   test('parseWav refuses what is not a WAV file', () => {
     assert.throws(() => parseWav(new Uint8Array(64)), /not a PCM WAV file/);
   });
@@ -190,6 +198,8 @@ describe('render', () => {
       assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
       assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
+      // Readable by the service's user only, like the data file.
+      for (const file of Object.values(files)) assert.equal(statSync(file).mode & 0o777, 0o600, file);
       // Nothing else is left in the folder (the work files are gone).
       assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.txt', 'vid_1.vtt']);
     },

@@ -1,11 +1,15 @@
 // How a topic search reads its source page: the bytes' encoding, the metadata, the images, the text.
 // (topics.test.ts goes through the service; these call the reader directly for the finer cases.)
+import { egressPolicy } from '../../src/egress.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fetchSourcePage, readPage } from '../../src/media/source.js';
 import { PageDecoder } from '../../src/media/source/charset.js';
 import { serve } from '../support/helpers.js';
 import { WINDOWS_1252, pageFixture, utf16leWithBOM, utf8WithBOM, windows1252 } from '../support/page-fixtures.js';
+
+/** The policy of a service on loopback: the test sites on 127.0.0.1 can be fetched. */
+const LOOPBACK_EGRESS = egressPolicy('127.0.0.1', false, () => 0);
 
 const BAKERY = pageFixture('bakery-windows-1252.html');
 const BAKERY_TITLE = 'Bäckerei Müller – Brot, Brötchen & Kuchen';
@@ -33,7 +37,7 @@ const origin = await serve((req, res) => {
   if (!page) return void res.writeHead(404).end();
   res.writeHead(200, { 'content-type': page.type }).end(page.body);
 });
-const read = (path: string) => fetchSourcePage(`${origin}${path}`, { timeoutMs: 2000 });
+const read = (path: string) => fetchSourcePage(`${origin}${path}`, { timeoutMs: 2000, egress: LOOPBACK_EGRESS });
 
 describe("a page's encoding", () => {
   test('the HTTP header names it when the page does not', async () => {

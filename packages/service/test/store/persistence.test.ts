@@ -2,7 +2,7 @@
 // go on after it, one process owns a file, a 0.1 JSON data file is imported, a foreign file is
 // refused, and a write that fails fails its request. (packages/service/test/store/crash.test.ts kills the service.)
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -439,4 +439,49 @@ test('a job starts only once its record is committed: none runs for a transactio
     jobs.close();
     await store.close();
   }
+});
+
+test('an existing data file readable by others is brought to 0600; a symbolic link is refused, naming the file', async () => {
+  const loose = join(dir, 'loose.db');
+  await writeFile(loose, '');
+  await chmod(loose, 0o644);
+  const service = await startTestService({ dataFile: loose });
+  await service.close();
+  assert.equal((await stat(loose)).mode & 0o777, 0o600);
+
+  const target = join(dir, 'target.db');
+  const linked = join(dir, 'linked.db');
+  await writeFile(target, '');
+  await symlink(target, linked);
+  await assert.rejects(startTestService({ dataFile: linked }), /linked\.db is a symbolic link/);
+  assert.equal((await stat(target)).size, 0, 'nothing was written through the link');
+});
+
+test('a symbolic link planted at the lock file or its temporary name is not written through', async () => {
+  const dataFile = join(dir, 'planted.db');
+  const victim = join(dir, 'victim.txt');
+  await writeFile(victim, 'untouched');
+  await symlink(victim, `${dataFile}.lock.${process.pid}.tmp`);
+  await symlink(victim, `${dataFile}.lock`);
+  const service = await startTestService({ dataFile });
+  await service.close();
+  assert.equal(await readFile(victim, 'utf8'), 'untouched');
+});
+
+test('kept images and renders are readable by the service user only', async () => {
+  const { downloadImage } = await import('../../src/media/images.js');
+  const { egressPolicy } = await import('../../src/egress.js');
+  const sharp = (await import('sharp')).default;
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
+  const site = await serve((_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+  const folder = join(dir, 'media-modes', 'topic');
+  const kept = await downloadImage(`${site}/a.png`, folder, 0, {
+    timeoutMs: 5000,
+    egress: egressPolicy('127.0.0.1', false, () => 0),
+  });
+  assert.ok('file' in kept, JSON.stringify(kept));
+  assert.equal((await stat(kept.file)).mode & 0o777, 0o600);
+  assert.equal((await stat(folder)).mode & 0o777, 0o700);
 });

@@ -95,19 +95,10 @@ export class EventStream {
   #ended = false;
   readonly #abort = new AbortController();
 
-  static async open(
-    service: RunningService,
-    session: string,
-    query = '',
-    useQueryParameter = false,
-  ): Promise<EventStream> {
+  static async open(service: RunningService, session: string, query = ''): Promise<EventStream> {
     const stream = new EventStream();
-    const separator = query ? '&' : '';
-    const url = useQueryParameter
-      ? `${service.url}/api/events?${query}${separator}session=${encodeURIComponent(session)}`
-      : `${service.url}/api/events?${query}`;
-    const response = await fetch(url, {
-      headers: useQueryParameter ? {} : { authorization: `Bearer ${session}` },
+    const response = await fetch(`${service.url}/api/events?${query}`, {
+      headers: { authorization: `Bearer ${session}` },
       signal: stream.#abort.signal,
     });
     if (response.status !== 200 || !response.body) {

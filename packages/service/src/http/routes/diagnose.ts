@@ -53,7 +53,8 @@ export const diagnose: Handler = (request) => {
       partnerID: partner.id,
       origin,
       originAllowed: origin === null ? null : isOriginAllowed(partner.allowedOrigins, origin),
-      frameAncestors: frameAncestorSources(ctx.config.partners.values()),
+      // What /plugin?partner=<this partner> is sent: this partner's origins only.
+      frameAncestors: frameAncestorSources([partner]),
       pluginURL: `${ctx.baseURL()}/plugin?partner=${encodeURIComponent(partner.id)}`,
     },
   };

@@ -3,7 +3,7 @@ import type { Change } from '../../store/store.js';
 import { authenticate, type Handler } from './request.js';
 
 export const events: Handler = (request) => {
-  const { owner, key } = authenticate(request, true);
+  const { owner, key } = authenticate(request);
   const { store, streams } = request.ctx;
   const { searchParams } = request.url;
   const filter = {

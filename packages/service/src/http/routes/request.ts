@@ -92,12 +92,12 @@ export function bearer(req: IncomingMessage): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
-/** The account of the request's session: `Authorization: Bearer <session>`, or `?session=` on the stream. */
-export function authenticate(
-  { req, url, ctx }: Request,
-  allowQuery = false,
-): { owner: Owner; account: AccountRecord; key: string } {
-  return sessionOf(ctx.store, bearer(req) ?? (allowQuery ? (url.searchParams.get('session') ?? undefined) : undefined));
+/**
+ * The account of the request's session: `Authorization: Bearer <session>` only. Never from the URL
+ * (`?session=`): URLs end up in logs, proxies and the Referer.
+ */
+export function authenticate({ req, ctx }: Request): { owner: Owner; account: AccountRecord; key: string } {
+  return sessionOf(ctx.store, bearer(req));
 }
 
 export function partnerOf({ params, ctx }: Request): Partner {

@@ -4,7 +4,7 @@
  * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
  */
 import { VideoPluginError } from 'video-plugin/internal';
-import { parseCommandLine, UsageError, USAGE } from './config.js';
+import { DEMO_SECRET, loggable, parseCommandLine, UsageError, USAGE } from './config.js';
 import { startService, type RunningService } from './server.js';
 
 async function main(): Promise<void> {
@@ -56,10 +56,13 @@ function banner(service: RunningService): string {
   for (const partner of service.partners) {
     lines.push(
       `  partner ID:      ${partner.id}`,
-      `  secret:          ${partner.secret}`,
+      // The demo secret is public (the docs print it); any other is the operator's and stays off
+      // the terminal and its logs.
+      `  secret:          ${partner.secret === DEMO_SECRET ? `${partner.secret} (the demo secret)` : '(as given; not printed)'}`,
       `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
     );
-    if (partner.webhookURLs.length > 0) lines.push(`  webhooks to:     ${partner.webhookURLs.join(', ')}`);
+    if (partner.webhookURLs.length > 0)
+      lines.push(`  webhooks to:     ${partner.webhookURLs.map(loggable).join(', ')}`);
   }
   lines.push(
     `  plugin page:     ${service.url}/plugin`,

@@ -339,3 +339,16 @@ function nonEmpty(flag: string, flagValue: string | undefined, envValue: string 
   if (flagValue === '') throw new UsageError(`${flag} must not be empty.`);
   return flagValue ?? (envValue || undefined);
 }
+
+/**
+ * A URL as it may appear in a log line: its origin and path, without a user, a password, a query
+ * or a fragment, where a receiver's URL may carry a secret of its own.
+ */
+export function loggable(url: string): string {
+  try {
+    const { origin, pathname, search, hash } = new URL(url);
+    return `${origin}${pathname}${search || hash ? ' (query not shown)' : ''}`;
+  } catch {
+    return '(not a URL)';
+  }
+}

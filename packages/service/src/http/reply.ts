@@ -71,7 +71,13 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   // After a refused oversized body the rest of it may still be arriving: do not reuse the socket.
   if (status === 413) res.setHeader('connection', 'close');
-  sendJson(res, status, { error: serializeError(error) });
+  // An unexpected error's own message (a path, a driver's text) stays in the log: the answer says
+  // only that the service failed.
+  const body =
+    error instanceof VideoPluginError
+      ? serializeError(error)
+      : { code: 'internal_error', message: 'The service failed unexpectedly; the details are in its log.' };
+  sendJson(res, status, { error: body });
 }
 
 /**

@@ -16,7 +16,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from 'video-plugin/internal';
-import { MAX_WEBHOOK_RETRY_MS, type Partner, type ServiceConfig } from '../config.js';
+import { MAX_WEBHOOK_RETRY_MS, loggable, type Partner, type ServiceConfig } from '../config.js';
 import { EgressError, egressPolicy, guardedFetch, type EgressPolicy } from '../egress.js';
 import {
   newId,
@@ -295,7 +295,7 @@ function sign(partner: Partner, event: WebhookEvent): Promise<string> {
 
 /** One line per delivery that is over. */
 function log(record: WebhookAttempt): void {
-  const what = `video-plugin-service: webhook ${record.type} ${record.eventID} → ${record.url}`;
+  const what = `video-plugin-service: webhook ${record.type} ${record.eventID} → ${loggable(record.url)}`;
   const how = record.status !== undefined ? `HTTP ${record.status}` : (record.error ?? '');
   const line = `${what}: ${record.outcome} after ${record.attempt} ${record.attempt === 1 ? 'try' : 'tries'} (last: ${how}, ${record.durationMs} ms)`;
   if (record.outcome === 'delivered') console.log(line);

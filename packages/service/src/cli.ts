@@ -60,6 +60,7 @@ function banner(service: RunningService): string {
       // the terminal and its logs.
       `  secret:          ${partner.secret === DEMO_SECRET ? `${partner.secret} (the demo secret)` : '(as given; not printed)'}`,
       `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
+      `  auth modes:      ${partner.authModes.join(', ')}`,
     );
     if (partner.webhookURLs.length > 0)
       lines.push(`  webhooks to:     ${partner.webhookURLs.map(loggable).join(', ')}`);

@@ -59,11 +59,20 @@ const webhookURL = z.string().check(
   }),
 );
 
+/**
+ * How a partner's users may sign in: `jwt` (with tokens from the partner's back end) and
+ * `uncontrolled` (the studio's own email sign-in). A hosted service enables `uncontrolled` only for
+ * partners who ask for it; the local service allows both unless told otherwise (`--auth-mode`).
+ */
+export const AUTH_MODES = ['jwt', 'uncontrolled'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
 const PartnerSchema = strictObject({
   id: z.string().check(z.minLength(1)),
   secret: z.string().check(z.minLength(1)),
   allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
   webhookURLs: z.optional(z.array(webhookURL).check(z.maxLength(10))),
+  authModes: z.optional(z.array(z.enum(AUTH_MODES)).check(z.minLength(1))),
 });
 
 const ServiceOptionsSchema = strictObject({
@@ -103,7 +112,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   172.16/12, 192.168/16, 100.64/10, fc00::/7; default false; egress.ts);
  * - `publicHosts`: host names the service answers to besides IP addresses and `localhost` (a
  *   request with any other `Host` gets 403: DNS rebinding; docs/service.md "Security");
- * - `partners`: `[{ id, secret, allowedOrigins?, webhookURLs? }]`, default one demo partner;
+ * - `partners`: `[{ id, secret, allowedOrigins?, webhookURLs?, authModes? }]`, default one demo
+ *   partner; `authModes` (default both, `jwt` and `uncontrolled`) says whether the studio's own
+ *   sign-in is open for the partner;
  *   `allowedOrigins` defaults to `http://localhost:*` and `http://127.0.0.1:*`; `webhookURLs` (http
  *   or https, at most 10) receive the partner's signed events (docs/service.md "Webhooks");
  * - `jobMs`: how long a topic search or a generation takes (default 5000);
@@ -131,6 +142,8 @@ export interface Partner {
   readonly allowedOrigins: readonly OriginPattern[];
   /** Where the partner's webhook events are posted (none: no webhooks). */
   readonly webhookURLs: readonly string[];
+  /** How its users may sign in; without `uncontrolled`, the studio's own sign-in answers 403. */
+  readonly authModes: readonly AuthMode[];
 }
 
 /** The options after validation, with every default filled in. */
@@ -176,6 +189,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
         (text) => parseOriginPattern(text) as OriginPattern,
       ),
       webhookURLs: partner.webhookURLs ?? [],
+      authModes: partner.authModes ?? AUTH_MODES,
     });
   }
   return {
@@ -234,6 +248,8 @@ Options:
   --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
                          else a temporary folder removed at exit)
   --render-concurrency N renders at once (default: the number of cores)
+  --auth-mode MODE       how the partner's users sign in: jwt (tokens from its back end) or
+                         uncontrolled (the studio's own email sign-in); repeatable (default both)
   --webhook-url URL      post the partner's signed events (account.created, video.completed,
                          video.rendered) to URL, http or https; repeatable (default: none)
   -h, --help             show this help
@@ -268,6 +284,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'media-dir': { type: 'string' },
         'render-concurrency': { type: 'string' },
         'webhook-url': { type: 'string', multiple: true },
+        'auth-mode': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -293,6 +310,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
   const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
   if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
+  const authModes = values['auth-mode'];
+  for (const mode of authModes ?? []) {
+    if (!(AUTH_MODES as readonly string[]).includes(mode)) {
+      throw new UsageError(`--auth-mode must be ${AUTH_MODES.join(' or ')} (got "${mode}").`);
+    }
+  }
   const webhookURLs = values['webhook-url'];
   for (const url of webhookURLs ?? []) {
     const problem = webhookURLProblem(url);
@@ -306,6 +329,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         secret: secret ?? DEMO_SECRET,
         ...(allowedOrigins ? { allowedOrigins } : {}),
         ...(webhookURLs ? { webhookURLs } : {}),
+        ...(authModes ? { authModes: authModes as AuthMode[] } : {}),
       },
     ],
   };

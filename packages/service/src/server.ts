@@ -42,6 +42,8 @@ export interface RunningService {
     secret: string;
     allowedOrigins: readonly string[];
     webhookURLs: readonly string[];
+    /** How its users may sign in (`jwt`, `uncontrolled`). */
+    authModes: readonly string[];
   }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
@@ -144,6 +146,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       secret: partner.secret,
       allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
       webhookURLs: partner.webhookURLs,
+      authModes: partner.authModes,
     })),
     jobMs: config.jobMs,
     dataFile: config.dataFile,

@@ -1,0 +1,52 @@
+// Each partner declares how its users may sign in (config.ts AUTH_MODES). A JWT-only partner's
+// studio sign-in answers 403 and creates nothing, enters nothing and fires no webhook.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseCommandLine, UsageError } from '../../src/config.js';
+import { api, serve, startTestService } from '../support/helpers.js';
+
+test("a JWT-only partner's sign-in answers 403, creates no account and fires no webhook", async () => {
+  const received: string[] = [];
+  const receiver = await serve((req, res) => {
+    received.push(req.url ?? '');
+    res.writeHead(204).end();
+  });
+  const service = await startTestService({
+    partners: [
+      { id: 'jwt-only', secret: 'jwt-only-secret', authModes: ['jwt'], webhookURLs: [`${receiver}/hooks`] },
+      { id: 'open', secret: 'open-secret', webhookURLs: [`${receiver}/hooks`] },
+    ],
+  });
+  const refused = await api(service, 'POST', '/api/partners/jwt-only/sign-in', {
+    body: { emailAddress: 'victim@example.com' },
+  });
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.error.code, 'account_methods_disabled');
+  assert.match(refused.body.error.message, /jwt-only.*does not allow the studio's own sign-in/);
+  assert.match(refused.body.error.message, /--auth-mode uncontrolled/);
+  assert.equal(service.stats().accounts, 0);
+  // A partner with both modes (the local default) still signs in; its webhook is the only one sent.
+  const allowed = await api(service, 'POST', '/api/partners/open/sign-in', { body: { emailAddress: 'a@example.com' } });
+  assert.equal(allowed.status, 201);
+  await service.webhooks.settled();
+  assert.equal(service.webhooks.deliveries.filter((attempt) => attempt.outcome === 'delivered').length, 1);
+  assert.deepEqual(
+    service.webhooks.deliveries.map((attempt) => attempt.partnerID),
+    service.webhooks.deliveries.map(() => 'open'),
+  );
+  assert.equal(service.partners.find((partner) => partner.id === 'jwt-only')?.authModes.join(), 'jwt');
+});
+
+test('--auth-mode is repeatable, and anything but jwt or uncontrolled is refused naming the flag', () => {
+  const line = parseCommandLine(['--auth-mode', 'jwt']);
+  assert.ok(!line.help);
+  assert.deepEqual(line.options.partners?.[0]?.authModes, ['jwt']);
+  assert.throws(
+    () => parseCommandLine(['--auth-mode', 'open']),
+    (error: Error) => {
+      assert.ok(error instanceof UsageError);
+      assert.match(error.message, /--auth-mode must be jwt or uncontrolled \(got "open"\)/);
+      return true;
+    },
+  );
+});

@@ -72,6 +72,9 @@ describe('guardedFetch', () => {
       hits.push(req.url ?? '');
       if (req.url === '/to-metadata')
         return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      if (req.url === '/encodings') {
+        return res.writeHead(200, { 'content-encoding': Array(1000).fill('gzip').join(', ') }).end('not gzip');
+      }
       if (req.url === '/to-private') return res.writeHead(302, { location: 'http://10.0.0.1/image.png' }).end();
       res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     });
@@ -117,6 +120,13 @@ describe('guardedFetch', () => {
         return true;
       });
     }
+  });
+
+  test('a chain of 1000 content encodings is not unpacked: the bytes arrive as sent, at once', async () => {
+    const started = Date.now();
+    const response = await guardedFetch(new URL(`${base}/encodings`), { signal: signal() }, local);
+    assert.equal(await response.text(), 'not gzip');
+    assert.ok(Date.now() - started < 2000);
   });
 
   test('a redirect is not followed: it is the caller that follows, each hop checked', async () => {

@@ -13,6 +13,9 @@ import { parseOriginPattern, type OriginPattern } from './origins.js';
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
 /** Secret of the demo partner. Public on purpose: the service is a local stand-in. */
+/** The longest a session lasts from its login, and the default: 30 days. */
+export const MAX_SESSION_AGE_MS = 30 * 24 * 3600_000;
+
 export const DEMO_SECRET = 'video-plugin-demo-secret-not-for-production';
 /** Page origins allowed to embed the plugin when none are configured: any local port. */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*'];
@@ -93,6 +96,7 @@ const ServiceOptionsSchema = strictObject({
   dataFile: z.optional(z.string().check(z.minLength(1))),
   fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
+  sessionMaxAgeMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_SESSION_AGE_MS))),
   publicDir: z.optional(z.string().check(z.minLength(1))),
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
@@ -122,6 +126,8 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   it is answered (default: in memory; docs/service.md "Data");
  * - `fetchTimeoutMs`: time limit of a topic search's fetch (default 5000);
  * - `heartbeatMs`: interval of the status stream's keep-alive comment (default 15000);
+ * - `sessionMaxAgeMs`: how long a session lasts from its login, at most (default 30 days; the
+ *   page's `getLoginToken` logs the user in again when it ends);
  * - `publicDir`: directory served under `/assets/` (default: the built iframe pages);
  * - `media`: `real` (default: MP4 renders with a voiceover, see docs/service.md) or `placeholder`
  *   (instant SVG stand-ins, for integration tests that never look at the video);
@@ -159,6 +165,8 @@ export interface ServiceConfig {
   readonly dataFile: string | undefined;
   readonly fetchTimeoutMs: number;
   readonly heartbeatMs: number;
+  /** How long a session lasts from its login (auth/sessions.ts). */
+  readonly sessionMaxAgeMs: number;
   readonly publicDir: string;
   readonly media: 'real' | 'placeholder';
   /** Undefined: a temporary folder, made at start and removed at close. */
@@ -202,6 +210,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     dataFile: parsed.dataFile,
     fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
     heartbeatMs: parsed.heartbeatMs ?? 15_000,
+    sessionMaxAgeMs: parsed.sessionMaxAgeMs ?? MAX_SESSION_AGE_MS,
     publicDir: parsed.publicDir ?? defaultPublicDir(),
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),

@@ -97,7 +97,7 @@ export function bearer(req: IncomingMessage): string | undefined {
  * (`?session=`): URLs end up in logs, proxies and the Referer.
  */
 export function authenticate({ req, ctx }: Request): { owner: Owner; account: AccountRecord; key: string } {
-  return sessionOf(ctx.store, bearer(req));
+  return sessionOf(ctx.store, bearer(req), ctx.config.sessionMaxAgeMs);
 }
 
 export function partnerOf({ params, ctx }: Request): Partner {

@@ -188,9 +188,9 @@ const FAILED_TEXT: Record<string, string> = {
 function failedText(element: HTMLElement, locale?: string): [string, string] {
   for (const tag of [locale, element.closest<HTMLElement>('[lang]')?.lang, ...navigator.languages]) {
     const text = FAILED_TEXT[tag?.split('-')[0]!.toLowerCase() ?? ''];
-    if (text) return text.split("|") as [string, string];
+    if (text) return text.split('|') as [string, string];
   }
-  return FAILED_TEXT.en!.split("|") as [string, string];
+  return FAILED_TEXT.en!.split('|') as [string, string];
 }
 
 /** How many modal dialogs lock the page's scroll, and the overflow they found. */

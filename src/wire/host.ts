@@ -29,6 +29,11 @@ export const DEFAULT_CONNECT_TIMEOUT = 15_000;
 export const DEFAULT_CALL_TIMEOUT = 15_000;
 /** How long a loaded frame may take to say hello before the service is asked why it did not. */
 const HELLO_GRACE_MS = 200;
+/**
+ * How long a frame may take to load before the service is asked why it did not: long, because a
+ * page whose CSP refuses the question (connect-src) gets a violation report for it.
+ */
+const UNLOADED_MS = 3000;
 
 export type ConnectionState = 'connecting' | 'connected' | 'refused' | 'destroyed';
 
@@ -224,7 +229,6 @@ export class HostConnection {
     this.#options.iframe.removeEventListener('load', this.#onLoad);
     document.removeEventListener('securitypolicyviolation', this.#onViolation);
     clearTimeout(this.#callTimer);
-    clearTimeout(this.#explainTimer);
     this.#subscriptions.clear();
     this.#fail('destroyed', error);
   }
@@ -483,6 +487,10 @@ export class HostConnection {
     // Timer ids are above 0.
     if (this.#connectTimer || this.#state === 'connected' || this.#failed) return;
     this.#connectTimer = setTimeout(() => this.#failConnect(this.#connectError()), this.#connectTimeout);
+    // A frame that neither loads nor says hello is explained too (Firefox and WebKit fire no load for
+    // a frame whose server does not answer); a load explains it sooner (#onLoad).
+    clearTimeout(this.#explainTimer);
+    this.#explainTimer = setTimeout(this.#explain, UNLOADED_MS);
   }
 
   /** After a failed connect, loads the service page again rather than wait on a dead one. */
@@ -495,6 +503,7 @@ export class HostConnection {
 
   #clearConnectTimer(): void {
     clearTimeout(this.#connectTimer);
+    clearTimeout(this.#explainTimer);
     this.#connectTimer = undefined;
   }
 

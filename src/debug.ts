@@ -25,5 +25,9 @@ export function createLogger(enabled: boolean, scope?: string): Logger {
 export function reportStartFailure(error: unknown): void {
   if (error instanceof DestroyedError) return;
   const { name, code, message } = error as VideoPluginError;
+  reported.add(error as VideoPluginError);
   console.error(`${LOG_PREFIX} ${name} (${code}): ${message}`);
 }
+
+/** The errors {@link reportStartFailure} printed: whoever else would print them (embed.ts) does not. */
+export const reported = new WeakSet<VideoPluginError>();

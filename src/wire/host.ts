@@ -296,9 +296,10 @@ export class HostConnection {
 
   readonly #onViolation = ({ effectiveDirective: directive, blockedURI }: SecurityPolicyViolationEvent): void => {
     const service = this.#options.serviceOrigin;
+    // By directive: a cross-origin blockedURI may be cut to its origin.
     if (!blockedURI.startsWith(service)) return;
-    if (blockedURI.includes('/api/')) this.#askBlocked = true;
-    else if (/^(frame|child|default)-src$/.test(directive)) {
+    if (directive === 'connect-src') this.#askBlocked = true;
+    else if (/^(frame|child)-src$/.test(directive)) {
       this.#failConnect(
         new FrameBlockedError('frame_blocked', `This page's CSP blocks the frame: add ${service} to its frame-src.`, {
           directive,

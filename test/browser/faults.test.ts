@@ -513,6 +513,36 @@ describe('faults', function () {
       }
     });
 
+    it("a page whose connect-src refuses the question: no guess (not 'nothing answers'), the connect limit decides", async () => {
+      const { closedURL } = await faults();
+      const frame = document.createElement('iframe');
+      frame.title = 'A partner page';
+      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      frame.src = `/__diagnose/page.html?csp=${encodeURIComponent(`default-src 'self'; frame-src ${closedURL}`)}`;
+      document.body.append(frame);
+      try {
+        await loaded;
+        const page = frame.contentWindow as Window & {
+          Plugin: new (partnerID: string, options: object) => Plugin;
+          violations: string[];
+          console: Console;
+        };
+        restore();
+        spyOn(page.console);
+        // Past the 3 s after which a frame that never loaded is explained too (Firefox, WebKit).
+        const plugin = new page.Plugin('test-partner', { serviceURL: closedURL, connectTimeout: 4000 });
+        const error = await rejection(plugin.ready);
+        expect(error.name).to.equal('ConnectionError');
+        expect(error.message).to.contain('within 4000 ms');
+        expect(printed).to.have.length(1);
+        // The question was asked and refused by the page's policy, as documented.
+        expect(page.violations.some((line) => line.startsWith('connect-src '))).to.equal(true);
+        await plugin.cleanup();
+      } finally {
+        frame.remove();
+      }
+    });
+
     it('a healthy service prints nothing, and cleanup() before the connection prints nothing either', async () => {
       const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL });
       await plugin.ready;

@@ -64,6 +64,9 @@ async function subject(options: PluginOptions = {}): Promise<Plugin> {
     getLoginToken: getLoginTokenFor(),
     ...options,
   });
+  // Connected first: a short callTimeout of the test is for its own calls, not for a busy machine's
+  // frame start.
+  await plugin.ready;
   await plugin.loginAccount(await token('login', { accountID }));
   return plugin;
 }

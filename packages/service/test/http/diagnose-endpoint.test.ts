@@ -50,6 +50,13 @@ describe('GET /api/diagnose', () => {
     assert.equal(ok.headers.get('access-control-allow-credentials'), null);
     assert.equal(ok.headers.get('cache-control'), 'no-store');
     assert.equal(ok.body.originAllowed, false);
+    // What the handshake refuses with, word for word: the SDK rejects with it when the browser
+    // stopped its frame at frame-ancestors (src/wire/host.ts).
+    assert.deepEqual(ok.body.refusal, {
+      code: 'origin_not_allowed',
+      message: `The page origin https://elsewhere.example is not allowed for partner ${PARTNER}. Add it to the partner's allowed origins (the local service: --allowed-origin https://elsewhere.example).`,
+      data: { origin: 'https://elsewhere.example', partnerID: PARTNER },
+    });
     const error = await diagnose('?partnerID=nobody', 'https://shop.example');
     assert.equal(error.headers.get('access-control-allow-origin'), '*');
     assert.equal(error.body.error.code, 'partner_not_found');

@@ -23,6 +23,7 @@
  */
 import { TAG_NAME } from './element/define.js';
 import { InvalidParameterError, VideoPluginError } from './errors.js';
+import { reported } from './debug.js';
 import type { VideoPluginElement } from './element/video-plugin-element.js';
 
 /** What marks a host element. */
@@ -117,7 +118,8 @@ function forHost(error: VideoPluginError): VideoPluginError {
  */
 function fail(host: Element, error: VideoPluginError): void {
   const event = new CustomEvent('error', { detail: error, cancelable: true });
-  if (host.dispatchEvent(event)) console.error(`[video-plugin] ${error.message}`, host);
+  // A studio that could not start was printed already, once (debug.ts).
+  if (host.dispatchEvent(event) && !reported.has(error)) console.error(`[video-plugin] ${error.message}`, host);
 }
 
 function invalid(host: Element, field: string, message: string): void {

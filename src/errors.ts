@@ -54,8 +54,10 @@ export class InvalidTokenError extends VideoPluginError {}
 export class TimeoutError extends VideoPluginError {}
 /** The iframe could not be reached, or was reloaded or removed mid-call. Safe to retry. */
 export class ConnectionError extends VideoPluginError {}
-/** The service refused this page's origin for the partner. */
+/** The service refused this page's origin for the partner. `data.origin` names it. */
 export class OriginNotAllowedError extends VideoPluginError {}
+/** This page's Content-Security-Policy (`frame-src`) blocks the service frame. */
+export class FrameBlockedError extends VideoPluginError {}
 /** The instance was cleaned up; create a new one. */
 export class DestroyedError extends VideoPluginError {}
 /** The service could not handle the request. */
@@ -74,6 +76,7 @@ for (const [name, Class] of Object.entries({
   TimeoutError,
   ConnectionError,
   OriginNotAllowedError,
+  FrameBlockedError,
   DestroyedError,
   ServiceError,
 })) {
@@ -117,6 +120,8 @@ export const ERROR_CODES = [
   'timeout',
   'connection_failed',
   'origin_not_allowed',
+  // Made by the Plugin itself (a FrameBlockedError): the page's CSP blocks the frame.
+  'frame_blocked',
   'destroyed',
   // Service
   'bad_request',
@@ -144,6 +149,7 @@ const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
   timeout: TimeoutError,
   connection_failed: ConnectionError,
   origin_not_allowed: OriginNotAllowedError,
+  frame_blocked: FrameBlockedError,
   destroyed: DestroyedError,
   bad_request: ServiceError,
   payload_too_large: ServiceError,

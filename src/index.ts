@@ -10,6 +10,7 @@ export {
   AccountMethodsDisabledError,
   ConnectionError,
   DestroyedError,
+  FrameBlockedError,
   InvalidParameterError,
   InvalidStateError,
   InvalidTokenError,

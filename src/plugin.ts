@@ -7,7 +7,7 @@
  * beside it, `status.ts` (status subscriptions and iterators) and `session.ts` (who is signed in,
  * and the restore of a lost session).
  */
-import { createLogger, type Logger } from './debug.js';
+import { createLogger, reportStartFailure, type Logger } from './debug.js';
 import {
   AccountMethodsDisabledError,
   DestroyedError,
@@ -146,6 +146,7 @@ export class Plugin {
         return this.#session.connected(info);
       },
       reload: () => this.#frame.reload(),
+      explain: new URL(`./api/diagnose?partnerID=${encodeURIComponent(this.partnerID)}`, base),
       log: this.#log,
     });
     this.#session = new Session(
@@ -161,8 +162,9 @@ export class Plugin {
       // `{ videoSaved: undefined }` (a callback the partner's code left out) registers nothing.
       if (callback) this.#emitter.on(name as PluginEventName, callback as PluginEventListener<PluginEventName>);
     }
-    // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here.
-    (this.ready = this.#connection.whenConnected()).catch(() => {});
+    // Nobody has to await it: a failure also rejects the calls, so it is not unhandled here. It is
+    // printed once, though, so that a page that does not listen still shows why.
+    (this.ready = this.#connection.whenConnected()).catch(reportStartFailure);
   }
 
   /** The iframe that shows the service (hidden until opened). */

@@ -169,12 +169,20 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
   }
 
   // ---- partner ----
+  // Never a fix that names the partner ID given: it may be the typo (a service started with it would
+  // refuse the back end's tokens). A local service names the partners it knows; a hosted one does not.
+  const known = refusal?.data?.partners;
   if (partnerUnknown) {
     add(
       'partner',
       'error',
-      `${refusal.message} Every call would reject with a NotFoundError (partner_not_found).`,
-      local ? `--partner ${f.partnerID}` : undefined,
+      `The service knows no partner "${f.partnerID}"${
+        Array.isArray(known) && known.length > 0 ? `; it knows ${known.map((id) => `"${id}"`).join(', ')}` : ''
+      }. Every call would reject with a NotFoundError (partner_not_found). ${
+        local
+          ? `Check partner-id (the Plugin's partnerID) and the iss of your tokens: they must be a partner the service was started with (--partner).`
+          : "Check partner-id (the Plugin's partnerID) against the partner ID the service gave you, and the iss of your tokens."
+      }`,
     );
   } else if (answer || trial.kind === 'connected') {
     add('partner', 'ok', `The service knows partner "${f.partnerID}".`);
@@ -372,11 +380,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
       'connection',
       'error',
       `The service refused this page: ${trial.error.message}`,
-      trial.error.code === 'origin_not_allowed'
-        ? allowedOriginsFix
-        : partnerUnknown && local
-          ? `--partner ${f.partnerID}`
-          : undefined,
+      trial.error.code === 'origin_not_allowed' ? allowedOriginsFix : undefined,
     );
   } else {
     const why = frameViolation

@@ -184,6 +184,7 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
 }
 
 function plain(error: unknown): SerializedError {
-  const { code, message } = (error ?? {}) as Partial<SerializedError>;
-  return { code: typeof code === 'string' ? code : 'internal_error', message: String(message ?? error) };
+  const { code, message, data } = (error ?? {}) as Partial<SerializedError>;
+  const known = { code: typeof code === 'string' ? code : 'internal_error', message: String(message ?? error) };
+  return data ? { ...known, data } : known;
 }

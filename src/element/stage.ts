@@ -88,13 +88,20 @@ export class Stage {
   }
 
   /**
-   * Shows the loading skeleton, the failure panel (with `message`), or neither (`''`). The
-   * skeleton stands where the studio will show: not over the element's own content (its
-   * placeholder or launcher) while the inline UI is closed.
+   * Shows the loading skeleton, the failure panel, or neither (`''`). The panel says, in `locale`
+   * (a language tag), that the studio could not load, and offers its retry only when `retry` (a
+   * retry can help). The skeleton stands where the studio will show: not over the element's own
+   * content (its placeholder or launcher) while the inline UI is closed.
    */
-  show(show: Show = this.#show, message?: string): void {
+  show(show: Show = this.#show, retry?: boolean, locale?: string): void {
     this.#show = show;
-    if (message !== undefined) this.#stage.querySelector('[part=failed] p')!.textContent = message;
+    if (show === 'failed') {
+      const [message, again] = failedText(this.#element, locale);
+      const panel = this.#stage.querySelector('[part=failed]')!;
+      panel.querySelector('p')!.textContent = message;
+      panel.querySelector('[name=retry]')!.textContent = again;
+      panel.querySelector<HTMLElement>('[part=retry]')!.parentElement!.hidden = !retry;
+    }
     const covered =
       show === 'loading' && this.#display === 'inline' && this.#element.childElementCount > 0 && !this.#open;
     this.#stage.dataset.show = covered ? '' : show;
@@ -125,8 +132,8 @@ export class Stage {
 
 /**
  * Appends the shadow root's fixed content: the placeholder slot, the stage (the iframe's container
- * `.frame`, the skeleton `[part=loading]`, the failure panel `[part=failed]` with its message and
- * `[part=retry]`) and the (empty) dialog. The stage lives in the root (inline display) or in the
+ * `.frame`, the skeleton `[part=loading]`, the failure panel `[part=failed]` with its message in the
+ * `failed` slot and `[part=retry]`) and the (empty) dialog. The stage lives in the root (inline display) or in the
  * dialog (modal, drawer); its `data-show` picks what shows.
  */
 function buildStage(root: HTMLElement | DocumentFragment): void {
@@ -152,16 +159,38 @@ function buildStage(root: HTMLElement | DocumentFragment): void {
       node(
         'div',
         { part: 'failed', role: 'alert' },
-        node('p', {}),
-        node(
-          'div',
-          {},
-          node('button', { part: 'retry', type: 'button' }, node('slot', { name: 'retry' }, 'Try again')),
-        ),
+        node('slot', { name: 'failed' }, node('p', {})),
+        node('div', {}, node('button', { part: 'retry', type: 'button' }, node('slot', { name: 'retry' }))),
       ),
     ),
     node('dialog', { part: 'dialog', 'aria-label': 'Video creation' }),
   );
+}
+
+/**
+ * What the failure panel says to the end user, by language: that the studio could not load, and the
+ * retry button's label. Never the developer's message (that goes to the console and the `error`
+ * event). The languages of the studio itself; any other gets English.
+ */
+const FAILED_TEXT: Record<string, string> = {
+  en: 'The studio could not load.|Try again',
+  de: 'Das Studio konnte nicht geladen werden.|Erneut versuchen',
+  es: 'No se pudo cargar el estudio.|Reintentar',
+  fr: "Le studio n'a pas pu être chargé.|Réessayer",
+  it: 'Non è stato possibile caricare lo studio.|Riprova',
+  pt: 'Não foi possível carregar o estúdio.|Tentar novamente',
+};
+
+/**
+ * The panel's message and retry label in `locale` (the element's), else in the page's language (the
+ * `lang` nearest to `element`), else in the browser's.
+ */
+function failedText(element: HTMLElement, locale?: string): [string, string] {
+  for (const tag of [locale, element.closest<HTMLElement>('[lang]')?.lang, ...navigator.languages]) {
+    const text = FAILED_TEXT[tag?.split('-')[0]!.toLowerCase() ?? ''];
+    if (text) return text.split('|') as [string, string];
+  }
+  return FAILED_TEXT.en!.split('|') as [string, string];
 }
 
 /** How many modal dialogs lock the page's scroll, and the overflow they found. */

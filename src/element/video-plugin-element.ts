@@ -14,7 +14,7 @@
  * its retry, the dialog, scroll lock and focus return) and `styles.ts` (its style sheet).
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
-import { DestroyedError, InvalidParameterError, VideoPluginError } from '../errors.js';
+import { ConnectionError, DestroyedError, InvalidParameterError, TimeoutError, VideoPluginError } from '../errors.js';
 import { Emitter, report, type PluginEventListener } from '../events.js';
 import {
   callbackSchema,
@@ -89,10 +89,14 @@ interface PendingSubscription {
  *   with the `launcher` attribute a click on it opens the AI page. In `modal` and `drawer` display it
  *   is all the element shows in the page.
  * @slot loading - Replaces the loading skeleton's content (e.g. a spinner or a translated "Loading…").
- * @slot retry - Replaces the label of the retry button shown when the connection failed ("Try again").
+ * @slot failed - Replaces the failure panel's message ("The studio could not load.", in the
+ *   element's `locale`, else the page's language) when the studio cannot start; the `error` event
+ *   says why.
+ * @slot retry - Replaces the label of the retry button ("Try again", localised), shown only when a
+ *   retry can help: a network failure, a timeout, a service that was down; not for a configuration fault.
  * @csspart frame - The service's `<iframe>`. It fills the element (or the dialog); style its border, radius or shadow.
  * @csspart loading - The skeleton shown while the studio connects (where the studio will show).
- * @csspart failed - The panel shown when the connection failed: the message and the retry button.
+ * @csspart failed - The panel shown when the studio cannot start: a kind message and, where it helps, the retry button.
  * @csspart retry - The retry button.
  * @csspart dialog - The `<dialog>` of `modal` and `drawer` display (its `::backdrop` too).
  * @cssprop [--video-plugin-height=600px] - The element's height when no CSS `height` is set on it (inline display).
@@ -573,7 +577,8 @@ export class VideoPluginElement extends ReactiveElement {
       (error: unknown) => {
         if (this.#plugin !== plugin || plugin.isDestroyed) return;
         const failure = forElement(error);
-        stage.show('failed', failure.message);
+        // The end user reads a kind message; the developer's (the fix) is in the console and the event.
+        stage.show('failed', failure instanceof ConnectionError || failure instanceof TimeoutError, this.locale);
         this.#emit('error', failure);
       },
     );

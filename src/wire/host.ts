@@ -7,10 +7,12 @@ import { valid } from '../schema.js';
 import {
   ConnectionError,
   DestroyedError,
+  FrameBlockedError,
   InvalidParameterError,
   TimeoutError,
   VideoPluginError,
   deserializeError,
+  type SerializedError,
 } from '../errors.js';
 import {
   HANDSHAKE_KEY,
@@ -25,6 +27,13 @@ import {
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
 /** Default limit for one call, in milliseconds. */
 export const DEFAULT_CALL_TIMEOUT = 15_000;
+/** How long a loaded frame may take to say hello before the service is asked why it did not. */
+const HELLO_GRACE_MS = 200;
+/**
+ * How long a frame may take to load before the service is asked why it did not: long, because a
+ * page whose CSP refuses the question (connect-src) gets a violation report for it.
+ */
+const UNLOADED_MS = 3000;
 
 export type ConnectionState = 'connecting' | 'connected' | 'refused' | 'destroyed';
 
@@ -56,6 +65,11 @@ export interface HostConnectionOptions {
    * that retrying after a `ConnectionError` (service down, frame navigated away) can succeed.
    */
   reload?: () => void;
+  /**
+   * The service's `GET api/diagnose` URL for this partner (the `Plugin`'s): with it, a frame that
+   * stays silent is explained within a second instead of at the connect limit (see `#explain`).
+   */
+  explain?: URL;
   log?: Logger;
 }
 
@@ -112,6 +126,9 @@ export class HostConnection {
   /** Why every call fails at once: the service's refusal, or the error `destroy()` was given. */
   #failed: VideoPluginError | undefined;
   #versionSeen: number | undefined;
+  #explainTimer: ReturnType<typeof setTimeout> | undefined;
+  /** This page's CSP (connect-src) refused the question of `#explain`: no answer says nothing then. */
+  #askBlocked = false;
   readonly #options: HostConnectionOptions;
   readonly #connectTimeout: number;
   readonly #callTimeout: number;
@@ -125,6 +142,7 @@ export class HostConnection {
     // The window's (the SDK runs in a page).
     addEventListener('message', this.#onWindowMessage);
     options.iframe.addEventListener('load', this.#onLoad);
+    if (options.explain) document.addEventListener('securitypolicyviolation', this.#onViolation);
     this.#armConnectTimer();
   }
 
@@ -209,6 +227,7 @@ export class HostConnection {
     if (this.#state === 'destroyed') return;
     removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
+    document.removeEventListener('securitypolicyviolation', this.#onViolation);
     clearTimeout(this.#callTimer);
     this.#subscriptions.clear();
     this.#fail('destroyed', error);
@@ -234,9 +253,75 @@ export class HostConnection {
   readonly #onLoad = (): void => {
     // A load with no hello before it means the frame went somewhere that does not speak the
     // protocol (or is slow): give it the connect limit, then fail what waits.
-    if (!this.#helloSinceLoad) this.#armConnectTimer();
+    if (!this.#helloSinceLoad) {
+      this.#armConnectTimer();
+      clearTimeout(this.#explainTimer);
+      // Unless the hello comes a little late, ask the service why.
+      this.#explainTimer = setTimeout(this.#explain, HELLO_GRACE_MS);
+    }
     this.#helloSinceLoad = false;
   };
+
+  /**
+   * Why the frame stays silent, found within a second: the browser's violation event when this
+   * page's CSP blocks the frame, or, once it loaded without a hello, the service's own answer over
+   * HTTP (`explain`, the endpoint `diagnose()` asks): the partner unknown, or this page's origin
+   * refused (the browser stopped the frame at the service's `frame-ancestors`), in the words the
+   * handshake would refuse with; or nothing listening at all. Anything else (a slow frame, a service
+   * that answers fine) leaves the connect limit to decide.
+   */
+  readonly #explain = async (): Promise<void> => {
+    const url = this.#options.explain;
+    if (!url || this.#state !== 'connecting') return;
+    let answer: { error?: SerializedError; refusal?: SerializedError } | undefined;
+    try {
+      answer = await (await fetch(url, { credentials: 'omit', cache: 'no-store' })).json();
+    } catch (cause) {
+      // A readable answer of anything else (no JSON) says nothing, nor does a question that this
+      // page's CSP refused (its violation event comes as a task); no answer at all: nothing listens.
+      await new Promise((resolve) => setTimeout(resolve));
+      if (cause instanceof TypeError && !this.#askBlocked) {
+        this.#failConnect(
+          new ConnectionError('connection_failed', `Nothing answers at ${url.origin}: is the service running there?`, {
+            serviceURL: url.origin,
+            retryable: true,
+          }),
+        );
+      }
+      return;
+    }
+    const error = answer?.error ?? answer?.refusal;
+    if (error) this.#failConnect(deserializeError(error));
+  };
+
+  readonly #onViolation = ({ effectiveDirective: directive, blockedURI }: SecurityPolicyViolationEvent): void => {
+    const service = this.#options.serviceOrigin;
+    // By directive: a cross-origin blockedURI may be cut to its origin.
+    if (!blockedURI.startsWith(service)) return;
+    if (directive === 'connect-src') this.#askBlocked = true;
+    else if (/^(frame|child)-src$/.test(directive)) {
+      this.#failConnect(
+        new FrameBlockedError('frame_blocked', `This page's CSP blocks the frame: add ${service} to its frame-src.`, {
+          directive,
+        }),
+      );
+    }
+  };
+
+  /**
+   * Ends a connection attempt at once with `error`. A retryable one (the connect limit, a service
+   * that is down) fails what waits, and the next call loads the page again; any other (a
+   * configuration fault) fails every call from now on, as the service's refusal does. Nothing
+   * happens once connected.
+   */
+  #failConnect(error: VideoPluginError): void {
+    if (this.#state !== 'connecting') return;
+    if (!error.data?.retryable) return this.#fail('refused', error);
+    this.#clearConnectTimer();
+    this.#connectFailed = true;
+    this.#log(error.message);
+    this.#rejectAll((call) => !call.sent, error);
+  }
 
   #handshake(target: Window): void {
     if (this.#port) this.#disconnect('the service page reloaded');
@@ -402,13 +487,11 @@ export class HostConnection {
   #armConnectTimer(): void {
     // Timer ids are above 0.
     if (this.#connectTimer || this.#state === 'connected' || this.#failed) return;
-    this.#connectTimer = setTimeout(() => {
-      this.#connectTimer = undefined;
-      this.#connectFailed = true;
-      const error = this.#connectError();
-      this.#log(error.message);
-      this.#rejectAll((call) => !call.sent, error);
-    }, this.#connectTimeout);
+    this.#connectTimer = setTimeout(() => this.#failConnect(this.#connectError()), this.#connectTimeout);
+    // A frame that neither loads nor says hello is explained too (Firefox and WebKit fire no load for
+    // a frame whose server does not answer); a load explains it sooner (#onLoad).
+    clearTimeout(this.#explainTimer);
+    this.#explainTimer = setTimeout(this.#explain, UNLOADED_MS);
   }
 
   /** After a failed connect, loads the service page again rather than wait on a dead one. */
@@ -421,6 +504,7 @@ export class HostConnection {
 
   #clearConnectTimer(): void {
     clearTimeout(this.#connectTimer);
+    clearTimeout(this.#explainTimer);
     this.#connectTimer = undefined;
   }
 

@@ -456,6 +456,13 @@ describe('CDN scripts: the data-video-plugin markup, bad input', () => {
     });
   }
 
+  it('a studio that cannot start (an unknown partner) is printed once, by the SDK, not again by the markup', async () => {
+    const { error, win } = await errorOf(await markup({ 'data-partner-id': 'no-such-partner' }));
+    expect(error).to.be.instanceOf(win.VideoPlugin!.NotFoundError);
+    // The event has been dispatched: whatever the markup would print, it has printed.
+    expect(win.errors).to.deep.equal([`[video-plugin] NotFoundError (partner_not_found): ${error.message}`]);
+  });
+
   it('an error event that a listener cancels stays off the console', async () => {
     const win = await scriptPage();
     const template = win.document.createElement('template');

@@ -2,7 +2,7 @@
 // loading skeleton and `ready`, the failure panel and its retry; the display modes (inline, modal,
 // drawer) with their focus, Esc, backdrop and scroll-lock behaviour, and the `closed` event.
 import { expect } from '@open-wc/testing';
-import { ConnectionError, InvalidParameterError } from '../../src/errors.js';
+import { ConnectionError, InvalidParameterError, NotFoundError } from '../../src/errors.js';
 import '../../src/element/index.js';
 import { element, elements, next, removeElements } from '../support/element.js';
 import { ESCAPE, inFrame, testConfig, token, until } from '../support/plugin.js';
@@ -30,25 +30,88 @@ describe('<video-plugin>: loading state and ready', () => {
     expect(getComputedStyle(placeholder.shadowRoot!.querySelector('[part="loading"]')!).display).to.equal('none');
   });
 
-  it('on a connection failure shows the message and a retry control, and fires error', async () => {
+  /** The failure panel of `el`: whether it shows, what it says (its slot's content), and its retry. */
+  const panelOf = (el: HTMLElement) => {
+    const panel = el.shadowRoot!.querySelector<HTMLElement>('[part="failed"]')!;
+    const retry = panel.querySelector<HTMLButtonElement>('[part="retry"]')!;
+    const slot = panel.querySelector<HTMLSlotElement>('slot[name="failed"]')!;
+    const shown = (node: Element) => node.getClientRects().length > 0;
+    return {
+      shown: getComputedStyle(panel).display === 'grid',
+      // What shows in the slot: the partner's content, else its own fallback.
+      text: slot
+        .assignedElements({ flatten: true })
+        .map((node) => node.textContent)
+        .join(''),
+      retry: shown(retry) ? retry.textContent : null,
+      button: retry,
+    };
+  };
+
+  it('on a connection failure shows a kind message and a retry control (never the technical one), and fires error with the error of ready', async () => {
     const el = document.createElement('video-plugin');
     elements.push(el);
     el.setAttribute('partner-id', 'test-partner');
     el.setAttribute('service-url', 'http://127.0.0.1:9/');
     el.setAttribute('connect-timeout', '300');
+    el.setAttribute('lang', 'en');
     const failed = next<ConnectionError>(el, 'error');
     document.body.append(el);
-    expect((await failed).detail).to.be.instanceOf(ConnectionError);
-    const panel = el.shadowRoot!.querySelector<HTMLElement>('[part="failed"]')!;
-    expect(getComputedStyle(panel).display).to.equal('grid');
-    expect(panel.textContent).to.include('No answer from');
+    const error = (await failed).detail;
+    expect(error).to.be.instanceOf(ConnectionError);
+    // The error event and ready carry the same error.
+    expect(await el.ready.catch((e: unknown) => e)).to.equal(error);
+    const panel = panelOf(el);
+    expect(panel).to.include({ shown: true, text: 'The studio could not load.', retry: 'Try again' });
+    expect(el.shadowRoot!.querySelector('[part="failed"]')!.textContent).to.not.contain('127.0.0.1');
     const first = el.plugin;
     const again = next(el, 'error');
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="retry"]')!.click();
+    panel.button.click();
     await el.updateComplete;
     expect(el.plugin).to.not.equal(first);
     expect(getComputedStyle(el.shadowRoot!.querySelector('[part="loading"]')!).display).to.equal('grid');
     await again;
+  });
+
+  it('on a configuration fault says so in the element locale, with no retry (it cannot help)', async () => {
+    const { serviceURL } = await testConfig();
+    const el = document.createElement('video-plugin');
+    elements.push(el);
+    el.setAttribute('partner-id', 'no-such-partner');
+    el.setAttribute('service-url', serviceURL);
+    el.setAttribute('locale', 'de-CH');
+    const failed = next<NotFoundError>(el, 'error');
+    document.body.append(el);
+    const error = (await failed).detail;
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error.code).to.equal('partner_not_found');
+    expect(panelOf(el)).to.include({ shown: true, text: 'Das Studio konnte nicht geladen werden.', retry: null });
+  });
+
+  it("without a locale, the page's language (the nearest lang) decides; the failed slot replaces the message", async () => {
+    const { serviceURL } = await testConfig();
+    const section = document.createElement('section');
+    section.lang = 'fr';
+    document.body.append(section);
+    try {
+      const el = document.createElement('video-plugin');
+      elements.push(el);
+      el.setAttribute('partner-id', 'no-such-partner');
+      el.setAttribute('service-url', serviceURL);
+      const failed = next(el, 'error');
+      section.append(el);
+      await failed;
+      expect(panelOf(el)).to.include({ shown: true, text: "Le studio n'a pas pu être chargé.", retry: null });
+      const own = document.createElement('p');
+      own.slot = 'failed';
+      own.textContent = 'Please contact support.';
+      el.append(own);
+      expect(panelOf(el).text).to.equal('Please contact support.');
+      // The partner's content shows in the panel, in place of the element's own message.
+      expect(own.getClientRects().length).to.be.greaterThan(0);
+    } finally {
+      section.remove();
+    }
   });
 });
 

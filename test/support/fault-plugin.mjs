@@ -15,6 +15,9 @@
 //     `{data:'original'}` back on the first one, `{data:'no-sessions'}` on the same file with its
 //     sessions deleted (the service ended every session but keeps the accounts)
 //   GET  /__faults/config: {proxyURL, directURL (the service itself), closedURL (nothing listens), jobMs}
+//   GET  /__faults/refusing: {serviceURL, partnerID, allowedOrigin} of another service process (started
+//     at the first ask) whose one partner allows only http://localhost:4000: its plugin page's
+//     frame-ancestors refuse every test page, as in issue 28's repro
 // and the server command `fault-frame` {channel, action:'reload'|'navigate', url?}, which makes the
 // service's iframe reload itself or go to another page, from inside, as its own script would.
 import { spawn } from 'node:child_process';
@@ -31,11 +34,23 @@ import { TEST_PARTNERS } from './service-plugin.mjs';
 const JOB_MS = 3000;
 const BIN = fileURLToPath(new URL('../../packages/service/bin/video-plugin-service.js', import.meta.url));
 
-/** Starts the service command; resolves with the process and its port once it listens. */
-function startProcess(port, dataFile) {
-  const partner = TEST_PARTNERS[0];
+/** The partner of the refusing service, and the only origin it allows (the repro of issue 28). */
+const REFUSING = {
+  id: 'mkt-platform',
+  secret: 'mkt-platform-secret-0123456789abcdef',
+  origin: 'http://localhost:4000',
+};
+
+/**
+ * Starts the service command (the faulty service, or with `refusing` a service whose one partner
+ * allows no test origin, so that its frame-ancestors stop the test page's frame); resolves with the
+ * process and its port once it listens.
+ */
+function startProcess(port, dataFile, refusing = false) {
+  const partner = refusing ? REFUSING : TEST_PARTNERS[0];
   const args = [BIN, '--port', String(port), '--host', '127.0.0.1', '--media', 'placeholder', '--partner', partner.id];
   args.push('--secret', partner.secret, '--job-ms', String(JOB_MS), '--data', dataFile);
+  if (refusing) args.push('--allowed-origin', REFUSING.origin);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -179,6 +194,8 @@ export function faultPlugin() {
   let target = { port: 0 };
   let proxy;
   let closedURL;
+  /** The refusing service, started by the first test that asks for it. */
+  let refusing;
 
   const start = async () => {
     if (service?.child.exitCode === null) return;
@@ -199,7 +216,7 @@ export function faultPlugin() {
       closedURL = `http://127.0.0.1:${await closedPort()}`;
     },
     async serverStop() {
-      await Promise.all([proxy?.close(), stop()]);
+      await Promise.all([proxy?.close(), stop(), refusing?.then(({ child }) => stopProcess(child))]);
       if (dir) await rm(dir, { recursive: true, force: true });
     },
     async serve(context) {
@@ -212,6 +229,11 @@ export function faultPlugin() {
           closedURL,
           jobMs: JOB_MS,
         });
+      }
+      if (context.path === '/__faults/refusing') {
+        refusing ??= startProcess(0, join(dir, 'refusing.db'), true);
+        const { port } = await refusing;
+        return json({ serviceURL: `http://127.0.0.1:${port}`, partnerID: REFUSING.id, allowedOrigin: REFUSING.origin });
       }
       if (context.method !== 'POST') return undefined;
       if (context.path === '/__faults/mode') {

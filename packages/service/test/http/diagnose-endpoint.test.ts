@@ -51,11 +51,33 @@ describe('GET /api/diagnose', () => {
     assert.equal(ok.headers.get('access-control-allow-credentials'), null);
     assert.equal(ok.headers.get('cache-control'), 'no-store');
     assert.equal(ok.body.originAllowed, false);
+    // What the handshake refuses with, word for word: the SDK rejects with it when the browser
+    // stopped its frame at frame-ancestors (src/wire/host.ts).
+    assert.deepEqual(ok.body.refusal, {
+      code: 'origin_not_allowed',
+      message: `The page origin https://elsewhere.example is not allowed for partner ${PARTNER}. Add it to the partner's allowed origins (the local service: --allowed-origin https://elsewhere.example).`,
+      data: { origin: 'https://elsewhere.example', partnerID: PARTNER },
+    });
     const error = await diagnose('?partnerID=nobody', 'https://shop.example');
-    assert.equal(error.status, 404);
     assert.equal(error.headers.get('access-control-allow-origin'), '*');
     assert.equal(error.body.error.code, 'partner_not_found');
-    assert.match(error.body.error.message, /no partner "nobody".*Check the partnerID/);
+  });
+
+  test('an unknown partner is answered 200 with the error (no failed request in the page console), naming the partners it knows', async () => {
+    const { status, body } = await diagnose(`?partnerID=${PARTNER}x`, 'https://shop.example');
+    assert.equal(status, 200);
+    assert.equal(body.error.code, 'partner_not_found');
+    assert.deepEqual(body.error.data, { partnerID: `${PARTNER}x`, partners: [PARTNER, 'strict-partner'] });
+    assert.match(
+      body.error.message,
+      new RegExp(`no partner "${PARTNER}x" \\(it knows "${PARTNER}", "strict-partner"\\)`),
+    );
+    assert.match(
+      body.error.message,
+      /Check the partner ID given to the Plugin \(partner-id on <video-plugin>\) and the iss of your tokens/,
+    );
+    // Only the answer (the service has no other field to say): no origin, no frame-ancestors.
+    assert.deepEqual(Object.keys(body), ['error']);
   });
 
   test('without an Origin header (curl) it takes ?origin=, else says null', async () => {

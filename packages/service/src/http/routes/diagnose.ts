@@ -1,7 +1,18 @@
 /** The service's own checks: health, a partner's origin check, and `diagnose()`'s report. */
-import { InvalidParameterError, VERSION, PROTOCOL_VERSION } from 'video-plugin/internal';
+import {
+  InvalidParameterError,
+  OriginNotAllowedError,
+  VERSION,
+  PROTOCOL_VERSION,
+  serializeError,
+} from 'video-plugin/internal';
+import type { Partner } from '../../config.js';
 import { frameAncestorSources, isOriginAllowed } from '../../origins.js';
 import { partnerOf, type Handler } from './request.js';
+
+/** Why a page of `origin` is refused for `partnerID`, and the fix. */
+export const originRefusal = (origin: string, partnerID: string): string =>
+  `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`;
 
 export const health: Handler = ({ ctx }) => ({
   status: 200,
@@ -26,7 +37,9 @@ export const originCheck: Handler = (request) => {
  * page, with CORS so that any page may read it. It says whether the request's `Origin` (the page
  * that asks; `?origin=` only when there is no such header, for curl) is allowed for the partner,
  * the `frame-ancestors` the plugin page is sent with, and the versions. Nothing secret: no allowed
- * origins of the partner beyond what the plugin page's own header shows to anyone.
+ * origins of the partner beyond what the plugin page's own header shows to anyone. An unknown
+ * partner is answered 200 with `error` (`partner_not_found`, naming the partners this local service
+ * knows), so that a page that asks shows no failed request in its console.
  */
 export const diagnose: Handler = (request) => {
   const { req, res, url, ctx } = request;
@@ -41,9 +54,17 @@ export const diagnose: Handler = (request) => {
       { field: 'partnerID' },
     );
   }
-  const partner = partnerOf({ ...request, params: { partnerID } });
+  let partner: Partner;
+  try {
+    partner = partnerOf({ ...request, params: { partnerID } });
+  } catch (error) {
+    // Answered 200 with the error: the SDK asks this when its frame stays silent (src/fault.ts),
+    // and a failed request would add a line of its own to the partner's console.
+    return { status: 200, body: { error: serializeError(error) } };
+  }
   const header = req.headers.origin;
   const origin = header && header !== 'null' ? header : (url.searchParams.get('origin') ?? null);
+  const originAllowed = origin === null ? null : isOriginAllowed(partner.allowedOrigins, origin);
   return {
     status: 200,
     body: {
@@ -52,7 +73,19 @@ export const diagnose: Handler = (request) => {
       protocolVersion: PROTOCOL_VERSION,
       partnerID: partner.id,
       origin,
-      originAllowed: origin === null ? null : isOriginAllowed(partner.allowedOrigins, origin),
+      originAllowed,
+      // What the plugin page's handshake would refuse this origin with, word for word: the SDK
+      // rejects with it when its frame stays silent (the browser stopped it at frame-ancestors).
+      ...(originAllowed === false
+        ? {
+            refusal: serializeError(
+              new OriginNotAllowedError('origin_not_allowed', originRefusal(origin!, partner.id), {
+                origin,
+                partnerID: partner.id,
+              }),
+            ),
+          }
+        : {}),
       // What /plugin?partner=<this partner> is sent: this partner's origins only.
       frameAncestors: frameAncestorSources([partner]),
       pluginURL: `${ctx.baseURL()}/plugin?partner=${encodeURIComponent(partner.id)}`,

@@ -103,10 +103,12 @@ export function authenticate({ req, ctx }: Request): { owner: Owner; account: Ac
 export function partnerOf({ params, ctx }: Request): Partner {
   const partner = ctx.config.partners.get(params.partnerID ?? '');
   if (!partner) {
+    // A local service names its own partners to the developer who started it (docs/diagnose.md).
+    const partners = [...ctx.config.partners.keys()];
     throw new NotFoundError(
       'partner_not_found',
-      `The service knows no partner "${params.partnerID}". Check the partnerID given to the Plugin.`,
-      { partnerID: params.partnerID },
+      `The service knows no partner "${params.partnerID}" (it knows ${partners.map((id) => `"${id}"`).join(', ')}). Check the partner ID given to the Plugin (partner-id on <video-plugin>) and the iss of your tokens.`,
+      { partnerID: params.partnerID, partners },
     );
   }
   return partner;

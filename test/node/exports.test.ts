@@ -237,7 +237,7 @@ describe('package exports', () => {
     }
     assert.ok(!members.some((name) => name.startsWith('#')), 'no private members');
     assert.deepEqual(names(element.cssParts), ['frame', 'loading', 'failed', 'retry', 'dialog']);
-    assert.deepEqual(names(element.slots), ['', 'loading', 'retry']);
+    assert.deepEqual(names(element.slots), ['', 'loading', 'failed', 'retry']);
     assert.deepEqual(names(element.cssProperties), [
       '--video-plugin-height',
       '--video-plugin-min-height',

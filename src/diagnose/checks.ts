@@ -383,21 +383,37 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
       trial.error.code === 'origin_not_allowed' ? allowedOriginsFix : undefined,
     );
   } else {
+    // The plugin page is framable by its own partner's origins only: a refused origin or an unknown
+    // partner stops the frame at frame-ancestors, before any handshake, and the Plugin then names it
+    // (OriginNotAllowedError, NotFoundError) from the service's answer.
+    const failed = (id: string) => checks.find((c) => c.id === id && c.status === 'error');
+    const unknownPartner = failed('partner');
+    const refusedOrigin = !unknownPartner && failed('frame-ancestors') && failed('origin');
     const why = frameViolation
       ? 'the browser blocked the frame (see csp-frame-src)'
-      : otherVersion
-        ? `the service page speaks protocol ${String(otherVersion.v)}, this SDK ${PROTOCOL_VERSION} (see version)`
-        : otherOrigin
-          ? `the frame ended up on ${otherOrigin.origin}, not ${service}: does serviceURL redirect? Give the final URL`
-          : checks.some((c) => c.id === 'frame-ancestors' && c.status === 'error')
-            ? "the service's frame-ancestors refuses this page (see frame-ancestors)"
-            : checks.some((c) => c.id === 'service' && c.status === 'error')
-              ? 'the service did not answer (see service)'
-              : trial.error.message;
+      : unknownPartner
+        ? `${unknownPartner.message} (see partner)`
+        : refusedOrigin
+          ? "the service's frame-ancestors refuses this page: this origin is not allowed for the partner (see origin)"
+          : otherVersion
+            ? `the service page speaks protocol ${String(otherVersion.v)}, this SDK ${PROTOCOL_VERSION} (see version)`
+            : otherOrigin
+              ? `the frame ended up on ${otherOrigin.origin}, not ${service}: does serviceURL redirect? Give the final URL`
+              : checks.some((c) => c.id === 'frame-ancestors' && c.status === 'error')
+                ? "the service's frame-ancestors refuses this page (see frame-ancestors)"
+                : checks.some((c) => c.id === 'service' && c.status === 'error')
+                  ? 'the service did not answer (see service)'
+                  : trial.error.message;
+    const rejection = unknownPartner
+      ? 'a NotFoundError'
+      : refusedOrigin
+        ? 'an OriginNotAllowedError'
+        : 'a ConnectionError';
     add(
       'connection',
       'error',
-      `The service frame did not connect: ${why}. The Plugin would reject every call with a ConnectionError.`,
+      `The service frame did not connect: ${why}. The Plugin would reject every call with ${rejection}.`,
+      refusedOrigin ? allowedOriginsFix : undefined,
     );
   }
 

@@ -165,7 +165,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }),
     close() {
       closing ??= (async () => {
-        jobs.close();
+        await jobs.close();
         await webhooks.close();
         streams.endAll();
         await live.closeAll();

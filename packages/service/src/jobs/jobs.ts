@@ -74,6 +74,8 @@ export class Jobs {
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
   #running = 0;
+  /** The running jobs (each settles: errors are caught in #run). */
+  readonly #jobs = new Set<Promise<void>>();
 
   constructor(
     store: Store,
@@ -230,8 +232,11 @@ export class Jobs {
   }
 
   /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
-  close(): void {
+  async close(): Promise<void> {
     this.#closing.abort();
+    // An aborted job may still be between two awaits (a picture being decoded): wait for every one
+    // to settle, so that none writes a file after the service has removed its temporary media.
+    await Promise.all(this.#jobs);
   }
 
   /** Renders running and waiting for their turn. */
@@ -251,12 +256,16 @@ export class Jobs {
   #run(job: () => Promise<void>): void {
     this.#store.afterCommit(() => {
       this.#running++;
-      job()
+      const running = job()
         .catch((error: unknown) => {
           if (this.#closing.signal.aborted) return;
           console.error('video-plugin-service: a background job failed unexpectedly:', error);
         })
-        .finally(() => this.#running--);
+        .finally(() => {
+          this.#running--;
+          this.#jobs.delete(running);
+        });
+      this.#jobs.add(running);
     });
   }
 

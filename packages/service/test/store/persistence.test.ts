@@ -436,7 +436,7 @@ test('a job starts only once its record is committed: none runs for a transactio
     assert.equal(jobs.running, 1, 'a committed search runs');
     await until(() => store.topics.get(kept.id)?.status === 'COMPLETE');
   } finally {
-    jobs.close();
+    await jobs.close();
     await store.close();
   }
 });
@@ -484,4 +484,16 @@ test('kept images and renders are readable by the service user only', async () =
   assert.ok('file' in kept, JSON.stringify(kept));
   assert.equal((await stat(kept.file)).mode & 0o777, 0o600);
   assert.equal((await stat(folder)).mode & 0o777, 0o700);
+});
+
+test('close() resolves once every running job has settled: none writes after the service is gone', async () => {
+  const store = await Store.open();
+  // Jobs that would take ten minutes: close() interrupts them in their wait.
+  const jobs = new Jobs(store, { jobMs: 600_000, fetchTimeoutMs: 1000, media: 'placeholder', mediaDir: dir });
+  const owner = { partnerID: PARTNER, accountID: 'acc_closing' };
+  for (let i = 0; i < 3; i++) store.transaction(() => jobs.startTopicSearch(owner, `${source}/closing-${i}`));
+  assert.equal(jobs.running, 3);
+  await jobs.close();
+  assert.equal(jobs.running, 0, 'no job is still between two awaits');
+  await store.close();
 });

@@ -2,8 +2,9 @@
 // (video-plugin-service, real media: the render makes captions and a transcript) and this app's
 // back end serving the built page (`npm run build` first), on two different sites, as in production.
 //
-// One change from Playwright's defaults: Debian's Chromium where there is one (CHROME_PATH, then
-// /usr/bin/chromium), since some machines cannot download Playwright's own build.
+// Two changes from Playwright's defaults: Debian's Chromium where there is one (CHROME_PATH, then
+// /usr/bin/chromium), since some machines cannot download Playwright's own build; and the service
+// stopped with SIGTERM, so that it cleans up after itself.
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
 
@@ -30,6 +31,9 @@ export default defineConfig({
       command: `npx video-plugin-service --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
+      // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes
+      // the temporary folder its real media were kept in.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {
       command: 'node server.mjs',

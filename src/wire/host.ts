@@ -30,10 +30,15 @@ export const DEFAULT_CALL_TIMEOUT = 15_000;
 /** How long a loaded frame may take to say hello before the service is asked why it did not. */
 const HELLO_GRACE_MS = 200;
 /**
- * How long a frame may take to load before the service is asked why it did not: long, because a
- * page whose CSP refuses the question (connect-src) gets a violation report for it.
+ * How long a frame may take to load before the service is asked why it did not: long for a service
+ * across the network, because a page whose CSP refuses the question (connect-src) gets a violation
+ * report for it; short for one on this machine (a developer's local service), whose page loads in
+ * milliseconds, so that "nothing listens" is named within a second in every engine (Firefox and
+ * WebKit fire no load for a frame whose server does not answer).
  */
 const UNLOADED_MS = 3000;
+const LOCAL_UNLOADED_MS = 600;
+const LOCAL_HOST = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/;
 
 export type ConnectionState = 'connecting' | 'connected' | 'refused' | 'destroyed';
 
@@ -491,7 +496,10 @@ export class HostConnection {
     // A frame that neither loads nor says hello is explained too (Firefox and WebKit fire no load for
     // a frame whose server does not answer); a load explains it sooner (#onLoad).
     clearTimeout(this.#explainTimer);
-    this.#explainTimer = setTimeout(this.#explain, UNLOADED_MS);
+    this.#explainTimer = setTimeout(
+      this.#explain,
+      LOCAL_HOST.test(this.#options.serviceOrigin) ? LOCAL_UNLOADED_MS : UNLOADED_MS,
+    );
   }
 
   /** After a failed connect, loads the service page again rather than wait on a dead one. */

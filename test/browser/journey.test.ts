@@ -12,6 +12,7 @@ import {
   getLoginTokenFor,
   inFrame,
   nextEvent,
+  PICTURES_URL,
   rejection,
   signUp,
   statusLog,
@@ -345,4 +346,50 @@ describe('the editor of a completed video', () => {
     // End users see no developer text.
     expect(shown.text).not.to.contain(videoId);
   });
+});
+
+describe('pictures in the studio', () => {
+  /** Every picture is loaded (a width) and comes from the service's own origin, under /media/topics/. */
+  const expectOwnPictures = (pictures: { src: string; width: number }[], serviceURL: string): void => {
+    expect(pictures).to.have.length.greaterThan(0);
+    for (const picture of pictures) {
+      expect(picture.src.startsWith(`${new URL(serviceURL).origin}/media/topics/`), picture.src).to.equal(true);
+      expect(picture.width, picture.src).to.be.greaterThan(0);
+    }
+  };
+
+  it('the prompt view shows only the service’s copies of the topic’s pictures; an image from elsewhere and a DOM XSS sink are refused', async () => {
+    const { serviceURL } = await testConfig();
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    await plugin.openPlugin({ sourceURL: PICTURES_URL });
+    const frame = inFrame(plugin);
+    await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');
+    // The page has a photo and an SVG: the service keeps the photo and refuses the SVG.
+    const pictures = await frame.pictures('[data-view="prompt"] .thumbs img');
+    expect(pictures).to.have.length(1);
+    expectOwnPictures(pictures, serviceURL);
+
+    // The test page's own origin is another site for the frame: its CSP refuses the picture.
+    const policy = await frame.policy(`${location.origin}/test/fixtures/bread.jpg`);
+    expect(policy.image).to.deep.include({ refused: true, directive: 'img-src' });
+    // Trusted Types: enforced by every engine that has them (Chromium; Firefox and WebKit ignore
+    // the directive where they lack them, and the studio works the same).
+    expect(policy.sink).to.equal(policy.trustedTypes ? 'TypeError' : 'allowed');
+  }).timeout(20000);
+
+  it('the editor shows the scenes’ pictures from the service’s own origin', async () => {
+    const { realServiceURL } = await testConfig();
+    // Real media: only real media has scenes, each with its picture.
+    const plugin = await createPlugin({ real: true });
+    await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(PICTURES_URL);
+    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
+    const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
+    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
+    await plugin.openEditorForVideo(videoId);
+    const frame = inFrame(plugin);
+    await frame.text('#video-name');
+    expectOwnPictures(await frame.pictures('[data-view="editor"] li[data-scene] img'), realServiceURL);
+  }).timeout(60000);
 });

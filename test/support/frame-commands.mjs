@@ -13,6 +13,11 @@
 //                                         width, heights, overflow and small touch targets (fit.test.ts)
 //   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
 //                                         it, saved as .test-results/screenshots/<engine>-<value>.png
+//   frame-pictures                        {channel, selector}: once every <img> matching selector
+//                                         has loaded or failed, their src and natural width
+//   frame-policy                          {channel, url}: inside the frame, a string to a DOM XSS
+//                                         sink (innerHTML) and an <img> from `url`: whether Trusted
+//                                         Types refused the sink, and the CSP violation of the image
 //   browser-log                           {value: 'start' | 'stop', until?}: from start to stop,
 //                                         every console error or warning and every HTTP response
 //                                         >= 400 of the page and its frames; stop returns them once
@@ -22,7 +27,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/* global sessionStorage, DOMException, getComputedStyle -- these run inside the frame */
+/* global sessionStorage, DOMException, getComputedStyle, Image -- these run inside the frame */
 // What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
 // Each returns whether the frame's sessionStorage is usable afterwards.
 const STORAGE_ACTIONS = {
@@ -109,6 +114,47 @@ const FIT = (selector) => {
   };
 };
 
+/** frame-pictures: the `<img>`s matching selector, once none is still loading. */
+const PICTURES = (selector) => {
+  const images = [...document.querySelectorAll(selector)];
+  if (images.length === 0 || images.some((image) => !image.complete)) return null;
+  return images.map((image) => ({ src: image.src, width: image.naturalWidth }));
+};
+
+/**
+ * frame-policy: what the frame's policies do to a string given to a DOM XSS sink and to an image
+ * from `url`. Resolves once the image loads (not refused) or its `img-src` violation event arrives;
+ * after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
+ */
+const POLICY = (url) =>
+  new Promise((resolve) => {
+    let sink = 'allowed';
+    try {
+      document.createElement('div').innerHTML = '<b>not trusted</b>';
+    } catch (error) {
+      sink = error.name;
+    }
+    const picture = new Image();
+    let timer;
+    const finish = (image) => {
+      clearTimeout(timer);
+      document.removeEventListener('securitypolicyviolation', violated);
+      picture.remove();
+      resolve({ trustedTypes: 'trustedTypes' in window, sink, image });
+    };
+    const violated = (event) => {
+      const directive = event.effectiveDirective || event.violatedDirective;
+      if (directive.startsWith('img-src')) finish({ refused: true, directive, blocked: event.blockedURI });
+    };
+    document.addEventListener('securitypolicyviolation', violated);
+    picture.addEventListener('load', () => finish({ refused: false }));
+    picture.addEventListener('error', () => {
+      timer = setTimeout(() => finish('no violation event'), 10000);
+    });
+    picture.src = url;
+    document.body.append(picture);
+  });
+
 /** Where frame-screenshot saves its pictures, per engine. */
 function screenshotPath(name) {
   const dir = new URL('../../.test-results/screenshots/', import.meta.url);
@@ -175,6 +221,10 @@ async function puppeteerAction(page, frame, command, { selector, value, url, tim
   if (command === 'frame-fit') {
     return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(FIT, selector));
   }
+  if (command === 'frame-pictures') {
+    return until(`no loaded ${selector} in the frame`, timeout, () => frame.evaluate(PICTURES, selector));
+  }
+  if (command === 'frame-policy') return frame.evaluate(POLICY, url);
   if (command === 'frame-screenshot') {
     const path = screenshotPath(value);
     writeFileSync(path, await (await frame.frameElement()).screenshot());
@@ -244,8 +294,14 @@ async function webdriverCommand(session, command, { channel, selector, value, ur
       });
       return true;
     }
-    if (command === 'frame-probe' || command === 'frame-fit') {
-      const probe = command === 'frame-fit' ? FIT : PROBE;
+    if (command === 'frame-policy') {
+      return webdriver('POST', '/execute/async', {
+        script: `const done = arguments[arguments.length - 1]; (${POLICY})(arguments[0]).then(done);`,
+        args: [url],
+      });
+    }
+    if (command === 'frame-probe' || command === 'frame-fit' || command === 'frame-pictures') {
+      const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES }[command] ?? PROBE;
       return until(`no ${selector} in the frame`, timeout, () =>
         webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
       );

@@ -201,6 +201,9 @@ export function thrown(fn: () => unknown): VideoPluginError {
 /** A page on the test server that the service can read for a topic search. */
 export const BUSINESS_URL = `${location.origin}/test/fixtures/business.html`;
 
+/** A page with a photo (which the service keeps and shows) and an SVG (which it refuses). */
+export const PICTURES_URL = `${location.origin}/test/fixtures/pictures.html`;
+
 /** The channel id of a Plugin's iframe (from its URL hash), used to find the frame. */
 export function channelOf(plugin: Plugin): string {
   return new URLSearchParams(new URL(plugin.iframe.src).hash.slice(1)).get('channel')!;
@@ -225,6 +228,16 @@ export interface FrameProbe {
   colorScheme: string;
 }
 
+/** What `inFrame(plugin).policy(url)` finds: the frame's Trusted Types and its CSP for images. */
+export interface FramePolicy {
+  /** Whether the engine has Trusted Types (`window.trustedTypes`). */
+  trustedTypes: boolean;
+  /** `TypeError` when a string given to `innerHTML` was refused, `allowed` when it was taken. */
+  sink: string;
+  /** The image's fate: refused (with its `img-src` violation) or loaded. */
+  image: { refused: boolean; directive?: string; blocked?: string } | 'no violation event';
+}
+
 /** The WebDriver code of the Escape key, for `inFrame(plugin).key`. */
 export const ESCAPE = '\uE00C';
 
@@ -239,6 +252,18 @@ export function inFrame(plugin: Plugin) {
         channel,
         selector,
       }),
+    /** Once every `<img>` matching `selector` has loaded or failed: each one's URL and natural width. */
+    pictures: (selector: string) =>
+      executeServerCommand<{ src: string; width: number }[], { channel: string; selector: string }>('frame-pictures', {
+        channel,
+        selector,
+      }),
+    /**
+     * Inside the frame: a string given to a DOM XSS sink (`innerHTML`; `sink` is the error's name, or
+     * `allowed`) and an `<img>` from `url` (`refused` with the CSP violation, or loaded).
+     */
+    policy: (url: string) =>
+      executeServerCommand<FramePolicy, { channel: string; url: string }>('frame-policy', { channel, url }),
     /** Clicks `selector`, then presses `key` (a WebDriver key code: ESCAPE for Escape). */
     key: (selector: string, key: string) => executeServerCommand('frame-key', { channel, selector, value: key }),
     text: (selector: string, timeout?: number) =>

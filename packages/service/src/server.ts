@@ -91,8 +91,9 @@ export interface ServiceStats {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = resolveConfig(options);
   const store = await Store.open(config.dataFile);
-  // Real media needs a folder: the configured one, or a temporary one that lives as long as this.
-  const temporaryMedia = config.media === 'real' && !config.mediaDir;
+  // Kept images (both media modes: the studio shows only pictures from its own origin) and real
+  // renders need a folder: the configured one, or a temporary one that lives as long as this.
+  const temporaryMedia = !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
   let origin = '';
   let port = 0;

@@ -334,9 +334,10 @@ export class Jobs {
     const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
     for (const [index, image] of page.images.entries()) {
       await this.#waitTicking(stepMs, (share) => progress.within((index + share) / steps));
-      // Real media: the service keeps its own copy (videos never hot-link the source site);
-      // an image that cannot be used is left out of the video, not of the topic.
-      if (this.#media === 'real') {
+      // The service keeps its own copy (videos and the studio never hot-link the source site), in
+      // both media modes when it has a media folder; an image that cannot be used is left out of
+      // the video and the studio's pictures, not of the topic's `images`.
+      if (this.#mediaDir !== '') {
         const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
           timeoutMs: this.#fetchTimeoutMs,
           signal: this.#closing.signal,

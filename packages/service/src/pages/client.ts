@@ -38,6 +38,8 @@ export interface Topic {
   title?: string;
   description?: string;
   images: string[];
+  /** The service's copies of the images, on its own origin: the only pictures the studio shows. */
+  pictures: string[];
 }
 
 export interface Generation {

@@ -39,7 +39,13 @@ export interface TopicView {
   progress?: Progress;
   title?: string;
   description?: string;
+  /** The source page's image URLs, as found (never shown: the studio shows `pictures`). */
   images: string[];
+  /**
+   * The service's checked copies of `images` that it could use, as paths on its own origin
+   * (`/media/topics/<topicId>/<n>.jpg|png`), in page order: what the studio shows.
+   */
+  pictures: string[];
 }
 
 /** A video generation as the API returns it. */
@@ -98,7 +104,13 @@ export function topicView(topic: TopicRecord): TopicView {
     ...(topic.title !== undefined ? { title: topic.title } : {}),
     ...(topic.description !== undefined ? { description: topic.description } : {}),
     images: [...topic.images],
+    pictures: (topic.files ?? []).map((file) => topicPicturePath(topic.id, file)),
   };
+}
+
+/** Where a topic's kept image `file` is served (`/media/topics/<topicId>/<name>`, see http/static.ts). */
+export function topicPicturePath(topicId: string, file: string): string {
+  return `/media/topics/${encodeURIComponent(topicId)}/${file.split('/').pop()}`;
 }
 
 /** The generation without its owner and parameters. */

@@ -200,6 +200,8 @@ describe('topics, generations and videos', () => {
       title: 'Acme Bikes',
       description: 'Bikes & parts since 1999',
       images: [`${source}/img/hero.jpg`, `${source}/a.png`, 'https://cdn.example/b.png'],
+      // The page's images are not pictures (the test site serves none), so the studio shows none.
+      pictures: [],
       progress: { stage: 'finishing', fraction: 1 },
     });
     assert.deepEqual((await api(service, 'GET', '/api/topics', { session })).body.topics, [topic]);

@@ -301,6 +301,11 @@ describe('a topic with bad images', () => {
           name('/turned.jpg', 'jpg'),
         ].sort(),
       );
+      // What the studio shows: the kept copies only, in page order, on the service's own origin.
+      assert.deepEqual(
+        topic.pictures,
+        [...keptFiles].sort((a, b) => parseInt(a) - parseInt(b)).map((file) => `/media/topics/${body.topicId}/${file}`),
+      );
       const lines = warn.mock.calls
         .map((call) => String(call.arguments[0]))
         .filter((line) => line.startsWith('video-plugin-service: image skipped'));
@@ -316,6 +321,44 @@ describe('a topic with bad images', () => {
           `${path}: ${lines.join('\n')}`,
         );
       }
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe("a topic's pictures", () => {
+  test("are the service's own checked copies with placeholder media too, served from its origin", async (t: TestContext) => {
+    const source = await serve((req, res) => {
+      if (req.url === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixtures.photo);
+      if (req.url === '/vector.svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(fixtures.svg);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Shop</title><h1>Shop</h1><img src="/vector.svg"><img src="/photo.jpg">');
+    });
+    t.mock.method(console, 'warn', () => {});
+    // No media folder given: a temporary one, as with real media, removed when the service stops.
+    const service = await startService({
+      port: 0,
+      jobMs: 40,
+      media: 'placeholder',
+      partners: [{ id: PARTNER, secret: SECRET }],
+    });
+    try {
+      const { session } = await createAccount(service);
+      const stream = await EventStream.open(service, session);
+      await stream.next((event) => event.event === 'ready');
+      const { body } = await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/` } });
+      await statusesUntilFinal(stream, 'topic', (data) => data.id === body.topicId);
+      stream.close();
+      const topic = (await api(service, 'GET', `/api/topics/${body.topicId}`, { session })).body.topic;
+      assert.deepEqual([...topic.images].sort(), [`${source}/photo.jpg`, `${source}/vector.svg`]);
+      // The SVG is refused (never decoded, never shown); the photo keeps its index in `images`.
+      const index = topic.images.indexOf(`${source}/photo.jpg`);
+      assert.deepEqual(topic.pictures, [`/media/topics/${body.topicId}/${index}.jpg`]);
+      const picture = await fetch(`${service.url}${topic.pictures[0]}`);
+      assert.equal(picture.status, 200);
+      assert.equal(picture.headers.get('content-type'), 'image/jpeg');
+      assert.deepEqual([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 3)], [0xff, 0xd8, 0xff]);
     } finally {
       await service.close();
     }

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { InvalidParameterError, InvalidStateError, strictObject } from 'video-plugin/internal';
 import { nowISO } from '../../store/store.js';
-import { videoView } from '../../store/shapes.js';
+import { topicPicturePath, videoView } from '../../store/shapes.js';
 import { authenticate, body, type Handler } from './request.js';
 
 const SceneInput = strictObject({
@@ -84,7 +84,6 @@ export const getStoryboard: Handler = (request) => {
   const video = store.ownedVideo(owner, request.params.videoId as string);
   const files = store.topics.get(video.topicId ?? '')?.files ?? [];
   const board = video.storyboard;
-  const base = `${request.ctx.baseURL()}/media/topics/${encodeURIComponent(video.topicId ?? '')}`;
   return {
     status: 200,
     body: {
@@ -94,7 +93,7 @@ export const getStoryboard: Handler = (request) => {
         narration: scene.narration,
         image: scene.image === undefined ? null : files.indexOf(scene.image),
       })),
-      images: files.map((file) => `${base}/${file.split('/').pop()}`),
+      images: files.map((file) => request.ctx.baseURL() + topicPicturePath(video.topicId ?? '', file)),
       editable: board !== undefined && !video.isCompleted,
     },
   };

@@ -14,7 +14,7 @@ export function promptView(view: Extract<View, { name: 'prompt' }>, actions: Vie
     </h2>
     <p class="muted">${topic.description ?? (ready ? '' : t('search.reading'))}</p>
     ${ready ? nothing : progressBar(topic.progress)}
-    <div class="thumbs">${topic.images.map((src) => html`<img src=${src} alt="" />`)}</div>
+    <div class="thumbs">${topic.pictures.map((src) => html`<img src=${src} alt="" />`)}</div>
     <form
       @submit=${(event: Event) => {
         event.preventDefault();

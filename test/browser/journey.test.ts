@@ -378,6 +378,18 @@ describe('pictures in the studio', () => {
     expect(policy.sink).to.equal(policy.trustedTypes ? 'TypeError' : 'allowed');
   }).timeout(20000);
 
+  it('a source page’s markup in its title and text is shown as text, never run', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    await plugin.openPlugin({ sourceURL: `${location.origin}/test/fixtures/markup-source.html` });
+    const frame = inFrame(plugin);
+    // Parsed as HTML, the title would have no text (an <img>) and the description a script.
+    expect(await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]')).to.equal(
+      '<img src=x onerror=alert(1)> Bakery',
+    );
+    expect(await frame.text('[data-view="prompt"] h2 + p')).to.equal('<script>alert(2)</script> Fresh bread daily.');
+  }).timeout(20000);
+
   it('the editor shows the scenes’ pictures from the service’s own origin', async () => {
     const { realServiceURL } = await testConfig();
     // Real media: only real media has scenes, each with its picture.

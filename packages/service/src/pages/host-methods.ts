@@ -1,0 +1,200 @@
+/**
+ * What the host's `Plugin` calls on the studio: its methods, with the checks of their params, and
+ * the status topics it subscribes to.
+ */
+import {
+  IDEMPOTENCY_KEY,
+  InvalidStateError,
+  PROTOCOL_VERSION,
+  TOPICS,
+  VERSION,
+  VideoPluginError,
+  idSchema,
+  parse,
+  serializeError,
+  sourceURLSchema,
+  tokenSchema,
+  updatableAccountInfoSchema,
+  updateSchema,
+  videoGenerationParamsSchema,
+  type FrameDiagnosis,
+  type HostInfo,
+  type Video,
+} from 'video-plugin/internal';
+import * as z from 'zod/mini';
+import type { Topic } from './client.js';
+import { renderPayload, statusPayload } from './events.js';
+import { applyConfig, checkLook } from './look.js';
+import { openEditor, show, showPrompt, showPreview, startGeneration, startSearch } from './navigation.js';
+import { accountID, endSession, requireSession, setSession } from './session.js';
+import { studio } from './state.js';
+import { storageWorks } from './storage.js';
+
+const { api, hub } = studio;
+
+const tokenParams = z.object({ token: tokenSchema });
+/** The start methods' params carry the options' idempotency key beside the method's own. */
+const startParams = z.looseObject({
+  // The full check of the key's form (the Plugin checks only that it is a short string).
+  idempotencyKey: z.optional(
+    z.custom<string>(
+      (value) => typeof value === 'string' && IDEMPOTENCY_KEY.test(value),
+      'must be 1 to 255 visible ASCII characters (no spaces), e.g. crypto.randomUUID(): make one per user action and reuse it for its retries',
+    ),
+  ),
+});
+const videoParams = z.object({ videoID: idSchema });
+const openParams = z.object({
+  sourceURL: z.optional(sourceURLSchema),
+  topicId: z.optional(idSchema),
+  generationRequestId: z.optional(idSchema),
+});
+
+function requireStatus(kind: string, id: string, status: Topic['status']): void {
+  if (status === 'PENDING' || status === 'FAILED') {
+    throw new InvalidStateError(
+      'invalid_state',
+      `The ${kind} ${id} is ${status}; openPlugin can open it only when it is PROCESSING or COMPLETE. Wait for its status update.`,
+      { status, id },
+    );
+  }
+}
+
+export const methods = {
+  ping: () => ({ version: VERSION, accountID }),
+
+  /** What `diagnose()` asks the frame: what only the frame can see (FrameDiagnosis in wire/api.ts). */
+  diagnose: (_params: unknown, host: HostInfo): FrameDiagnosis => ({
+    version: VERSION,
+    protocolVersion: PROTOCOL_VERSION,
+    storage: storageWorks(),
+    referrer: document.referrer,
+    hostOrigin: host.origin,
+  }),
+
+  createAccount: async (params: unknown) => {
+    const { token } = parse(tokenParams, params, 'params');
+    await endSession();
+    const { account, session } = await api.createAccount(token);
+    setSession(session, account.id);
+    return { accountID: account.id };
+  },
+
+  loginAccount: async (params: unknown) => {
+    const { token } = parse(tokenParams, params, 'params');
+    await endSession();
+    const { account, session } = await api.login(token);
+    setSession(session, account.id);
+    return account;
+  },
+
+  logoutAccount: async () => {
+    await endSession();
+    show({ name: 'blank' });
+    return null;
+  },
+
+  getAccountInfo: () => {
+    requireSession('getAccountInfo');
+    return api.account();
+  },
+
+  updateAccountInfo: (params: unknown) => {
+    requireSession('updateAccountInfo');
+    const { info } = parse(z.object({ info: updatableAccountInfoSchema }), params, 'params');
+    return api.updateAccount(info as Record<string, string>);
+  },
+
+  getVideos: () => (api.session ? api.videos() : []),
+
+  getVideoData: async (params: unknown) => {
+    const { videoID } = parse(videoParams, params, 'params');
+    if (!api.session) return null;
+    try {
+      return await api.video(videoID);
+    } catch (error) {
+      if (error instanceof VideoPluginError && error.code === 'video_not_found') return null;
+      throw error;
+    }
+  },
+
+  startTopicSearch: async (params: unknown) => {
+    requireSession('startTopicSearch');
+    const { idempotencyKey } = parse(startParams, params, 'options');
+    const { sourceURL } = parse(z.object({ sourceURL: sourceURLSchema }), params, 'params');
+    const { topicId, requestId } = await api.startTopicSearch(sourceURL, idempotencyKey);
+    return { topicId, requestId };
+  },
+
+  startVideoGeneration: (params: unknown) => {
+    requireSession('startVideoGeneration');
+    const { idempotencyKey, ...rest } = parse(startParams, params, 'options');
+    return startGeneration(parse(videoGenerationParamsSchema, rest, 'videoGenerationParams'), idempotencyKey);
+  },
+
+  openPlugin: async (params: unknown) => {
+    const { sourceURL, topicId, generationRequestId } = parse(openParams, params, 'options');
+    if (!api.session) {
+      if (studio.config?.authMode === 'uncontrolled') {
+        show({ name: 'signIn' });
+        return null;
+      }
+      requireSession('openPlugin');
+    }
+    if (topicId !== undefined) {
+      const topic = await api.topic(topicId);
+      requireStatus('topic search', topicId, topic.status);
+      showPrompt(topic);
+    } else if (generationRequestId !== undefined) {
+      const generation = await api.generation(generationRequestId);
+      requireStatus('video generation', generationRequestId, generation.status);
+      showPreview(generation);
+    } else if (sourceURL !== undefined) {
+      void startSearch(sourceURL);
+    } else {
+      show({ name: 'search', searching: false });
+    }
+    return null;
+  },
+
+  openEditorForVideo: async (params: unknown) => {
+    const { videoID } = parse(videoParams, params, 'params');
+    requireSession('openEditorForVideo');
+    return openEditor(videoID);
+  },
+
+  close: () => {
+    show({ name: 'blank' });
+    return null;
+  },
+
+  configure: (params: unknown) => {
+    const changes = parse(updateSchema, params, 'changes');
+    checkLook(changes, 'changes');
+    studio.config = { ...studio.config!, ...changes };
+    applyConfig();
+    return null;
+  },
+};
+
+/** What each status topic follows: a topic search, a generation, or a video (its final render). */
+function statusTopic(kind: 'topic' | 'generation' | 'video') {
+  return (key: string, push: (value: unknown) => void) =>
+    hub.watch(
+      kind,
+      key,
+      (record) => push(kind === 'video' ? renderPayload(record as Video) : statusPayload(record as Topic)),
+      (error) => {
+        const plain = serializeError(error);
+        if (plain.code.endsWith('not_found'))
+          push({ status: 'FAILED', error: { code: plain.code, message: plain.message } });
+      },
+    );
+}
+
+/** The status topics the host subscribes to. */
+export const topics = {
+  [TOPICS.topicSearch]: statusTopic('topic'),
+  [TOPICS.videoGeneration]: statusTopic('generation'),
+  [TOPICS.videoRender]: statusTopic('video'),
+};

@@ -1,0 +1,139 @@
+/**
+ * Which view the studio shows, and the work that moves it from one to the next: a search, a
+ * generation, the editor, a render followed to its end. Each view's watchers stop when it goes.
+ */
+import type { Video } from 'video-plugin/internal';
+import type { EditorBoard, Generation, Topic } from './client.js';
+import { emit, renderPayload, reportError } from './events.js';
+import { studio } from './state.js';
+import { renderView, type UserError, type View } from './views.js';
+
+const { api, hub } = studio;
+
+export function show(next: View): void {
+  if (next.name !== studio.view.name || viewKey(next) !== viewKey(studio.view)) {
+    for (const stop of studio.stopViewWatchers) stop();
+    studio.stopViewWatchers = [];
+  }
+  studio.view = next;
+  renderView(studio.root, studio.view, studio.actions, studio.config);
+}
+
+function viewKey(v: View): string {
+  switch (v.name) {
+    case 'prompt':
+      return v.topic.id;
+    case 'preview':
+      return v.generation.requestId;
+    case 'editor':
+      return v.video.id;
+    default:
+      return '';
+  }
+}
+
+/** Emits `videoCompleted` now and `videoRendered` once the video's render has finished. */
+export function followRender(video: Video): void {
+  emit('videoCompleted', video);
+  const stop = hub.watch('video', video.id, (latest) => {
+    if (renderPayload(latest).status === 'COMPLETE') {
+      stop();
+      emit('videoRendered', latest);
+      const { view } = studio;
+      if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
+    }
+  });
+}
+
+export function showPrompt(topic: Topic): void {
+  show({ name: 'prompt', topic });
+  studio.stopViewWatchers.push(
+    hub.watch('topic', topic.id, (latest) => {
+      const { view } = studio;
+      if (view.name === 'prompt' && view.topic.id === latest.id) show({ ...view, topic: latest });
+    }),
+  );
+}
+
+export function showPreview(generation: Generation): void {
+  show({ name: 'preview', generation });
+  const update = (patch: Partial<Extract<View, { name: 'preview' }>>): void => {
+    const { view } = studio;
+    if (view.name === 'preview' && view.generation.requestId === generation.requestId) show({ ...view, ...patch });
+  };
+  studio.stopViewWatchers.push(
+    hub.watch('generation', generation.requestId, (latest) => {
+      update({ generation: latest });
+      if (latest.status === 'COMPLETE') void api.video(latest.videoId).then((video) => update({ video }), reportError);
+    }),
+  );
+}
+
+/**
+ * Opens the editor on a video with its scenes: the one way in, whether the user clicked "Open in
+ * editor" in the AI page or the partner called `openEditorForVideo` (a partner's Edit button).
+ */
+export async function openEditor(videoId: string): Promise<Video> {
+  const [video, board] = await Promise.all([api.video(videoId), api.storyboard(videoId)]);
+  showEditor(video, board);
+  return video;
+}
+
+function showEditor(video: Video, board?: EditorBoard): void {
+  show({ name: 'editor', video, confirming: false, ...(board ? { board } : {}) });
+  // The video changes under the editor (a preview made again after a save, a render): show it.
+  studio.stopViewWatchers.push(
+    hub.watch('video', video.id, (latest) => {
+      const { view } = studio;
+      if (view.name === 'editor' && view.video.id === latest.id) show({ ...view, video: latest });
+    }),
+  );
+}
+
+/** Shows `patch` in the editor, if it still shows the video `videoId`. */
+export function showInEditor(videoId: string, patch: Partial<Extract<View, { name: 'editor' }>>): void {
+  const { view } = studio;
+  if (view.name === 'editor' && view.video.id === videoId) show({ ...view, ...patch });
+}
+
+/**
+ * An editor action the service refused: shown in the studio in its language (by the error's code),
+ * and sent to the page as `error` with the technical message.
+ */
+export function refused(videoId: string, error: unknown): void {
+  showInEditor(videoId, { error: error as UserError });
+  reportError(error);
+}
+
+export async function startSearch(sourceURL: string): Promise<void> {
+  show({ name: 'search', sourceURL, searching: true });
+  try {
+    const { topicId } = await api.startTopicSearch(sourceURL);
+    const stop = hub.watch('topic', topicId, (topic) => {
+      const { view } = studio;
+      if (view.name !== 'search' || view.sourceURL !== sourceURL) return stop();
+      if (topic.status === 'FAILED') {
+        stop();
+        show({ name: 'search', sourceURL, searching: false, error: topic.error ?? {} });
+      } else if (topic.status === 'PROCESSING' || topic.status === 'COMPLETE') {
+        stop();
+        showPrompt(topic);
+      } else {
+        show({ name: 'search', sourceURL, searching: true, ...(topic.progress ? { progress: topic.progress } : {}) });
+      }
+    });
+    studio.stopViewWatchers.push(stop);
+  } catch (error) {
+    show({ name: 'search', sourceURL, searching: false, error: error as UserError });
+  }
+}
+
+export async function startGeneration(
+  params: unknown,
+  idempotencyKey?: string,
+): Promise<{ requestId: string; videoId: string; topicId: string }> {
+  const { replayed, ...started } = await api.startGeneration(params, idempotencyKey);
+  // A repeated idempotency key answers the generation it started before: its video is not new.
+  if (!replayed) void api.video(started.videoId).then((video) => emit('videoCreated', video), reportError);
+  return started;
+}

@@ -1,5 +1,6 @@
 // Builds every deliverable: unbundled ESM + .d.ts (tsc: the SDK's src/ into dist/, then the
-// service's packages/service/src/ into dist/service/, against the SDK's `video-plugin/internal`),
+// service's packages/service/src/ into dist/service/ by its own `npm run build`, against the SDK's
+// `video-plugin/internal`),
 // then the bundles (rollup): the CDN files, the service's pages and the `video-plugin-service`
 // package (packages/service/dist).
 import { execFileSync } from 'node:child_process';
@@ -14,7 +15,8 @@ const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 rmSync(new URL('../packages/service/dist', import.meta.url), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
-run(bin('tsc'), ['-p', 'packages/service/tsconfig.build.json']);
+// The service builds itself (its own tsconfigs: the server without DOM types, the pages without Node's).
+run('npm', ['run', 'build', '--silent', '-w', 'video-plugin-service']);
 minifyCSSLiterals(new URL('../dist/element/styles.js', import.meta.url));
 run(bin('rollup'), ['-c', '--silent']);
 // The service package serves the built iframe pages from `public/` beside its code.

@@ -52,6 +52,7 @@ const INPUTS = [
   'tsconfig.build.json',
   'tsconfig.json',
   'packages/service/tsconfig.build.json',
+  'packages/service/src/pages/tsconfig.json',
   'custom-elements-manifest.config.mjs',
   'package.json',
   'packages/service/package.json',

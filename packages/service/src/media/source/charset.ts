@@ -26,7 +26,8 @@ export class PageDecoder {
   readonly #sniffer: Sniffer;
   #held: Uint8Array[] = [];
   #heldBytes = 0;
-  #decoder: TextDecoder | undefined;
+  // (Node's types declare the global TextDecoder as a value only: the service builds without DOM.)
+  #decoder: InstanceType<typeof TextDecoder> | undefined;
   /** True while an undeclared page is read as UTF-8, until a byte proves it is not. */
   #guessing = false;
   /** The last bytes given to the guessing decoder: a character may have begun in them. */

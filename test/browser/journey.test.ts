@@ -394,12 +394,7 @@ describe('pictures in the studio', () => {
     const { realServiceURL } = await testConfig();
     // Real media: only real media has scenes, each with its picture.
     const plugin = await createPlugin({ real: true });
-    await signUp(plugin);
-    const { topicId } = await plugin.startTopicSearch(PICTURES_URL);
-    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-    const { videoId, requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
-    await statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb)).until('COMPLETE');
-    await plugin.openEditorForVideo(videoId);
+    await plugin.openEditorForVideo(await generatedVideo(plugin, undefined, PICTURES_URL));
     const frame = inFrame(plugin);
     await frame.text('#video-name');
     expectOwnPictures(await frame.pictures('[data-view="editor"] li[data-scene] img'), realServiceURL);

@@ -112,13 +112,17 @@ export async function signUp(plugin: Plugin, account: Record<string, string> = {
 }
 
 /**
- * Signs a new account up on `plugin`, searches BUSINESS_URL and generates a 5 s 16:9 video from it;
- * resolves with the video's ID once the generation has ended (COMPLETE, or FAILED for
- * `videoInstructions` with the service's `[fail]` marker). The video is not completed.
+ * Signs a new account up on `plugin`, searches `sourceURL` (BUSINESS_URL) and generates a 5 s 16:9
+ * video from it; resolves with the video's ID once the generation has ended (COMPLETE, or FAILED
+ * for `videoInstructions` with the service's `[fail]` marker). The video is not completed.
  */
-export async function generatedVideo(plugin: Plugin, videoInstructions?: string): Promise<string> {
+export async function generatedVideo(
+  plugin: Plugin,
+  videoInstructions?: string,
+  sourceURL = BUSINESS_URL,
+): Promise<string> {
   await signUp(plugin);
-  const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+  const { topicId } = await plugin.startTopicSearch(sourceURL);
   await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
   const { videoId, requestId } = await plugin.startVideoGeneration({
     topicId,

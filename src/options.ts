@@ -10,6 +10,7 @@ import {
   EVENT_NAMES,
   LANGUAGES,
   MAX_ID_LENGTH,
+  MAX_INSTRUCTIONS_LENGTH,
   type AccountField,
   type PluginEventName,
 } from './wire/api.js';
@@ -182,7 +183,7 @@ export const videoGenerationParamsSchema = z.strictObject({
   topicId: idSchema,
   aspectRatio: oneOf(ASPECT_RATIOS),
   duration: oneOf(DURATIONS),
-  videoInstructions: z.optional(length(0, 2000)),
+  videoInstructions: z.optional(length(0, MAX_INSTRUCTIONS_LENGTH)),
   language: z.optional(oneOf(LANGUAGES)),
 });
 /** The argument of `startVideoGeneration`. */

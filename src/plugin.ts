@@ -51,6 +51,7 @@ import {
 import { parse } from './validate.js';
 import { VERSION } from './version.js';
 import {
+  DEFAULT_LANGUAGE,
   EVENT_NAMES,
   INTERNAL_EVENTS,
   TOPICS,
@@ -267,7 +268,7 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#start('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, options);
+    return this.#start('startVideoGeneration', { ...params, language: params.language ?? DEFAULT_LANGUAGE }, options);
   }
 
   /**

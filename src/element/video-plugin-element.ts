@@ -11,7 +11,12 @@
  * `Plugin` is built, rebuilt and ended; `preload`), the methods it forwards and the events it
  * re-dispatches. Beside it: `attributes.ts` (the configuration the attributes and properties make,
  * in the `Plugin`'s terms), `stage.ts` (display modes, the loading skeleton, the failure panel and
- * its retry, the dialog, scroll lock and focus return) and `styles.ts` (its style sheet).
+ * its retry, the dialog, scroll lock and focus return), `styles.ts` (its style sheet) and
+ * `plugin-slot.ts` (what outlives a `Plugin`: waiting calls and subscriptions, listeners, `callbacks`).
+ *
+ * Over 500 lines, and one concern: the element's public face. Most of it is the JSDoc of its
+ * properties and methods (custom-elements.json, the docs and the framework types are generated
+ * from it) over one-line forwards to the `Plugin`.
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import { ConnectionError, InvalidParameterError, TimeoutError } from '../errors.js';

@@ -22,7 +22,7 @@ const SECRET_FIELD = /secret|token|password/i;
  */
 export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, context: string): z.infer<T> {
   // zod's own safeParse, which runs any zod schema: zod/mini's, and the `Plugin`'s on zod's core
-  // (the service validates a generation with the `Plugin`'s own schema: one contract, issue 31).
+  // (the service validates a generation with the `Plugin`'s own schema: docs/architecture.md, "One contract").
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

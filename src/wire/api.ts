@@ -2,7 +2,7 @@
  * What the host asks of the service page and what it gets back: the method names, the shapes of
  * accounts, videos and status payloads, and the events. Shared by the `Plugin` (host side) and the
  * service's pages, so that both agree on every field. The zod schemas of the answers, which these
- * types are inferred from, are in `schemas.ts` (out of the `Plugin`'s imports, issue 32).
+ * types are inferred from, are in `schemas.ts` (out of the `Plugin`'s imports; docs/architecture.md, "Validation").
  */
 import type * as z from 'zod/mini';
 import type {
@@ -31,7 +31,7 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 export type Duration = (typeof DURATIONS)[number];
 /** A language of a generation (its narration and voice). */
 export type Language = (typeof LANGUAGES)[number];
-/** The language of a generation whose params name none (DESIGN §2). */
+/** The language of a generation whose params name none (docs/plugin-api.md). */
 export const DEFAULT_LANGUAGE: Language = 'en-US';
 /** Longest `videoInstructions` of a generation, in characters. */
 export const MAX_INSTRUCTIONS_LENGTH = 2000;

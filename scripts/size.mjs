@@ -42,7 +42,11 @@ const jsonFile = option('--json');
  * the features of issues 28 and 29 that landed with them then cost about 0.55 kB (Plugin) and
  * 1.2 kB (CDN): naming a configuration fault within a second, the localised failure panel, render
  * status, the site-wide settings of the embeds. The budgets are what they measure with ~0.3 kB of
- * headroom (BENCHMARKS.md, "Sizes"), below the 12 and 20 kB before issue 32.
+ * headroom (BENCHMARKS.md, "Sizes"), below the 12 and 20 kB before issue 32. DESIGN §6's targets
+ * (Plugin 10.5 kB in every bundler, CDN 18.7 kB) are not reachable with today's behaviour: without
+ * the issue-28 question to the service and the panel's other languages the Plugin would still be
+ * 11.05 kB (esbuild) and the CDN ES module 19.16 kB (BENCHMARKS.md, "Issue 32's targets, measured
+ * again"). A budget at the target would fail every run, so they stay here until a feature is dropped.
  */
 const BUDGETS = { plugin: 11_500, cdn: 19_900 };
 /** A folder for the entries webpack and Vite build from files; removed at the end. */

@@ -21,13 +21,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { rollup } from 'rollup';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
-import terser from '@rollup/plugin-terser';
 import { minify } from 'terser';
-import { build as esbuild } from 'esbuild';
 import webpack from 'webpack';
 import { build as vite } from 'vite';
+import { LIT, TERSER, esbuildBundle, rollupBundle } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -45,45 +42,13 @@ const jsonFile = option('--json');
  * the features of issues 28 and 29 that landed with them then cost about 0.55 kB (Plugin) and
  * 1.2 kB (CDN): naming a configuration fault within a second, the localised failure panel, render
  * status, the site-wide settings of the embeds. The budgets are what they measure with ~0.3 kB of
- * headroom (BENCHMARKS.md, "Sizes"), below the 12 and 20 kB before issue 32.
+ * headroom (BENCHMARKS.md, "Sizes"), below the 12 and 20 kB before issue 32. DESIGN §6's targets
+ * (Plugin 10.5 kB in every bundler, CDN 18.7 kB) are not reachable with today's behaviour: without
+ * the issue-28 question to the service and the panel's other languages the Plugin would still be
+ * 11.05 kB (esbuild) and the CDN ES module 19.16 kB (BENCHMARKS.md, "Issue 32's targets, measured
+ * again"). A budget at the target would fail every run, so they stay here until a feature is dropped.
  */
 const BUDGETS = { plugin: 11_500, cdn: 19_900 };
-/** The same minifier settings as rollup.config.mjs. */
-const TERSER = { ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } };
-/** What `video-plugin/element` leaves to the partner's own copy of Lit. */
-const LIT = /^(lit|lit-html|lit-element|@lit\/[^/]+|@lit-labs\/[^/]+)(\/.*)?$/;
-
-const VIRTUAL = '\0size-entry';
-
-/**
- * Bundles `code` (an ESM entry that re-exports what a partner imports) the way rollup.config.mjs
- * does, and returns the minified code with the rendered size of each module before minification.
- */
-async function bundle(code, { external } = {}) {
-  const build = await rollup({
-    input: VIRTUAL,
-    external: external ? (id) => external.test(id) : undefined,
-    plugins: [
-      {
-        name: 'size-entry',
-        resolveId: (id) => (id === VIRTUAL ? VIRTUAL : null),
-        load: (id) => (id === VIRTUAL ? code : null),
-      },
-      nodeResolve({ browser: true, rootDir: root, modulePaths: [resolve(root, 'node_modules')] }),
-    ],
-    onwarn(warning, warn) {
-      // zod's sources carry comments rollup cannot place; they change nothing in the output.
-      if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
-      if (warning.code !== 'CIRCULAR_DEPENDENCY') warn(warning);
-    },
-  });
-  // One unminified pass to see each module's share, one minified pass for the figures.
-  const plain = (await build.generate({ format: 'es' })).output[0];
-  const min = (await build.generate({ format: 'es', plugins: [terser(TERSER)] })).output[0];
-  await build.close();
-  return { code: min.code, modules: plain.modules };
-}
-
 /** A folder for the entries webpack and Vite build from files; removed at the end. */
 const scratch = mkdtempSync(join(tmpdir(), 'video-plugin-size-'));
 let entryCount = 0;
@@ -99,29 +64,6 @@ function appEntry(file, names) {
       : `import * as all from ${from};\nwindow.VideoPlugin = all;\n`,
   );
   return path;
-}
-
-/** esbuild `--bundle --minify --format=esm` of the re-export. */
-async function esbuildBundle(code, { external } = {}) {
-  const result = await esbuild({
-    stdin: { contents: code, resolveDir: root, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-    nodePaths: [resolve(root, 'node_modules')],
-    plugins: external
-      ? [
-          {
-            name: 'external',
-            setup: (b) => b.onResolve({ filter: external }, (a) => ({ path: a.path, external: true })),
-          },
-        ]
-      : [],
-  });
-  return result.outputFiles[0].text;
 }
 
 /** webpack 5 in production mode, its defaults otherwise, of the partner's app. */
@@ -257,11 +199,8 @@ const entries = [
 
 /** The bundlers, each building an entry for production with its defaults. */
 const BUNDLERS = {
-  rollup: async (entry, file) => {
-    const { code, modules } = await bundle(reexport(entry, file), { external: entry.external });
-    return { code, modules };
-  },
-  esbuild: async (entry, file) => ({ code: await esbuildBundle(reexport(entry, file), { external: entry.external }) }),
+  rollup: (entry, file) => rollupBundle(reexport(entry, file), { external: entry.external, minify: true }),
+  esbuild: (entry, file) => esbuildBundle(reexport(entry, file), { external: entry.external }),
   webpack: async (entry, file) => ({
     code: await webpackBundle(appEntry(file, entry.names), { external: entry.external }),
   }),

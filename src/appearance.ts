@@ -1,7 +1,7 @@
 /**
  * The `appearance` and `locale` options as the service checks them. The `Plugin` only checks their
  * type and sends them: the service knows what it supports, so a partner's older SDK still reaches
- * every appearance key the service gains, and the SDK bundle stays small (issue 14). A bad value
+ * every appearance key the service gains, and the SDK bundle stays small (docs/white-label.md). A bad value
  * refuses the connection (or rejects `update()`) with an `invalid_parameter` naming the field.
  *
  * Colours are hex (`#rgb` or `#rrggbb`): the one notation whose contrast can be checked without a

@@ -10,6 +10,7 @@ import {
   EVENT_NAMES,
   LANGUAGES,
   MAX_ID_LENGTH,
+  MAX_INSTRUCTIONS_LENGTH,
   type AccountField,
   type PluginEventName,
 } from './wire/api.js';
@@ -29,7 +30,7 @@ export const DEFAULT_OPEN_TIMEOUT = 30_000;
 /**
  * A string of `min` to `max` characters. Like every rule of this file, one check with its own
  * message rather than zod's string, number, boolean and literal schemas: the partner reads the
- * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (issue 11). The
+ * same kind of message, and the Plugin bundle carries 0.6 kB gzip less of zod (BENCHMARKS.md, "Sizes"). The
  * message is passed as a string, zod's short form of `{ error: message }`.
  */
 function length(min: number, max: number, what = 'a string') {
@@ -182,7 +183,7 @@ export const videoGenerationParamsSchema = z.strictObject({
   topicId: idSchema,
   aspectRatio: oneOf(ASPECT_RATIOS),
   duration: oneOf(DURATIONS),
-  videoInstructions: z.optional(length(0, 2000)),
+  videoInstructions: z.optional(length(0, MAX_INSTRUCTIONS_LENGTH)),
   language: z.optional(oneOf(LANGUAGES)),
 });
 /** The argument of `startVideoGeneration`. */

@@ -6,6 +6,11 @@
  * This file holds the public methods and what they share (checks, calls, the UI's opening);
  * beside it, `status.ts` (status subscriptions and iterators) and `session.ts` (who is signed in,
  * and the restore of a lost session).
+ *
+ * Over 500 lines, and one concern: the public class. Most of its length is the JSDoc of its
+ * public members (the API reference and the typings are generated from it) and their one-line
+ * bodies; what the methods share (the guard, the calls, the UI's opening) is here because it is
+ * the class's own, and a split would only make each method jump to another file.
  */
 import { createLogger, reportStartFailure, type Logger } from './debug.js';
 import {
@@ -51,6 +56,7 @@ import {
 import { parse } from './validate.js';
 import { VERSION } from './version.js';
 import {
+  DEFAULT_LANGUAGE,
   EVENT_NAMES,
   INTERNAL_EVENTS,
   TOPICS,
@@ -267,7 +273,7 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#start('startVideoGeneration', { ...params, language: params.language ?? 'en-US' }, options);
+    return this.#start('startVideoGeneration', { ...params, language: params.language ?? DEFAULT_LANGUAGE }, options);
   }
 
   /**

@@ -3,9 +3,9 @@
  * optional field, a plain and a strict object — built on zod's core (`zod/v4/core`, zod's entry for
  * libraries) instead of zod/mini. Every rule is a zod check (`$ZodCustom`), run by zod; the optional
  * and object types are the SDK's own zod types (below), and schemas run through zod's runner, not
- * `safeParse` (issue 32). What is left out is what zod/mini adds to every schema and the SDK never
+ * `safeParse` (docs/architecture.md, "Validation"). What is left out is what zod/mini adds to every schema and the SDK never
  * calls (`parse`, `parseAsync`, `check`, `brand`, `register`…): 0.6 kB gzip of every partner's page
- * (BENCHMARKS.md, issue 21), then 1.5 kB more (issue 32). docs/architecture.md, "Validation", says
+ * (BENCHMARKS.md, "Sizes"), then 1.5 kB more. docs/architecture.md, "Validation", says
  * why. Node-side code (the server helpers, the service) keeps zod/mini.
  */
 import * as core from 'zod/v4/core';
@@ -36,7 +36,7 @@ interface ObjectDef extends core.$ZodTypeDef {
 /**
  * The SDK's optional type on zod's core (`$constructor` + `$ZodType.init`, zod's documented
  * extension point) instead of zod's `$ZodOptional`, which brings zod's values, patterns and
- * defaults along: part of 1.1 kB gzip (issue 32). Its own name, so `instanceof core.$ZodOptional`
+ * defaults along: part of 1.1 kB gzip (BENCHMARKS.md, "Sizes"). Its own name, so `instanceof core.$ZodOptional`
  * stays false. Marks itself optional (`optin`/`optout`) the way zod's does, for the object below.
  */
 const $VideoPluginOptional = /* @__PURE__ */ core.$constructor<core.$ZodType, OptionalDef>(
@@ -118,7 +118,7 @@ export type RawIssue = core.$ZodRawIssue;
 
 /**
  * Runs `schema` on `value` with zod's own runner, `schema._zod.run` — what zod's `safeParse` calls
- * before it wraps the issues in a `$ZodError` (0.44 kB gzip of every partner's page, issue 32).
+ * before it wraps the issues in a `$ZodError` (0.44 kB gzip of every partner's page; BENCHMARKS.md, "Sizes").
  * `_zod.run` is an internal of zod's core: package.json pins zod to `~4.6` and
  * test/node/zod-internals.test.ts fails when it changes. Every schema of the browser code is
  * synchronous, so the result is never a promise.

@@ -3,6 +3,10 @@
  * entry per check — its status, a message that says what it found and what to do, and the exact
  * text to add where there is one. Pure: no browser access here, so every sentence can be read in
  * one place.
+ *
+ * Over 500 lines, and one concern: the sentences of the diagnosis (docs/diagnose.md), kept
+ * together so that they read alike; the page, CSP and service findings they start from are in
+ * page.ts, csp.ts and service.ts.
  */
 import { LOG_PREFIX } from '../debug.js';
 import { VERSION } from '../version.js';

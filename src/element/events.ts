@@ -26,7 +26,8 @@ export type VideoPluginElementEventMap = {
 } & VideoPluginElementOwnEventMap;
 
 /**
- * Dispatches `name` on `target` with `detail`, composed so that it leaves the shadow root.
+ * Dispatches `name` on `target` with `detail`, composed so that it leaves the shadow root: every
+ * event of the element, the `Plugin`'s and its own (`ready`, `closed`), goes through here.
  *
  * Every event bubbles except `error`: like the platform's own `error` events (`<img>`, `<script>`),
  * it stays on the element, so that it never reaches `window`, where `window.onerror` and error
@@ -36,7 +37,13 @@ export function dispatchPluginEvent<K extends PluginEventName>(
   target: EventTarget,
   name: K,
   detail: PluginEventMap[K],
-): boolean {
+): boolean;
+export function dispatchPluginEvent<K extends keyof VideoPluginElementOwnEventMap>(
+  target: EventTarget,
+  name: K,
+  detail: VideoPluginElementOwnEventMap[K]['detail'],
+): boolean;
+export function dispatchPluginEvent(target: EventTarget, name: string, detail: unknown): boolean {
   return target.dispatchEvent(
     new CustomEvent(name, { detail: detail ?? null, bubbles: name !== 'error', composed: true }),
   );

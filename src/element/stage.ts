@@ -7,7 +7,7 @@
  * and when (attributes, lifecycle, the `Plugin`); the stage shows it. Nothing here runs at import time.
  */
 import type { Display } from './attributes.js';
-import type { CloseReason } from './events.js';
+import { dispatchPluginEvent, type CloseReason } from './events.js';
 
 /** What the stage asks of its element. */
 export interface StageHost {
@@ -125,7 +125,7 @@ export class Stage {
       this.#opener = undefined;
       const reason = this.closing ?? 'ui';
       this.closing = undefined;
-      this.#element.dispatchEvent(new CustomEvent('closed', { detail: { reason }, bubbles: true, composed: true }));
+      dispatchPluginEvent(this.#element, 'closed', { reason });
     }
   }
 }

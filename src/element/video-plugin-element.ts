@@ -11,15 +11,17 @@
  * `Plugin` is built, rebuilt and ended; `preload`), the methods it forwards and the events it
  * re-dispatches. Beside it: `attributes.ts` (the configuration the attributes and properties make,
  * in the `Plugin`'s terms), `stage.ts` (display modes, the loading skeleton, the failure panel and
- * its retry, the dialog, scroll lock and focus return) and `styles.ts` (its style sheet).
+ * its retry, the dialog, scroll lock and focus return), `styles.ts` (its style sheet) and
+ * `plugin-slot.ts` (what outlives a `Plugin`: waiting calls and subscriptions, listeners, `callbacks`).
+ *
+ * Over 500 lines, and one concern: the element's public face. Most of it is the JSDoc of its
+ * properties and methods (custom-elements.json, the docs and the framework types are generated
+ * from it) over one-line forwards to the `Plugin`.
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
-import { ConnectionError, DestroyedError, InvalidParameterError, TimeoutError, VideoPluginError } from '../errors.js';
-import { Emitter, report, type PluginEventListener } from '../events.js';
+import { ConnectionError, InvalidParameterError, TimeoutError } from '../errors.js';
+import { report, type PluginEventListener } from '../events.js';
 import {
-  callbackSchema,
-  eventNameSchema,
-  idSchema,
   type Appearance,
   type OpenEditorOptions,
   type OpenPluginOptions,
@@ -35,9 +37,7 @@ import { parse } from '../validate.js';
 import { VERSION } from '../version.js';
 import { onIntent } from '../intent.js';
 import {
-  EVENT_NAMES,
   type Account,
-  type PluginEventMap,
   type PluginEventName,
   type TopicSearchStartResult,
   type TopicSearchStatusUpdatePayload,
@@ -60,23 +60,11 @@ import {
   type Preload,
 } from './attributes.js';
 import { dispatchPluginEvent, type VideoPluginElementEventMap } from './events.js';
+import { PluginSlot } from './plugin-slot.js';
 import { Stage } from './stage.js';
 import { styles } from './styles.js';
 
 export type { Display, Preload } from './attributes.js';
-
-type StatusMethod =
-  | 'subscribeToTopicSearchStatusUpdates'
-  | 'subscribeToVideoGenerationStatusUpdates'
-  | 'subscribeToVideoRenderStatusUpdates';
-
-/** A status subscription asked for before the element had its `Plugin`. */
-interface PendingSubscription {
-  method: StatusMethod;
-  id: string;
-  callback: (payload: TopicSearchStatusUpdatePayload) => void;
-  stop: (() => void) | undefined;
-}
 
 /**
  * Embeds the video-creation service: the AI page and the video editor, in an iframe inside the
@@ -212,7 +200,11 @@ export class VideoPluginElement extends ReactiveElement {
    */
   declare preload: Preload | undefined;
 
-  #plugin: Plugin | undefined;
+  /**
+   * The current `Plugin`, and what outlives it (plugin-slot.ts): the calls and subscriptions that
+   * wait for one, the `on` listeners and the `callbacks`.
+   */
+  readonly #slot = new PluginSlot(this, () => this.#want());
   /** The appearance and locale the current `Plugin` has. */
   #look: Look = {};
   /** The element's own UI around the studio (stage.ts), built with the shadow root. */
@@ -233,13 +225,6 @@ export class VideoPluginElement extends ReactiveElement {
   };
   /** The configuration of the last build attempt (successful or not). */
   #built: ElementConfig | undefined;
-  /** Why the configuration cannot be used, while it cannot. */
-  #failure: VideoPluginError | undefined;
-  /** Whether the element was removed from the document (and its `Plugin` ended). */
-  #removed = false;
-  readonly #emitter = new Emitter();
-  #waiting: { resolve: (plugin: Plugin) => void; reject: (error: unknown) => void }[] = [];
-  readonly #pendingSubscriptions = new Set<PendingSubscription>();
   /** Whether the studio is wanted now (always with `preload="auto"`): intent, a click or a call. */
   #wanted = false;
   /** Stops waiting for intent (`preload="intent"`, while nothing is built). */
@@ -250,11 +235,11 @@ export class VideoPluginElement extends ReactiveElement {
    * configuration changes, ended when the element is removed. `undefined` until then. Read-only.
    */
   get plugin(): Plugin | undefined {
-    return this.#plugin;
+    return this.#slot.plugin;
   }
 
   set plugin(_value: Plugin | undefined) {
-    this.#emit(
+    this.#slot.emit(
       'error',
       new InvalidParameterError(
         'invalid_parameter',
@@ -268,7 +253,7 @@ export class VideoPluginElement extends ReactiveElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#removed = false;
+    this.#slot.inserted();
     // The Plugin is created in the update this schedules (a microtask later): the shadow root holds
     // its container by then, and every attribute set in the same task is in, so it is built once.
     this.requestUpdate();
@@ -300,8 +285,8 @@ export class VideoPluginElement extends ReactiveElement {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
     this.#stage = new Stage(this, root, {
-      isOpen: () => !!this.#plugin?.isOpen && !this.#plugin.isDestroyed,
-      close: () => this.#plugin?.close().catch(report),
+      isOpen: () => !!this.#slot.plugin?.isOpen && !this.#slot.plugin.isDestroyed,
+      close: () => this.#slot.plugin?.close().catch(report),
       retry: () => {
         this.#built = undefined;
         this.requestUpdate();
@@ -337,12 +322,12 @@ export class VideoPluginElement extends ReactiveElement {
    */
   get ready(): Promise<void> {
     return Promise.resolve('ready')
-      .then((method) => this.#instance(method, false))
+      .then((method) => this.#slot.instance(method, false))
       .then((plugin) => plugin.ready);
   }
 
   set ready(_value: Promise<void>) {
-    this.#emit(
+    this.#slot.emit(
       'error',
       new InvalidParameterError('invalid_parameter', '<video-plugin>: the property ready is read-only.', {
         field: 'ready',
@@ -437,7 +422,7 @@ export class VideoPluginElement extends ReactiveElement {
     topicId: string,
     callback: (payload: TopicSearchStatusUpdatePayload) => void,
   ): () => void {
-    return this.#subscribe('subscribeToTopicSearchStatusUpdates', 'topicId', topicId, callback);
+    return this.#slot.subscribe('subscribeToTopicSearchStatusUpdates', 'topicId', topicId, callback);
   }
 
   /**
@@ -449,7 +434,7 @@ export class VideoPluginElement extends ReactiveElement {
     generationRequestId: string,
     callback: (payload: VideoGenerationStatusUpdatePayload) => void,
   ): () => void {
-    return this.#subscribe(
+    return this.#slot.subscribe(
       'subscribeToVideoGenerationStatusUpdates',
       'generationRequestId',
       generationRequestId,
@@ -467,7 +452,7 @@ export class VideoPluginElement extends ReactiveElement {
     videoId: string,
     callback: (payload: VideoRenderStatusUpdatePayload) => void,
   ): () => void {
-    return this.#subscribe('subscribeToVideoRenderStatusUpdates', 'videoId', videoId, callback);
+    return this.#slot.subscribe('subscribeToVideoRenderStatusUpdates', 'videoId', videoId, callback);
   }
 
   // ---- UI ----
@@ -492,7 +477,7 @@ export class VideoPluginElement extends ReactiveElement {
 
   /** Hides the UI (and closes the dialog). The user stays logged in and the iframe stays loaded. */
   async close(): Promise<void> {
-    const plugin = await this.#instance('close');
+    const plugin = await this.#slot.instance('close');
     if (this.#stage) this.#stage.closing = 'api';
     return plugin.close();
   }
@@ -503,7 +488,7 @@ export class VideoPluginElement extends ReactiveElement {
    * starts a new session.
    */
   async cleanup(): Promise<void> {
-    await this.#plugin?.cleanup();
+    await this.#slot.plugin?.cleanup();
   }
 
   // ---- Events ----
@@ -513,16 +498,12 @@ export class VideoPluginElement extends ReactiveElement {
    * belong to the element: they survive a change of configuration.
    */
   on<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): () => void {
-    parse(eventNameSchema, eventName, 'eventName');
-    parse(callbackSchema, callback, 'callback');
-    return this.#emitter.on(eventName, callback);
+    return this.#slot.on(eventName, callback);
   }
 
   /** Removes a listener added with `on` (the same function). */
   off<K extends PluginEventName>(eventName: K, callback: PluginEventListener<K>): void {
-    parse(eventNameSchema, eventName, 'eventName');
-    parse(callbackSchema, callback, 'callback');
-    this.#emitter.off(eventName, callback);
+    this.#slot.off(eventName, callback);
   }
 
   // ---- Internals ----
@@ -531,20 +512,20 @@ export class VideoPluginElement extends ReactiveElement {
   #config(): ElementConfig | undefined {
     const config = configOf(this, this.#getLoginToken);
     if (!(config instanceof InvalidParameterError)) return config;
-    this.#emit('error', config);
+    this.#slot.emit('error', config);
     return undefined;
   }
 
   /** Sends a changed appearance or locale to the running studio: live, no new session. */
   #restyle(): void {
-    const plugin = this.#plugin;
+    const plugin = this.#slot.plugin;
     const look = lookOf(this);
     if (!plugin || plugin.isDestroyed || same(look, this.#look)) return;
     this.#look = look;
     // Removing them goes back to the defaults.
     plugin
       .update({ appearance: look.appearance ?? {}, ...(look.locale ? { locale: look.locale } : {}) })
-      .catch((error: unknown) => this.#emit('error', forElement(error)));
+      .catch((error: unknown) => this.#slot.emit('error', forElement(error)));
   }
 
   /**
@@ -552,110 +533,53 @@ export class VideoPluginElement extends ReactiveElement {
    * any) and reports an `error` event; a valid one replaces it, ending its session.
    */
   #build(config: ElementConfig, stage: Stage): void {
+    const slot = this.#slot;
     let plugin: Plugin;
     const look = lookOf(this);
     try {
       plugin = new Plugin(config.partnerID as string, { ...config.options, ...look, domElement: stage.frame });
     } catch (error) {
       const failure = forElement(error);
-      this.#failure = failure;
-      this.#settle(failure);
-      this.#emit('error', failure);
+      slot.fail(failure);
+      slot.emit('error', failure);
       return;
     }
-    const previous = this.#plugin;
-    this.#plugin = plugin;
+    const previous = slot.fill(plugin);
     this.#look = look;
-    this.#failure = undefined;
     stage.show('loading');
     plugin.ready.then(
       () => {
-        if (this.#plugin !== plugin) return;
+        if (slot.plugin !== plugin) return;
         stage.show('');
-        this.dispatchEvent(new CustomEvent('ready', { detail: null, bubbles: true, composed: true }));
+        dispatchPluginEvent(this, 'ready', null);
       },
       (error: unknown) => {
-        if (this.#plugin !== plugin || plugin.isDestroyed) return;
+        if (slot.plugin !== plugin || plugin.isDestroyed) return;
         const failure = forElement(error);
         // The end user reads a kind message; the developer's (the fix) is in the console and the event.
         stage.show('failed', failure instanceof ConnectionError || failure instanceof TimeoutError, this.locale);
-        this.#emit('error', failure);
+        slot.emit('error', failure);
       },
     );
-    for (const name of EVENT_NAMES) plugin.on(name, (payload) => this.#emit(name, payload));
-    for (const pending of this.#pendingSubscriptions) {
-      pending.stop = plugin[pending.method](pending.id, pending.callback);
-    }
-    this.#pendingSubscriptions.clear();
-    this.#settle(plugin);
     previous?.cleanup().catch(report);
   }
 
   /** Ends the session of an element that left the document. */
   #teardown(): void {
-    const plugin = this.#plugin;
-    this.#plugin = undefined;
     this.#built = undefined;
-    this.#failure = undefined;
-    this.#removed = true;
     this.#wanted = false;
     this.#stopWaitingForIntent();
-    this.#pendingSubscriptions.clear();
-    this.#settle(
-      new DestroyedError(
-        'destroyed',
-        '<video-plugin> was removed from the document before this call could run. Insert it again, then retry.',
-      ),
-    );
-    plugin?.cleanup().catch(report);
+    this.#slot.empty()?.cleanup().catch(report);
     this.#stage?.place(undefined);
     this.#stage?.sync();
   }
 
-  /** Resolves (with the new `Plugin`) or rejects every call that waits for one. */
-  #settle(outcome: Plugin | VideoPluginError): void {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const { resolve, reject } of waiting) {
-      if (outcome instanceof Plugin) resolve(outcome);
-      else reject(outcome);
-    }
-  }
-
-  /**
-   * The `Plugin` to forward `method` to, `undefined` when the call must wait for one (the element
-   * is not connected yet); throws when the element was removed or cleaned up, or its
-   * configuration is invalid.
-   */
-  #current(method: string): Plugin | undefined {
-    const plugin = this.#plugin;
-    if (plugin?.isDestroyed) {
-      throw new DestroyedError(
-        'destroyed',
-        `<video-plugin>.${method}() was called after cleanup(). Change an attribute or insert the element again to start a new session.`,
-      );
-    }
-    if (plugin) return plugin;
-    if (this.#removed) {
-      throw new DestroyedError(
-        'destroyed',
-        `<video-plugin>.${method}() was called after the element was removed from the document, which ended its session. Insert it again to start a new session.`,
-      );
-    }
-    if (this.#failure) throw this.#failure;
-    return undefined;
-  }
-
-  /**
-   * Like `#current`, but waits for the `Plugin` when there is none yet; a call (`want`) creates it
-   * when `preload` put that off.
-   */
   /** Calls the Plugin's `method` once the element has its Plugin. */
   async #forward<M extends keyof Plugin>(
     method: M,
     ...args: Parameters<Extract<Plugin[M], (...args: never[]) => unknown>>
   ): Promise<Awaited<ReturnType<Extract<Plugin[M], (...args: never[]) => unknown>>>> {
-    const plugin = await this.#instance(method);
+    const plugin = await this.#slot.instance(method);
     return Reflect.apply(plugin[method] as (...args: unknown[]) => unknown, plugin, args) as never;
   }
 
@@ -665,14 +589,7 @@ export class VideoPluginElement extends ReactiveElement {
     id: string,
     options: SignalOptions | undefined,
   ): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
-    yield* (await this.#instance(method))[method](id, options);
-  }
-
-  #instance(method: string, want = true): Promise<Plugin> {
-    const plugin = this.#current(method);
-    if (plugin) return Promise.resolve(plugin);
-    if (want) this.#want();
-    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+    yield* (await this.#slot.instance(method))[method](id, options);
   }
 
   #stopWaitingForIntent(): void {
@@ -688,47 +605,11 @@ export class VideoPluginElement extends ReactiveElement {
     this.requestUpdate();
   }
 
-  #subscribe(
-    method: StatusMethod,
-    field: string,
-    id: string,
-    callback: (payload: TopicSearchStatusUpdatePayload) => void,
-  ): () => void {
-    const plugin = this.#current(method);
-    if (plugin) return plugin[method](id, callback);
-    this.#want();
-    const pending: PendingSubscription = {
-      method,
-      id: parse(idSchema, id, field),
-      callback: parse(callbackSchema, callback, 'callback') as PendingSubscription['callback'],
-      stop: undefined,
-    };
-    this.#pendingSubscriptions.add(pending);
-    return () => {
-      if (this.#pendingSubscriptions.delete(pending)) return;
-      pending.stop?.();
-      pending.stop = undefined;
-    };
-  }
-
   #checkCallbacks(): void {
     try {
       parse(callbacksSchema, given(this.callbacks), 'callbacks');
     } catch (error) {
-      this.#emit('error', forElement(error));
-    }
-  }
-
-  /** Tells every listener: the DOM event, then `on` listeners, then `callbacks`. */
-  #emit<K extends PluginEventName>(name: K, payload: PluginEventMap[K]): void {
-    dispatchPluginEvent(this, name, payload);
-    this.#emitter.emit(name, payload);
-    const callback = this.callbacks?.[name];
-    if (typeof callback !== 'function') return;
-    try {
-      (callback as PluginEventListener<K>)(payload);
-    } catch (error) {
-      report(error);
+      this.#slot.emit('error', forElement(error));
     }
   }
 }

@@ -5,7 +5,7 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
-import { ACCOUNT_FIELD_LIMITS, MAX_ID_LENGTH, type AccountField } from '../wire/api.js';
+import { ACCOUNT_FIELD_LIMITS, ASPECT_RATIOS, DURATIONS, MAX_ID_LENGTH, type AccountField } from '../wire/api.js';
 import { renderFilesSchema } from '../wire/schemas.js';
 import { strictObject } from './validate.js';
 
@@ -101,8 +101,8 @@ const eventBase = {
 const videoData = {
   videoID: id(),
   name: z.string(),
-  aspectRatio: z.enum(['16:9', '4:5']),
-  duration: z.literal([5, 15, 30]),
+  aspectRatio: z.enum(ASPECT_RATIOS),
+  duration: z.literal(DURATIONS),
   language: z.string(),
 };
 

@@ -14,16 +14,30 @@ type Issue = z.core.$ZodIssue;
 const SECRET_FIELD = /secret|token|password/i;
 
 /**
- * Parses `value` with `schema`; on failure throws an {@link InvalidParameterError} about the first
+ * Parses `value` with `schema` (any zod schema); on failure throws an {@link InvalidParameterError} about the first
  * issue, with `data.field` set to the dotted path of the offending field.
  *
  * @param context - what was being validated, e.g. `createAccountToken` or `POST /api/topics body`;
  *   it starts the message.
  */
-export function parseOrThrow<T extends z.ZodMiniType>(schema: T, value: unknown, context: string): z.infer<T> {
-  const result = schema.safeParse(value);
+export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, context: string): z.infer<T> {
+  // zod's own safeParse, which runs any zod schema: zod/mini's, and the `Plugin`'s on zod's core
+  // (the service validates a generation with the `Plugin`'s own schema: docs/architecture.md, "One contract").
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
-  throw issueToError(result.error.issues[0], value, context);
+  const issue = result.error.issues[0];
+  // An unknown key at the top of an object schema without a message of its own (the `Plugin`'s
+  // objects): the message lists the allowed fields, as strictObject's below does.
+  const shape = (schema._zod.def as { shape?: object }).shape;
+  if (issue?.code === 'unrecognized_keys' && !issue.path.length && shape && issue.message === 'Invalid input') {
+    const allowed = Object.keys(shape).join(', ');
+    throw issueToError(
+      { ...issue, message: `is not an allowed field (allowed: ${allowed}); remove it` },
+      value,
+      context,
+    );
+  }
+  throw issueToError(issue, value, context);
 }
 
 /** Builds the error for one issue (exported for the few checks done outside a schema). */

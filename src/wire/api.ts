@@ -2,7 +2,7 @@
  * What the host asks of the service page and what it gets back: the method names, the shapes of
  * accounts, videos and status payloads, and the events. Shared by the `Plugin` (host side) and the
  * service's pages, so that both agree on every field. The zod schemas of the answers, which these
- * types are inferred from, are in `schemas.ts` (out of the `Plugin`'s imports, issue 32).
+ * types are inferred from, are in `schemas.ts` (out of the `Plugin`'s imports; docs/architecture.md, "Validation").
  */
 import type * as z from 'zod/mini';
 import type {
@@ -18,10 +18,23 @@ import type {
   videoSchema,
 } from './schemas.js';
 
+// The domain values of the contract, each defined here once: the `Plugin`'s schemas (options.ts),
+// the token helpers (server/claims.ts), the iframe page and the service's routes import them
+// (docs/architecture.md, "One contract").
 export const STATUSES = ['PENDING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
 export const ASPECT_RATIOS = ['16:9', '4:5'] as const;
 export const DURATIONS = [5, 15, 30] as const;
 export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
+/** An aspect ratio of a video: `16:9` or `4:5`. */
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+/** A video's length in seconds: 5, 15 or 30. */
+export type Duration = (typeof DURATIONS)[number];
+/** A language of a generation (its narration and voice). */
+export type Language = (typeof LANGUAGES)[number];
+/** The language of a generation whose params name none (docs/plugin-api.md). */
+export const DEFAULT_LANGUAGE: Language = 'en-US';
+/** Longest `videoInstructions` of a generation, in characters. */
+export const MAX_INSTRUCTIONS_LENGTH = 2000;
 
 /**
  * The stages of a job, in the order a job goes through them; each job skips those it has no use

@@ -1,6 +1,10 @@
 /**
  * The host side of the wire: runs in the partner's page, owns the window listener, the port, the
  * timers and every pending call of one iframe. See protocol.ts for the exchange.
+ *
+ * Over 500 lines, and one concern: one connection's life (handshake, calls, subscriptions,
+ * reconnects, and why a frame stays silent). Every timer and listener it owns is released by
+ * `destroy()` in this file; split, the owner of each would no longer be one place (docs/protocol.md).
  */
 import type { Logger } from '../debug.js';
 import { valid } from '../schema.js';

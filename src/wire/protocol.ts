@@ -34,7 +34,7 @@ const record = z.custom<Record<string, unknown>>(
  * The kind of a message (`t`, or the handshake key). Typed as its literal, checked as a string:
  * the receiver already picked the schema by this very value (`parseMessage`, the handshake's
  * `=== 'hello'`/`'connect'` checks), so a literal schema would check it twice — and cost the
- * Plugin bundle zod's literal machinery (issue 11's size budget).
+ * Plugin bundle zod's literal machinery (BENCHMARKS.md, "Sizes").
  */
 const kind = <K extends string>(_: K) => string as unknown as z.Schema<K>;
 

@@ -4,7 +4,7 @@
  * types of `api.ts` are inferred from. Kept apart from `api.ts`, whose constants the `Plugin`
  * imports: these schemas are built at module top level, and a bundler without rollup's purity
  * analysis (esbuild) cannot drop them from a module the `Plugin` imports — 2.3 kB gzip of every
- * esbuild partner's page (issue 32). No browser module imports this one; the service reaches it
+ * esbuild partner's page (docs/architecture.md, "Validation"). No browser module imports this one; the service reaches it
  * through `video-plugin/internal`.
  */
 import * as z from 'zod/mini';

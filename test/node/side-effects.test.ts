@@ -9,62 +9,35 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { rollup, type RollupCache } from 'rollup';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
+import type { RollupCache } from 'rollup';
+import { LIT, esbuildBundle, rollupBundle } from '../../scripts/bundle.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = `${root}dist/`;
 const missing = !existsSync(`${dist}index.js`) ? 'dist/ is missing: run `npm run build` first (npm test does)' : false;
-const LIT = /^(lit|lit-html|lit-element|@lit\/[^/]+)(\/.*)?$/;
-const VIRTUAL = '\0entry';
 
 /** A module's name in both bundlers' reports: `dist/options.js`, `zod/v4/core/schemas.js`. */
 const name = (path: string) => path.replace(/^.*node_modules\//, '').replace(root, '');
 
-/** The modules esbuild --bundle --minify puts into the bundle of `code`, with their bytes. */
+/** The modules esbuild --bundle --minify puts into the bundle of `code`, with their bytes (scripts/bundle.mjs, as `npm run size`). */
 async function esbuildModules(code: string): Promise<Map<string, number>> {
-  const result = await build({
-    stdin: { contents: code, resolveDir: root, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    external: ['lit', 'lit/*', '@lit/*'],
-  });
-  const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
+  const { inputs } = await esbuildBundle(code, { external: LIT });
   return new Map(
     Object.entries(inputs)
-      .filter(([path, input]) => input.bytesInOutput > 0 && path !== '<stdin>')
-      .map(([path, input]) => [name(path), input.bytesInOutput]),
+      .filter(([, bytes]) => bytes > 0)
+      .map(([path, bytes]) => [name(path), bytes]),
   );
 }
 
 /** The modules rollup keeps for `code` (node-resolve, tree shaking as rollup.config.mjs), with their rendered bytes. */
 let rollupCache: RollupCache | undefined;
-let entries = 0;
 async function rollupModules(code: string): Promise<Map<string, number>> {
-  const entry = `${VIRTUAL}-${entries++}`;
-  const bundle = await rollup({
-    input: entry,
-    // The modules parsed once for every import checked (the entry itself is never cached).
-    cache: rollupCache,
-    external: (id) => LIT.test(id),
-    plugins: [
-      { name: 'entry', resolveId: (id) => (id === entry ? id : null), load: (id) => (id === entry ? code : null) },
-      nodeResolve({ browser: true, rootDir: root }),
-    ],
-    onwarn: () => {},
-  });
-  rollupCache = bundle.cache;
-  const { output } = await bundle.generate({ format: 'es' });
-  await bundle.close();
+  // The modules parsed once for every import checked.
+  const { modules, cache } = await rollupBundle(code, { external: LIT, cache: rollupCache });
+  rollupCache = cache;
   return new Map(
-    Object.entries(output[0].modules)
-      .filter(([path, info]) => info.renderedLength > 0 && path !== entry)
+    Object.entries(modules)
+      .filter(([, info]) => info.renderedLength > 0)
       .map(([path, info]) => [name(path), info.renderedLength]),
   );
 }

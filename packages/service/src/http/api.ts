@@ -16,7 +16,6 @@ import { login, logout } from './routes/sessions.js';
 import { getTopic, listTopics, startTopicSearch } from './routes/topics.js';
 import { completeVideo, getStoryboard, getVideo, listVideos, renameVideo } from './routes/videos.js';
 
-export { LANGUAGES, MAX_INSTRUCTIONS_LENGTH } from './routes/generations.js';
 export type { ApiContext } from './routes/request.js';
 export { MAX_URL_LENGTH } from './routes/topics.js';
 

@@ -1,30 +1,18 @@
 /** Generations: starting a video generation from a topic, reading one. */
-import * as z from 'zod/mini';
-import { InvalidStateError, strictObject } from 'video-plugin/internal';
+import { DEFAULT_LANGUAGE, InvalidStateError, videoGenerationParamsSchema } from 'video-plugin/internal';
 import { generationView } from '../../store/shapes.js';
-import { authenticate, body, nonEmpty, once, type Handler } from './request.js';
-
-/** Languages a generation accepts (DESIGN §2). */
-export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
-/** Longest accepted `videoInstructions`. */
-export const MAX_INSTRUCTIONS_LENGTH = 2000;
-
-const GenerationBody = strictObject({
-  topicId: nonEmpty(),
-  aspectRatio: z.enum(['16:9', '4:5']),
-  duration: z.literal([5, 15, 30]),
-  videoInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
-  language: z.optional(z.enum(LANGUAGES)),
-});
+import { authenticate, body, once, type Handler } from './request.js';
 
 export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
-  const params = await body(request, GenerationBody);
+  // The `Plugin`'s own schema, which the iframe page parses with too: the aspect ratios, durations,
+  // languages and limits of the contract (wire/api.ts), one set of rules at every door (issue 31).
+  const params = await body(request, videoGenerationParamsSchema);
   const normalised = {
     topicId: params.topicId,
     aspectRatio: params.aspectRatio,
     duration: params.duration,
-    language: params.language ?? 'en-US',
+    language: params.language ?? DEFAULT_LANGUAGE,
     ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
   };
   // The generation, its video and its idempotency key are saved together.

@@ -82,7 +82,7 @@ export function once<T extends Record<string, unknown>>(
   return replayed ? { ...result, replayed } : result;
 }
 
-export async function body<S extends z.ZodMiniType>(request: Request, schema: S): Promise<z.infer<S>> {
+export async function body<S extends z.core.$ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const { req, url } = request;
   return parseOrThrow(schema, await readJson(req), `${req.method} ${url.pathname}: body`);
 }

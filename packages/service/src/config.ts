@@ -389,7 +389,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const jobMs = wholeNumber('--job-ms', values['job-ms'], 'VIDEO_PLUGIN_JOB_MS', env.VIDEO_PLUGIN_JOB_MS, 600_000);
   const partnerID = nonEmpty('--partner', values.partner, env.VIDEO_PLUGIN_PARTNER_ID);
   const secret = nonEmpty('--secret', values.secret, env.VIDEO_PLUGIN_SECRET);
-  const secretFault = secret === undefined ? undefined : secretProblem(secret, 'the partner secret you give your back end');
+  const secretFault =
+    secret === undefined ? undefined : secretProblem(secret, 'the partner secret you give your back end');
   if (secretFault) throw new UsageError(`--secret ${secretFault}.`);
   const webhookSecrets =
     values['webhook-secret'] ?? (env.VIDEO_PLUGIN_WEBHOOK_SECRET ? [env.VIDEO_PLUGIN_WEBHOOK_SECRET] : undefined);

@@ -185,7 +185,11 @@ describe('refused tokens: each failure has its own code and creates nothing', ()
 
   test("another partner's token in this partner's plugin: token_unknown_issuer", async () => {
     const account = { externalID: externalID() };
-    const token = await createAccountToken({ partnerID: 'other-partner', secret: 'other-secret-0123456789abcdef0123456789', account });
+    const token = await createAccountToken({
+      partnerID: 'other-partner',
+      secret: 'other-secret-0123456789abcdef0123456789',
+      account,
+    });
     const result = await create(token, { partnerID: PARTNER });
     assert.equal(result.body.error.code, 'token_unknown_issuer');
     assert.match(result.body.error.message, /other-partner/);

@@ -27,7 +27,11 @@ const service = await startTestService({
   publicDir,
   partners: [
     { id: 'one', secret: 'one-secret-0123456789abcdef0123456789', allowedOrigins: ['https://shop.example'] },
-    { id: 'two', secret: 'two-secret-0123456789abcdef0123456789', allowedOrigins: ['http://localhost:*', 'https://cms.example:8443'] },
+    {
+      id: 'two',
+      secret: 'two-secret-0123456789abcdef0123456789',
+      allowedOrigins: ['http://localhost:*', 'https://cms.example:8443'],
+    },
   ],
 });
 

@@ -1,6 +1,7 @@
 /**
  * `video-plugin/server`: mint the signed tokens that `Plugin#createAccount` and
- * `Plugin#loginAccount` take, and verify the webhooks the service sends, on the partner's own server.
+ * `Plugin#loginAccount` take (with the partner secret), and verify the webhooks the service sends
+ * and page through its event log (with the webhook secret), on the partner's own server.
  *
  * Runs on Node ≥ 20, Deno, Bun and edge workers: it uses only Web Crypto (through `jose`). Never
  * ship it, or the secret, to a browser.

@@ -24,3 +24,4 @@ export * from './debug.js';
 export * from './version.js';
 export * from './server/claims.js';
 export * from './server/validate.js';
+export * from './server/secrets.js';

@@ -156,3 +156,15 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 /** The kind of a webhook event. */
 export type WebhookEventType = WebhookEvent['type'];
+
+/**
+ * The kind ({@link KIND_CLAIM}) of the short-lived token that `listEvents` signs with the partner's
+ * webhook secret to read the event log (`GET /api/partner/events`). Never an account token.
+ */
+export const EVENTS_TOKEN_KIND = 'events';
+/** Longest lifetime (`exp` − `iat`) of an events token, in seconds; `listEvents` signs each for 60 s. */
+export const MAX_EVENTS_TOKEN_LIFETIME_SECONDS = 300;
+/** Most events in one page of the event log, and the default `limit`. */
+export const EVENTS_PAGE_LIMIT = 100;
+/** How long the service keeps an event in its log, in days (`GET /api/partner/events`). */
+export const EVENT_RETENTION_DAYS = 30;

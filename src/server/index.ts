@@ -1,6 +1,7 @@
 /**
  * `video-plugin/server`: mint the signed tokens that `Plugin#createAccount` and
- * `Plugin#loginAccount` take, and verify the webhooks the service sends, on the partner's own server.
+ * `Plugin#loginAccount` take (with the partner secret), and verify the webhooks the service sends
+ * and page through its event log (with the webhook secret), on the partner's own server.
  *
  * Runs on Node ≥ 20, Deno, Bun and edge workers: it uses only Web Crypto (through `jose`). Never
  * ship it, or the secret, to a browser.
@@ -32,6 +33,7 @@ import {
   type TokenKind,
 } from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
+import { secretSchema } from './secrets.js';
 
 export { ACCOUNT_CLAIM, KIND_CLAIM, MAX_TOKEN_LIFETIME_SECONDS, SERVICE_DOMAIN };
 // The errors the helpers throw, for `instanceof` without importing the browser entry (the same
@@ -42,6 +44,8 @@ export { TOKEN_KINDS } from './claims.js';
 export type { AccountClaims, LoginClaims, LoginOrCreateClaims, TokenKind } from './claims.js';
 export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';
 export type { WebhookEvent, WebhookEventType } from './claims.js';
+export { MIN_SECRET_BYTES, MAX_WEBHOOK_SECRETS } from './secrets.js';
+export { listEvents, EventsError, EVENTS_PAGE_LIMIT, type EventPage, type ListEventsOptions } from './events.js';
 export {
   verifyWebhook,
   WebhookVerificationError,
@@ -56,9 +60,7 @@ export const DEFAULT_EXPIRES_IN = 60;
 
 const signingShape = {
   partnerID: z.string().check(z.minLength(1, { error: 'must not be empty: pass the partner ID the service gave you' })),
-  secret: z
-    .string()
-    .check(z.minLength(1, { error: 'must not be empty: pass the partner secret the service gave you' })),
+  secret: secretSchema('the partner secret the service gave you'),
   expiresIn: z.optional(
     z.number().check(
       z.positive({ error: 'must be a positive number of seconds' }),
@@ -100,7 +102,7 @@ export type LoginOrCreateAccountTokenOptions = z.infer<typeof LoginOrCreateOptio
  * user's details and your own ID for them (`externalID`, usable later to log in).
  *
  * @param options.partnerID - your partner ID (the token's `iss`).
- * @param options.secret - your partner secret (HS256 key). Keep it on the server.
+ * @param options.secret - your partner secret (HS256 key, at least 32 bytes). Keep it on the server.
  * @param options.account - account fields: firstName, lastName, emailAddress, companyName, phone,
  *   city, state, externalID. Unknown fields are refused.
  * @param options.expiresIn - lifetime in seconds, default 60, at most 3600. Mint the token just before use.
@@ -117,7 +119,7 @@ export async function createAccountToken(options: CreateAccountTokenOptions): Pr
  * (returned by `createAccount`) or by the `externalID` you gave at creation — exactly one of them.
  *
  * @param options.partnerID - your partner ID (the token's `iss`).
- * @param options.secret - your partner secret (HS256 key). Keep it on the server.
+ * @param options.secret - your partner secret (HS256 key, at least 32 bytes). Keep it on the server.
  * @param options.accountID - the service's account ID; or
  * @param options.externalID - your own ID for the user.
  * @param options.expiresIn - lifetime in seconds, default 60, at most 3600. Mint the token just before use.
@@ -153,7 +155,7 @@ export async function loginAccountToken(options: LoginAccountTokenOptions): Prom
  * details with `Plugin#updateAccountInfo`.
  *
  * @param options.partnerID - your partner ID (the token's `iss`).
- * @param options.secret - your partner secret (HS256 key). Keep it on the server.
+ * @param options.secret - your partner secret (HS256 key, at least 32 bytes). Keep it on the server.
  * @param options.externalID - your own ID for the user (required): the account to log in to, or
  *   to create with this ID.
  * @param options.account - fields to create the account with: firstName, lastName, emailAddress,

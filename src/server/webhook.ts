@@ -1,6 +1,6 @@
 /**
  * `verifyWebhook`: reads a webhook the service POSTed to the partner's server — a compact HS256 JWT
- * signed with the partner's secret — and returns its event, or says exactly what is wrong with it.
+ * signed with the partner's webhook secret (never the secret that mints tokens) — and returns its event, or says exactly what is wrong with it.
  *
  * The claims are checked here by hand rather than with `jwtVerify`, to give each failure its own
  * code; jose checks the signature (HS256 only). Web Crypto only: runs where `video-plugin/server` runs.
@@ -9,6 +9,7 @@ import { compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose
 import * as z from 'zod/mini';
 import { EVENT_CLAIM, SERVICE_DOMAIN, WebhookEventSchema, type WebhookEvent } from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
+import { secretListSchema, secretSchema } from './secrets.js';
 
 /** Allowed difference between the service's clock and the receiver's, in seconds. */
 export const WEBHOOK_CLOCK_TOLERANCE_SECONDS = 30;
@@ -63,16 +64,26 @@ export class WebhookVerificationError extends Error {
 }
 WebhookVerificationError.prototype.name = 'WebhookVerificationError';
 
-const VerifyOptionsSchema = strictObject({
-  secret: z
-    .string()
-    .check(z.minLength(1, { error: 'must not be empty: pass the partner secret the service gave you' })),
+const verifyShape = {
   partnerID: z.string().check(z.minLength(1, { error: 'must not be empty: pass the partner ID the service gave you' })),
   maxAgeSeconds: z.optional(z.number().check(z.positive({ error: 'must be a positive number of seconds' }))),
-});
+};
+const WEBHOOK_SECRET = 'your webhook secret (never the partner secret that mints tokens)';
+const VerifyOptionsSchema = strictObject({ ...verifyShape, secret: secretSchema(WEBHOOK_SECRET) });
+const VerifyOptionsListSchema = strictObject({ ...verifyShape, secret: secretListSchema(WEBHOOK_SECRET) });
 
 /** Options of {@link verifyWebhook}. */
-export type VerifyWebhookOptions = z.infer<typeof VerifyOptionsSchema>;
+export interface VerifyWebhookOptions {
+  /**
+   * Your webhook secret, or the list of them you accept during a roll (any may match; at most
+   * 10, each at least 32 bytes). Never the partner secret that mints tokens.
+   */
+  secret: string | readonly string[];
+  /** Your partner ID: the webhook's `aud`. */
+  partnerID: string;
+  /** Refuse webhooks signed longer ago than this, in seconds (default: only `exp` counts). */
+  maxAgeSeconds?: number | undefined;
+}
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -84,7 +95,8 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * `event.createdAt` or read the current state rather than trusting the order of arrival.
  *
  * @param body - the raw body (`content-type: application/jwt`), as a string or bytes.
- * @param options.secret - your partner secret: the key the service signs your webhooks with.
+ * @param options.secret - your webhook secret (the key the service signs your webhooks with), or
+ *   the list of secrets you accept during a roll: the new one and the old one.
  * @param options.partnerID - your partner ID: the webhook's `aud`.
  * @param options.maxAgeSeconds - refuse webhooks signed longer ago than this (default: only `exp`,
  *   5 minutes after signing, counts). A clock tolerance of 30 seconds applies.
@@ -99,7 +111,11 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * ```
  */
 export async function verifyWebhook(body: string | Uint8Array, options: VerifyWebhookOptions): Promise<WebhookEvent> {
-  const { secret, partnerID, maxAgeSeconds } = parseOrThrow(VerifyOptionsSchema, options, 'verifyWebhook');
+  const list = Array.isArray((options as { secret?: unknown } | undefined)?.secret);
+  const { secret, partnerID, maxAgeSeconds } = list
+    ? parseOrThrow(VerifyOptionsListSchema, options, 'verifyWebhook')
+    : parseOrThrow(VerifyOptionsSchema, options, 'verifyWebhook');
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   const token = readBody(body);
 
   let header;
@@ -116,19 +132,23 @@ export async function verifyWebhook(body: string | Uint8Array, options: VerifyWe
     );
   }
 
-  let payloadBytes: Uint8Array;
-  try {
-    ({ payload: payloadBytes } = await compactVerify(token, new TextEncoder().encode(secret), {
-      algorithms: ['HS256'],
-    }));
-  } catch (error) {
-    if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-      fail(
-        'webhook_signature_invalid',
-        `The webhook's signature does not match the secret. Pass the secret of partner "${partnerID}" (the one the service signs its tokens with); if it is right, the webhook was forged or changed on the way: ignore it.`,
-      );
+  // Any of the accepted secrets may have signed it (during a roll, the old one or the new one).
+  let payloadBytes: Uint8Array | undefined;
+  for (const key of secrets) {
+    try {
+      ({ payload: payloadBytes } = await compactVerify(token, new TextEncoder().encode(key), {
+        algorithms: ['HS256'],
+      }));
+      break;
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) malformed((error as Error).message);
     }
-    malformed((error as Error).message);
+  }
+  if (payloadBytes === undefined) {
+    fail(
+      'webhook_signature_invalid',
+      `The webhook's signature ${secrets.length === 1 ? 'does not match the webhook secret' : `matches none of the ${secrets.length} webhook secrets`} given. Pass the webhook secret of partner "${partnerID}" (not the partner secret that mints tokens; during a roll, pass both the old and the new one); if it is right, the webhook was forged or changed on the way: ignore it.`,
+    );
   }
 
   let payload: Record<string, unknown>;

@@ -106,8 +106,8 @@ describe('package exports', () => {
     const result = (await runInConsumer(`
       const main = await import('video-plugin');
       const server = await import('video-plugin/server');
-      const caught = await server.loginOrCreateAccountToken({ partnerID: 'acme', secret: 's', externalID: '' }).catch((e) => e);
-      const webhook = await server.verifyWebhook('x', { partnerID: 'acme', secret: 's' }).catch((e) => e);
+      const caught = await server.loginOrCreateAccountToken({ partnerID: 'acme', secret: 'acme-secret-0123456789abcdef0123456789', externalID: '' }).catch((e) => e);
+      const webhook = await server.verifyWebhook('x', { partnerID: 'acme', secret: 'acme-secret-0123456789abcdef0123456789' }).catch((e) => e);
       console.log(JSON.stringify({
         same: server.InvalidParameterError === main.InvalidParameterError && server.VideoPluginError === main.VideoPluginError,
         invalid: caught instanceof server.InvalidParameterError && caught instanceof server.VideoPluginError,

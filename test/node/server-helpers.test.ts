@@ -11,14 +11,16 @@ import {
   SERVICE_DOMAIN,
   TOKEN_KINDS,
   createAccountToken,
+  listEvents,
   loginAccountToken,
+  verifyWebhook,
   loginOrCreateAccountToken,
   type CreateAccountTokenOptions,
   type LoginAccountTokenOptions,
   type LoginOrCreateAccountTokenOptions,
 } from '../../src/server/index.js';
 
-const base = { partnerID: 'acme', secret: 'acme-secret' };
+const base = { partnerID: 'acme', secret: 'acme-secret-0123456789abcdef0123456789' };
 
 describe('minted tokens', () => {
   test('the constants name the service domain, the account claim and the webhook event claim', () => {
@@ -31,7 +33,7 @@ describe('minted tokens', () => {
     const before = Math.floor(Date.now() / 1000);
     const token = await createAccountToken({ ...base, account: { externalID: 'u1', lastName: 'Lovelace' } });
     assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', typ: 'JWT' });
-    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret'), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret-0123456789abcdef0123456789'), {
       algorithms: ['HS256'],
       issuer: 'acme',
       audience: SERVICE_DOMAIN,
@@ -83,7 +85,7 @@ describe('minted tokens', () => {
       account: { firstName: 'Ada', phone: '+44 20 7946 0958' },
       expiresIn: 120,
     });
-    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret'), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode('acme-secret-0123456789abcdef0123456789'), {
       algorithms: ['HS256'],
       issuer: 'acme',
       audience: SERVICE_DOMAIN,
@@ -105,7 +107,7 @@ describe('minted tokens', () => {
 });
 
 /** Asserts that the call rejects with invalid_parameter naming `field`, with a message matching `message`. */
-async function rejectsNaming(call: Promise<string>, field: string, message: RegExp) {
+async function rejectsNaming(call: Promise<unknown>, field: string, message: RegExp) {
   await assert.rejects(call, (error: unknown) => {
     assert.ok(error instanceof InvalidParameterError, String(error));
     assert.equal(error.code, 'invalid_parameter');
@@ -131,7 +133,22 @@ describe('input validation names the field', () => {
   });
 
   test('an empty secret, without echoing it', async () => {
-    await rejectsNaming(createAccountToken({ ...base, secret: '' }), 'secret', /"secret" must not be empty/);
+    await rejectsNaming(createAccountToken({ ...base, secret: '' }), 'secret', /"secret" must be at least 32 bytes/);
+  });
+
+  test('a secret of 16 bytes is refused by every helper, naming the option, the rule and the fix (RFC 7518 §3.2)', async () => {
+    const secret = '0123456789abcdef';
+    const fix = /" must be at least 32 bytes \(it has 16; RFC 7518 §3\.2.*openssl rand -base64 32/;
+    await rejectsNaming(createAccountToken({ ...base, secret }), 'secret', fix);
+    await rejectsNaming(loginAccountToken({ ...base, secret, accountID: 'acct_1' }), 'secret', fix);
+    await rejectsNaming(loginOrCreateAccountToken({ ...base, secret, externalID: 'u1' }), 'secret', fix);
+    await rejectsNaming(verifyWebhook('a.b.c', { partnerID: 'acme', secret }), 'secret', fix);
+    await rejectsNaming(verifyWebhook('a.b.c', { partnerID: 'acme', secret: [base.secret, secret] }), 'secret.1', fix);
+    const pages = listEvents({ partnerID: 'acme', secret, serviceURL: 'http://127.0.0.1:1' });
+    await rejectsNaming(pages.next(), 'secret', fix);
+    // 31 bytes of UTF-8 (not characters) are still too few; 32 are enough.
+    await rejectsNaming(createAccountToken({ ...base, secret: `${'é'.repeat(15)}x` }), 'secret', /it has 31/);
+    assert.match(await createAccountToken({ ...base, secret: 'é'.repeat(16) }), /^ey/);
   });
 
   test('a secret of the wrong type is not echoed', async () => {

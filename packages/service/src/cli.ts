@@ -4,7 +4,7 @@
  * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
  */
 import { VideoPluginError } from 'video-plugin/internal';
-import { DEMO_SECRET, loggable, parseCommandLine, UsageError, USAGE } from './config.js';
+import { DEMO_SECRET, DEMO_WEBHOOK_SECRET, loggable, parseCommandLine, UsageError, USAGE } from './config.js';
 import { startService, type RunningService } from './server.js';
 
 async function main(): Promise<void> {
@@ -59,6 +59,7 @@ function banner(service: RunningService): string {
       // The demo secret is public (the docs print it); any other is the operator's and stays off
       // the terminal and its logs.
       `  secret:          ${partner.secret === DEMO_SECRET ? `${partner.secret} (the demo secret)` : '(as given; not printed)'}`,
+      `  webhook secret:  ${webhookSecretLine(partner.webhookSecrets)}`,
       `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
       `  auth modes:      ${partner.authModes.join(', ')}`,
     );
@@ -72,6 +73,13 @@ function banner(service: RunningService): string {
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');
+}
+
+/** The demo webhook secret is public and printed; the operator's are not. */
+function webhookSecretLine(secrets: readonly string[]): string {
+  if (secrets.length === 0) return 'none (no webhooks, no event log: give --webhook-secret)';
+  if (secrets[0] === DEMO_WEBHOOK_SECRET) return `${DEMO_WEBHOOK_SECRET} (the demo webhook secret)`;
+  return secrets.length === 1 ? '(as given; not printed)' : `${secrets.length} as given (the first signs); not printed`;
 }
 
 function usageError(message: string): never {

@@ -7,16 +7,29 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
-import { InvalidParameterError, parseOrThrow, strictObject } from 'video-plugin/internal';
+import {
+  EVENT_RETENTION_DAYS,
+  InvalidParameterError,
+  parseOrThrow,
+  secretListSchema,
+  secretProblem,
+  secretSchema,
+  strictObject,
+} from 'video-plugin/internal';
 import { parseOriginPattern, type OriginPattern } from './origins.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
-/** Secret of the demo partner. Public on purpose: the service is a local stand-in. */
 /** The longest a session lasts from its login, and the default: 30 days. */
 export const MAX_SESSION_AGE_MS = 30 * 24 * 3600_000;
 
+/** Secret of the demo partner. Public on purpose: the service is a local stand-in. */
 export const DEMO_SECRET = 'video-plugin-demo-secret-not-for-production';
+/**
+ * Webhook secret of a partner whose token secret is {@link DEMO_SECRET} and who gave none of its
+ * own. Public on purpose, like the demo secret, and distinct from it: it cannot mint tokens.
+ */
+export const DEMO_WEBHOOK_SECRET = 'video-plugin-demo-webhook-secret-not-for-production';
 /** Page origins allowed to embed the plugin when none are configured: any local port. */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*'];
 /** Port of the service when none is given. */
@@ -25,14 +38,18 @@ export const DEFAULT_PORT = 8001;
 export const DEFAULT_HOST = '127.0.0.1';
 /** How long a topic search or a generation takes, in ms, when not set. */
 export const DEFAULT_JOB_MS = 5000;
-/** Wait before a webhook's first retry, in ms; it doubles with each retry (see {@link MAX_WEBHOOK_RETRY_MS}). */
+/** Wait before a webhook's first retry, in ms; it doubles with each retry (see {@link DEFAULT_WEBHOOK_MAX_RETRY_MS}). */
 export const DEFAULT_WEBHOOK_RETRY_MS = 1000;
-/** Longest wait between two tries of a webhook, in ms. */
-export const MAX_WEBHOOK_RETRY_MS = 60_000;
-/** Tries of one webhook delivery (the first included) when not set. */
-export const DEFAULT_WEBHOOK_TRIES = 5;
-/** Most tries of one webhook delivery that may be configured. */
-export const MAX_WEBHOOK_TRIES = 10;
+/** Longest wait between two tries of a webhook, in ms, when not set: 1 hour. */
+export const DEFAULT_WEBHOOK_MAX_RETRY_MS = 3_600_000;
+/** Longest wait between two tries that may be configured, in ms: 1 day. */
+export const MAX_WEBHOOK_RETRY_MS = 86_400_000;
+/** How long a delivery is retried from its event, in ms, when not set: 3 days (as Stripe does). */
+export const DEFAULT_WEBHOOK_RETRY_FOR_MS = 3 * 86_400_000;
+/** How long the service keeps an event in its log, in ms; a delivery is never retried longer. */
+export const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 86_400_000;
+/** Most tries of one webhook delivery that may be configured (the default is no count: only time). */
+export const MAX_WEBHOOK_TRIES = 1000;
 /** Time limit of one webhook attempt, in ms, when not set. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5000;
 
@@ -72,7 +89,8 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 
 const PartnerSchema = strictObject({
   id: z.string().check(z.minLength(1)),
-  secret: z.string().check(z.minLength(1)),
+  secret: secretSchema('the partner secret you give your back end'),
+  webhookSecrets: z.optional(secretListSchema('a webhook secret distinct from the partner secret')),
   allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
   webhookURLs: z.optional(z.array(webhookURL).check(z.maxLength(10))),
   authModes: z.optional(z.array(z.enum(AUTH_MODES)).check(z.minLength(1))),
@@ -102,6 +120,8 @@ const ServiceOptionsSchema = strictObject({
   mediaDir: z.optional(z.string().check(z.minLength(1))),
   renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
   webhookRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
+  webhookMaxRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
+  webhookRetryForMs: z.optional(z.int().check(z.gte(0), z.lte(EVENT_RETENTION_MS))),
   webhookTries: z.optional(z.int().check(z.gte(1), z.lte(MAX_WEBHOOK_TRIES))),
   webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
 });
@@ -116,8 +136,11 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   172.16/12, 192.168/16, 100.64/10, fc00::/7; default false; egress.ts);
  * - `publicHosts`: host names the service answers to besides IP addresses and `localhost` (a
  *   request with any other `Host` gets 403: DNS rebinding; docs/service.md "Security");
- * - `partners`: `[{ id, secret, allowedOrigins?, webhookURLs?, authModes? }]`, default one demo
- *   partner; `authModes` (default both, `jwt` and `uncontrolled`) says whether the studio's own
+ * - `partners`: `[{ id, secret, webhookSecrets?, allowedOrigins?, webhookURLs?, authModes? }]`,
+ *   default one demo partner; `secret` (at least 32 bytes) verifies its account tokens;
+ *   `webhookSecrets` (each at least 32 bytes, never the `secret`) sign its webhooks (the first) and
+ *   authenticate its event log reads (any): required with `webhookURLs` unless `secret` is the demo
+ *   secret (then {@link DEMO_WEBHOOK_SECRET}); `authModes` (default both, `jwt` and `uncontrolled`) says whether the studio's own
  *   sign-in is open for the partner;
  *   `allowedOrigins` defaults to `http://localhost:*` and `http://127.0.0.1:*`; `webhookURLs` (http
  *   or https, at most 10) receive the partner's signed events (docs/service.md "Webhooks");
@@ -134,9 +157,11 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
  *   temporary folder removed at `close()` when the data is in memory);
  * - `renderConcurrency`: renders at once (default: the machine's cores);
- * - `webhookRetryMs`: wait before a webhook's first retry, doubled for each next one, at most 60000
- *   (default 1000); `webhookTries`: tries per delivery, 1–10 (default 5); `webhookTimeoutMs`: time
- *   limit of one attempt (default 5000).
+ * - `webhookRetryMs`: wait before a webhook's first retry, doubled for each next one (default 1000),
+ *   up to `webhookMaxRetryMs` (default 1 hour); `webhookRetryForMs`: how long from its event a
+ *   delivery is retried (default 3 days, at most the log's 30); `webhookTries`: an optional cap on
+ *   tries per delivery, 1–1000 (default none); `webhookTimeoutMs`: time limit of one attempt
+ *   (default 5000). docs/service.md "Delivery, retries and records" has the schedule.
  */
 export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 
@@ -144,7 +169,12 @@ export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 export interface Partner {
   readonly id: string;
   readonly secret: string;
+  /** The HS256 key of its account tokens (from `secret`); never signs or reads events. */
   readonly key: Uint8Array;
+  /** Its webhook secrets, the newest (which signs) first; none: no webhooks and no event log. */
+  readonly webhookSecrets: readonly string[];
+  /** The keys of {@link webhookSecrets}: the first signs webhooks, any reads the event log. */
+  readonly webhookKeys: readonly Uint8Array[];
   readonly allowedOrigins: readonly OriginPattern[];
   /** Where the partner's webhook events are posted (none: no webhooks). */
   readonly webhookURLs: readonly string[];
@@ -173,7 +203,10 @@ export interface ServiceConfig {
   readonly mediaDir: string | undefined;
   readonly renderConcurrency: number;
   readonly webhookRetryMs: number;
-  readonly webhookTries: number;
+  readonly webhookMaxRetryMs: number;
+  readonly webhookRetryForMs: number;
+  /** Undefined: no cap on the count, only {@link webhookRetryForMs}. */
+  readonly webhookTries: number | undefined;
   readonly webhookTimeoutMs: number;
 }
 
@@ -189,10 +222,13 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
         { field: `partners.${index}.id` },
       );
     }
+    const webhookSecrets = webhookSecretsOf(partner, index);
     partners.set(partner.id, {
       id: partner.id,
       secret: partner.secret,
       key: new TextEncoder().encode(partner.secret),
+      webhookSecrets,
+      webhookKeys: webhookSecrets.map((secret) => new TextEncoder().encode(secret)),
       allowedOrigins: (partner.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(
         (text) => parseOriginPattern(text) as OriginPattern,
       ),
@@ -216,9 +252,40 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
     renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
     webhookRetryMs: parsed.webhookRetryMs ?? DEFAULT_WEBHOOK_RETRY_MS,
-    webhookTries: parsed.webhookTries ?? DEFAULT_WEBHOOK_TRIES,
+    webhookMaxRetryMs: parsed.webhookMaxRetryMs ?? DEFAULT_WEBHOOK_MAX_RETRY_MS,
+    webhookRetryForMs: parsed.webhookRetryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS,
+    webhookTries: parsed.webhookTries,
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
   };
+}
+
+/**
+ * A partner's webhook secrets: those given; the demo one for the demo secret; none otherwise
+ * (then no webhook URL may be given, and its event log cannot be read). A webhook secret equal to
+ * the token secret is refused: whoever verifies webhooks must not be able to log anyone in.
+ */
+function webhookSecretsOf(partner: PartnerOptions, index: number): readonly string[] {
+  const field = `partners.${index}.webhookSecrets`;
+  const given = partner.webhookSecrets;
+  for (const [at, secret] of (given ?? []).entries()) {
+    if (secret === partner.secret) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        `startService: "${field}.${at}" is the partner's token secret; a webhook secret must differ from it (whoever verifies webhooks must not be able to mint login tokens). Make one with \`openssl rand -base64 32\`.`,
+        { field: `${field}.${at}` },
+      );
+    }
+  }
+  if (given) return given;
+  if (partner.secret === DEMO_SECRET) return [DEMO_WEBHOOK_SECRET];
+  if (partner.webhookURLs && partner.webhookURLs.length > 0) {
+    throw new InvalidParameterError(
+      'invalid_parameter',
+      `startService: "${field}" is required with webhookURLs: give the secret the webhooks are signed with (at least 32 bytes, not the partner secret; --webhook-secret on the command line). Make one with \`openssl rand -base64 32\`.`,
+      { field },
+    );
+  }
+  return [];
 }
 
 /**
@@ -246,7 +313,13 @@ Options:
                          (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); loopback is allowed
                          while the service listens on loopback; link-local never
   --partner ID           partner ID accepted in tokens (default ${DEMO_PARTNER_ID})        env VIDEO_PLUGIN_PARTNER_ID
-  --secret SECRET        that partner's HS256 secret (default: a demo secret, printed)   env VIDEO_PLUGIN_SECRET
+  --secret SECRET        that partner's HS256 secret for its account tokens, at least 32 bytes
+                         (default: a demo secret, printed)                     env VIDEO_PLUGIN_SECRET
+  --webhook-secret SECRET  the secret its webhooks are signed with and its event log is read
+                         with, at least 32 bytes, never the --secret; repeatable during a roll:
+                         the first signs, any reads (default with the demo secret: a demo
+                         webhook secret, printed; required with --webhook-url otherwise)
+                                                                       env VIDEO_PLUGIN_WEBHOOK_SECRET
   --allowed-origin ORIGIN  page origin allowed to embed the plugin; repeatable
                          (default http://localhost:* and http://127.0.0.1:*)
   --job-ms N             how long a topic search or generation takes, in ms (default ${DEFAULT_JOB_MS})
@@ -261,6 +334,12 @@ Options:
                          uncontrolled (the studio's own email sign-in); repeatable (default both)
   --webhook-url URL      post the partner's signed events (account.created, video.completed,
                          video.rendered) to URL, http or https; repeatable (default: none)
+  --webhook-retry-ms N   wait before a webhook's first retry, doubled for each next one
+                         (default ${DEFAULT_WEBHOOK_RETRY_MS})
+  --webhook-max-retry-ms N  longest wait between two tries (default ${DEFAULT_WEBHOOK_MAX_RETRY_MS}: 1 hour)
+  --webhook-retry-for-ms N  how long a delivery is retried from its event (default
+                         ${DEFAULT_WEBHOOK_RETRY_FOR_MS}: 3 days); every event stays 30 days in the
+                         event log (GET /api/partner/events) either way
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -293,6 +372,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'media-dir': { type: 'string' },
         'render-concurrency': { type: 'string' },
         'webhook-url': { type: 'string', multiple: true },
+        'webhook-secret': { type: 'string', multiple: true },
+        'webhook-retry-ms': { type: 'string' },
+        'webhook-max-retry-ms': { type: 'string' },
+        'webhook-retry-for-ms': { type: 'string' },
         'auth-mode': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
@@ -306,6 +389,25 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const jobMs = wholeNumber('--job-ms', values['job-ms'], 'VIDEO_PLUGIN_JOB_MS', env.VIDEO_PLUGIN_JOB_MS, 600_000);
   const partnerID = nonEmpty('--partner', values.partner, env.VIDEO_PLUGIN_PARTNER_ID);
   const secret = nonEmpty('--secret', values.secret, env.VIDEO_PLUGIN_SECRET);
+  const secretFault =
+    secret === undefined ? undefined : secretProblem(secret, 'the partner secret you give your back end');
+  if (secretFault) throw new UsageError(`--secret ${secretFault}.`);
+  const webhookSecrets =
+    values['webhook-secret'] ?? (env.VIDEO_PLUGIN_WEBHOOK_SECRET ? [env.VIDEO_PLUGIN_WEBHOOK_SECRET] : undefined);
+  for (const webhookSecret of webhookSecrets ?? []) {
+    const fault = secretProblem(webhookSecret, 'a webhook secret distinct from --secret');
+    if (fault) throw new UsageError(`--webhook-secret ${fault}.`);
+    if (webhookSecret === (secret ?? DEMO_SECRET)) {
+      throw new UsageError(
+        '--webhook-secret must differ from --secret: whoever verifies webhooks must not be able to mint login tokens.',
+      );
+    }
+  }
+  const retry = (flag: string, max: number) =>
+    wholeNumber(flag, values[flag.slice(2) as 'webhook-retry-ms'], '', undefined, max);
+  const webhookRetryMs = retry('--webhook-retry-ms', MAX_WEBHOOK_RETRY_MS);
+  const webhookMaxRetryMs = retry('--webhook-max-retry-ms', MAX_WEBHOOK_RETRY_MS);
+  const webhookRetryForMs = retry('--webhook-retry-for-ms', EVENT_RETENTION_MS);
   const allowedOrigins = values['allowed-origin'];
   for (const origin of allowedOrigins ?? []) {
     const pattern = parseOriginPattern(origin);
@@ -336,6 +438,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       {
         id: partnerID ?? DEMO_PARTNER_ID,
         secret: secret ?? DEMO_SECRET,
+        ...(webhookSecrets ? { webhookSecrets } : {}),
         ...(allowedOrigins ? { allowedOrigins } : {}),
         ...(webhookURLs ? { webhookURLs } : {}),
         ...(authModes ? { authModes: authModes as AuthMode[] } : {}),
@@ -351,6 +454,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values.media !== undefined) options.media = values.media;
   if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
   if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;
+  if (webhookRetryMs !== undefined) options.webhookRetryMs = webhookRetryMs;
+  if (webhookMaxRetryMs !== undefined) options.webhookMaxRetryMs = webhookMaxRetryMs;
+  if (webhookRetryForMs !== undefined) options.webhookRetryForMs = webhookRetryForMs;
   return { help: false, options };
 }
 

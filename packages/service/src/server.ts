@@ -40,6 +40,8 @@ export interface RunningService {
   readonly partners: readonly {
     id: string;
     secret: string;
+    /** Its webhook secrets, the one that signs first (none: no webhooks, no event log). */
+    webhookSecrets: readonly string[];
     allowedOrigins: readonly string[];
     webhookURLs: readonly string[];
     /** How its users may sign in (`jwt`, `uncontrolled`). */
@@ -145,6 +147,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     partners: [...config.partners.values()].map((partner) => ({
       id: partner.id,
       secret: partner.secret,
+      webhookSecrets: partner.webhookSecrets,
       allowedOrigins: partner.allowedOrigins.map((pattern) => pattern.source),
       webhookURLs: partner.webhookURLs,
       authModes: partner.authModes,

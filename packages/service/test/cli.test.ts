@@ -23,6 +23,7 @@ function run(args: string[], env: Record<string, string> = {}) {
       VIDEO_PLUGIN_PORT: '',
       VIDEO_PLUGIN_PARTNER_ID: '',
       VIDEO_PLUGIN_SECRET: '',
+      VIDEO_PLUGIN_WEBHOOK_SECRET: '',
       VIDEO_PLUGIN_JOB_MS: '',
       ...env,
     },
@@ -52,7 +53,7 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
     '--partner',
     'cli-partner',
     '--secret',
-    'cli-secret',
+    'cli-secret-0123456789abcdef0123456789',
     '--allowed-origin',
     'https://shop.example',
     '--job-ms',
@@ -61,6 +62,8 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
     dataFile,
     '--webhook-url',
     'http://127.0.0.1:9/hooks?key=receiver-secret',
+    '--webhook-secret',
+    'cli-webhook-secret-0123456789abcdef0123',
   ]);
   const url = await service.banner;
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -70,6 +73,8 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   // A secret the operator gave is not printed (the demo secret is: it is public).
   assert.match(stdout, /secret: +\(as given; not printed\)/);
   assert.doesNotMatch(service.output().stdout + service.output().stderr, /cli-secret/);
+  assert.match(stdout, /webhook secret: +\(as given; not printed\)/);
+  assert.doesNotMatch(service.output().stdout + service.output().stderr, /cli-webhook-secret/);
   assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
   assert.match(stdout, /job time: +50 ms/);
   // A receiver's URL is printed without its query, where it may carry a secret of its own.
@@ -78,7 +83,7 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
 
   const token = await createAccountToken({
     partnerID: 'cli-partner',
-    secret: 'cli-secret',
+    secret: 'cli-secret-0123456789abcdef0123456789',
     account: { externalID: 'from-cli' },
   });
   const created = await fetch(`${url}/api/accounts`, {
@@ -101,7 +106,7 @@ test('takes its settings from the environment, with flags winning', async () => 
   const service = run(['--partner', 'flag-partner'], {
     VIDEO_PLUGIN_PORT: '0',
     VIDEO_PLUGIN_PARTNER_ID: 'env-partner',
-    VIDEO_PLUGIN_SECRET: 'env-secret',
+    VIDEO_PLUGIN_SECRET: 'env-secret-0123456789abcdef0123456789',
     VIDEO_PLUGIN_JOB_MS: '1234',
   });
   await service.banner;
@@ -113,6 +118,58 @@ test('takes its settings from the environment, with flags winning', async () => 
   assert.match(stdout, /allowed origins: +http:\/\/localhost:\*, http:\/\/127\.0\.0\.1:\*/);
   service.child.kill('SIGINT');
   assert.equal(await service.exited, 0);
+});
+
+test('the demo partner prints its public demo webhook secret', async () => {
+  const service = run(['--port', '0']);
+  await service.banner;
+  assert.match(
+    service.output().stdout,
+    /webhook secret: +video-plugin-demo-webhook-secret-not-for-production \(the demo webhook secret\)/,
+  );
+  service.child.kill('SIGINT');
+  assert.equal(await service.exited, 0);
+});
+
+test('a --secret shorter than 32 bytes exits 2 naming the flag and the fix, without echoing it', async () => {
+  const service = run(['--port', '0', '--secret', 'short-cli-secret']);
+  assert.equal(await service.exited, 2);
+  const { stderr } = service.output();
+  assert.match(stderr, /--secret must be at least 32 bytes \(it has 16; RFC 7518 §3\.2.*openssl rand -base64 32/);
+  assert.doesNotMatch(stderr, /short-cli-secret/);
+});
+
+test('--webhook-secret is repeatable (the first signs), at least 32 bytes, never the --secret; the retry flags shorten the schedule', () => {
+  const secret = 'cli-secret-0123456789abcdef0123456789';
+  const [newer, older] = ['newer-webhook-secret-0123456789abcdef', 'older-webhook-secret-0123456789abcdef'];
+  const parsed = parseCommandLine(
+    ['--secret', secret, '--webhook-secret', newer, '--webhook-secret', older, '--webhook-retry-ms', '10'].concat([
+      '--webhook-max-retry-ms',
+      '100',
+      '--webhook-retry-for-ms',
+      '5000',
+    ]),
+  );
+  assert.ok(!parsed.help);
+  assert.deepEqual(parsed.options.partners?.[0]?.webhookSecrets, [newer, older]);
+  assert.deepEqual(
+    [parsed.options.webhookRetryMs, parsed.options.webhookMaxRetryMs, parsed.options.webhookRetryForMs],
+    [10, 100, 5000],
+  );
+  const env = parseCommandLine(['--secret', secret], { VIDEO_PLUGIN_WEBHOOK_SECRET: older });
+  assert.deepEqual(!env.help && env.options.partners?.[0]?.webhookSecrets, [older]);
+  assert.throws(
+    () => parseCommandLine(['--webhook-secret', 'short']),
+    /^Error: --webhook-secret must be at least 32 bytes/,
+  );
+  assert.throws(
+    () => parseCommandLine(['--secret', secret, '--webhook-secret', secret]),
+    /--webhook-secret must differ from --secret/,
+  );
+  assert.throws(
+    () => parseCommandLine(['--webhook-retry-for-ms', String(31 * 86_400_000)]),
+    /--webhook-retry-for-ms must be a whole number/,
+  );
 });
 
 test('--help prints the usage and exits 0', async () => {

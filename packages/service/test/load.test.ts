@@ -266,7 +266,10 @@ test(`${BURST} concurrent API requests are all answered correctly, and leave not
     [
       10,
       () => async () => {
-        const token = await createAccountToken({ partnerID: PARTNER, secret: 'not-the-secret' });
+        const token = await createAccountToken({
+          partnerID: PARTNER,
+          secret: 'not-the-secret-0123456789abcdef0123456789',
+        });
         const result = await call('POST', '/api/accounts', { body: { token } });
         assert.equal(result.body.error.code, 'token_bad_signature');
         return {};

@@ -13,6 +13,7 @@ import { changes, events } from './routes/events.js';
 import { getGeneration, startGeneration } from './routes/generations.js';
 import type { ApiContext, Handler } from './routes/request.js';
 import { login, logout } from './routes/sessions.js';
+import { listPartnerEvents } from './routes/partner-events.js';
 import { getTopic, listTopics, startTopicSearch } from './routes/topics.js';
 import { completeVideo, getStoryboard, getVideo, listVideos, renameVideo } from './routes/videos.js';
 
@@ -42,6 +43,7 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['GET', '/api/generations/:requestId', getGeneration],
   ['GET', '/api/events', events],
   ['GET', '/api/changes', changes],
+  ['GET', '/api/partner/events', listPartnerEvents],
 ];
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

@@ -18,11 +18,13 @@ import type {
   VideoRecord,
 } from './records.js';
 import { DataFileError, notOurs } from './errors.js';
+import type { EventRecord } from './events.js';
 import { inUse, lockHolder } from './lock.js';
 import { migrate } from './schema.js';
 
 /** The kinds of rows, each in its table. */
-export type Kind = 'account' | 'session' | 'topic' | 'generation' | 'video' | 'jti' | 'delivery' | 'idempotency';
+export type Kind =
+  'account' | 'session' | 'topic' | 'generation' | 'video' | 'jti' | 'delivery' | 'idempotency' | 'event';
 
 /** An error of SQLite itself (as opposed to one thrown by our code inside a transaction). */
 export const isSqliteError = (error: unknown): boolean => error instanceof BetterSqlite3.SqliteError;
@@ -45,6 +47,8 @@ const SQL = {
   deleteDelivery: `DELETE FROM webhook_outbox WHERE id = ?`,
   putIdempotencyKey: `INSERT INTO idempotency_keys (partner_id, account_id, key, fingerprint, result, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
   pruneIdempotencyKeys: `DELETE FROM idempotency_keys WHERE expires_at <= ?`,
+  putEvent: `INSERT INTO events (seq, id, partner_id, created_at, event) VALUES (?, ?, ?, ?, ?)`,
+  pruneEvents: `DELETE FROM events WHERE created_at < ?`,
 } as const;
 
 /** How one row of each kind is read back by its key (to undo a change that was not saved). */
@@ -57,6 +61,7 @@ const GET: Record<Kind, string> = {
   jti: `SELECT expires_at AS record FROM used_jtis WHERE partner_id || char(10) || jti = ?`,
   delivery: `SELECT json_object('id', id, 'partnerID', partner_id, 'url', url, 'attempts', attempts, 'createdAt', created_at, 'event', json(event)) AS record FROM webhook_outbox WHERE id = ?`,
   idempotency: `SELECT json_object('partnerID', partner_id, 'accountID', account_id, 'key', key, 'fingerprint', fingerprint, 'result', json(result), 'expiresAt', expires_at) AS record FROM idempotency_keys WHERE partner_id || char(10) || account_id || char(10) || key = ?`,
+  event: `SELECT event AS record FROM events WHERE seq = ?`,
 };
 
 /** The service's database file. */
@@ -256,6 +261,27 @@ export class Database {
   /** Forgets the idempotency keys whose time is over at `nowSeconds`. */
   pruneIdempotencyKeys(nowSeconds: number): void {
     this.#statements.pruneIdempotencyKeys.run(nowSeconds);
+  }
+
+  /** Appends an event to the log, forgetting those made before `createdBefore` (ISO 8601). */
+  putEvent(record: EventRecord, createdBefore: string): void {
+    const { seq, partnerID, event } = record;
+    this.transaction(() => {
+      this.#statements.pruneEvents.run(createdBefore);
+      this.#statements.putEvent.run(seq, event.id, partnerID, event.createdAt, JSON.stringify(event));
+    });
+  }
+
+  /** The event log, oldest first, from `createdSince` (ISO 8601). */
+  loadEvents(createdSince: string): EventRecord[] {
+    const rows = this.#db
+      .prepare('SELECT seq, partner_id, event FROM events WHERE created_at >= ? ORDER BY seq')
+      .all(createdSince) as { seq: number; partner_id: string; event: string }[];
+    return rows.map((row) => ({
+      seq: row.seq,
+      partnerID: row.partner_id,
+      event: JSON.parse(row.event) as EventRecord['event'],
+    }));
   }
 
   /** Closes the file: the WAL is checkpointed into it and removed, and the lock released. */

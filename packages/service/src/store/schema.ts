@@ -95,6 +95,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'the event log: every webhook event for 30 days, in order (seq is the cursor)',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE events (
+          seq INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          partner_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          event TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX events_by_partner ON events (partner_id, seq);
+        CREATE INDEX events_by_age ON events (created_at);
+      `);
+    },
+  },
 ];
 
 /**

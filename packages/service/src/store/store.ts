@@ -13,6 +13,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
+  EVENT_RETENTION_DAYS,
+  type WebhookEvent,
   InvalidParameterError,
   InvalidStateError,
   NotFoundError,
@@ -20,6 +22,7 @@ import {
 } from 'video-plugin/internal';
 import { Database, isSqliteError, type Kind } from './database.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
+import { EventLog, type EventLogPage } from './events.js';
 import { importLegacyFile, sniff } from './legacy.js';
 import { lockDataFile, type Lock } from './lock.js';
 import type {
@@ -53,6 +56,7 @@ export type {
   VideoRecord,
 } from './records.js';
 export { DataFileError } from './errors.js';
+export type { EventLogPage } from './events.js';
 
 const NEXT: Record<Status, readonly Status[]> = {
   PENDING: ['PROCESSING', 'FAILED'],
@@ -71,6 +75,9 @@ export const newId = (prefix: string): string => `${prefix}_${randomUUID().repla
 export const sessionKey = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
 const nowSeconds = (): number => Date.now() / 1000;
+
+/** The oldest creation time (ISO 8601) the event log keeps now. */
+const eventsSince = (): string => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
 
 /** How long an idempotency key is kept, in seconds: 24 hours. */
 export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
@@ -105,6 +112,7 @@ export class Store {
   readonly #accountByExternalID = new Map<string, string>();
   /** `partnerID \n accountID \n key` → the key's record. */
   readonly #idempotencyKeys = new Map<string, IdempotencyRecord>();
+  readonly #events = new EventLog();
 
   readonly accounts: ReadonlyMap<string, AccountRecord> = this.#accounts;
   /** Sessions by {@link sessionKey} of their token. */
@@ -151,6 +159,7 @@ export class Store {
       const store = new Store(db, lock);
       try {
         store.#load(db.load(nowSeconds()));
+        for (const record of db.loadEvents(eventsSince())) store.#events.add(record);
       } catch (error) {
         db.close();
         throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
@@ -379,6 +388,30 @@ export class Store {
     this.#outbox.delete(id);
   }
 
+  // --- the event log ---
+
+  /**
+   * Keeps a webhook event in the partner's log (with the change that made it, in its transaction),
+   * forgetting the events older than {@link EVENT_RETENTION_DAYS} days on the way.
+   */
+  appendEvent(partnerID: string, event: WebhookEvent): void {
+    const record = { seq: this.#events.nextSeq(), partnerID, event };
+    const since = eventsSince();
+    this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
+    this.#events.prune(since);
+    this.#events.add(record);
+  }
+
+  /** Up to `limit` of the partner's events after the cursor `after` (0: from the oldest kept). */
+  events(partnerID: string, after: number, limit: number): EventLogPage {
+    return this.#events.page(partnerID, after, limit);
+  }
+
+  /** How many events the log keeps (for the tests). */
+  get eventCount(): number {
+    return this.#events.size;
+  }
+
   // --- owned records: another partner's or account's record is reported as missing ---
 
   /** The account's video, or a `video_not_found` error. */
@@ -472,6 +505,8 @@ export class Store {
     } else if (kind === 'delivery') {
       if (stored) this.#outbox.set(key, stored as DeliveryRecord);
       else this.#outbox.delete(key);
+    } else if (kind === 'event') {
+      if (!stored) this.#events.remove(Number(key));
     } else if (kind === 'idempotency') {
       if (stored) this.#idempotencyKeys.set(key, stored as IdempotencyRecord);
       else this.#idempotencyKeys.delete(key);

@@ -1,22 +1,26 @@
 /**
  * Webhooks: the service tells a partner's server what happened (an account was created, a video
  * completed, its final render is ready) by POSTing a signed event to each of the partner's
- * `webhookURLs`. The body is a compact HS256 JWT signed with the partner's secret
- * (`content-type: application/jwt`); `verifyWebhook` in `video-plugin/server` reads it.
+ * `webhookURLs`. The body is a compact HS256 JWT signed with the partner's newest webhook secret,
+ * never with the secret that verifies its account tokens (`content-type: application/jwt`);
+ * `verifyWebhook` in `video-plugin/server` reads it.
  *
- * Deliveries run outside any request: the API only queues an event and answers. A delivery (one
- * event to one URL) is saved in the store's outbox, with the request's other changes, before it is
- * first tried, and removed once it is over (delivered, or given up): with a data file, deliveries a
- * stopped or killed service left are tried again by the next one (`resume()`). Each delivery tries
- * up to `webhookTries` times, `webhookTimeoutMs` each, waiting `webhookRetryMs`, then twice that…
- * (at most {@link MAX_WEBHOOK_RETRY_MS}) between tries; every attempt is recorded. `close()` aborts
- * the attempts in flight and the waits, so no timer outlives the service.
+ * Every event is first kept in the partner's event log (store/events.ts, 30 days), which the
+ * partner's back end pages through (`GET /api/partner/events`, `listEvents`): a webhook that never
+ * arrives is not lost. Deliveries run outside any request: the API only queues an event and
+ * answers. A delivery (one event to one URL) is saved in the store's outbox, with the event and the
+ * request's other changes, before it is first tried, and removed once it is over (delivered, or
+ * given up): with a data file, deliveries a stopped or killed service left are tried again by the
+ * next one (`resume()`). Each attempt has `webhookTimeoutMs`; the waits between tries start at
+ * `webhookRetryMs` and double up to `webhookMaxRetryMs` (1 hour), until the event is
+ * `webhookRetryForMs` old (3 days), or `webhookTries` tries when set; every attempt is recorded.
+ * `close()` aborts the attempts in flight and the waits, so no timer outlives the service.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from 'video-plugin/internal';
-import { MAX_WEBHOOK_RETRY_MS, loggable, type Partner, type ServiceConfig } from '../config.js';
+import { loggable, type Partner, type ServiceConfig } from '../config.js';
 import { EgressError, egressPolicy, guardedFetch, type EgressPolicy } from '../egress.js';
 import {
   newId,
@@ -172,9 +176,11 @@ export class Webhooks {
 
   #emit(partnerID: string, input: EventInput): void {
     const partner = this.#config.partners.get(partnerID);
-    if (!partner || partner.webhookURLs.length === 0 || this.#closing.signal.aborted) return;
+    if (!partner || this.#closing.signal.aborted) return;
     const createdAt = nowISO();
     const event = { ...input, id: newId('evt'), createdAt } as WebhookEvent;
+    // Kept in the log whether or not a URL receives it: the log is what a missed webhook falls back on.
+    this.#store.appendEvent(partnerID, event);
     for (const url of partner.webhookURLs) {
       const delivery: DeliveryRecord = { id: newId('dlv'), partnerID, url, event, attempts: 0, createdAt };
       // Saved with the change that caused it; tried once that is committed.
@@ -198,19 +204,19 @@ export class Webhooks {
 
   async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
     const { event, url } = delivery;
-    const tries = this.#config.webhookTries;
-    // After a restart, the count goes on from the tries made before it.
+    // After a restart, the count and the clock go on from the tries made before it.
     for (let attempt = delivery.attempts + 1; ; attempt++) {
       const startedAt = nowISO();
       const started = performance.now();
       const result = await this.#post(partner, event, url);
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
+      const wait = nextWait(this.#config, attempt, Date.parse(event.createdAt));
       const outcome: WebhookOutcome = ok
         ? 'delivered'
         : aborted
           ? 'abandoned'
-          : attempt >= tries
+          : wait === undefined
             ? 'failed'
             : 'retrying';
       const record: WebhookAttempt = {
@@ -228,8 +234,7 @@ export class Webhooks {
       // An abandoned delivery stays in the outbox: the next run tries it again.
       if (outcome === 'delivered' || outcome === 'failed') this.#store.removeDelivery(delivery.id);
       else if (outcome === 'retrying') this.#store.saveDelivery({ ...delivery, attempts: attempt });
-      if (outcome !== 'retrying') return log(record);
-      const wait = Math.min(this.#config.webhookRetryMs * 2 ** (attempt - 1), MAX_WEBHOOK_RETRY_MS);
+      if (outcome !== 'retrying' || wait === undefined) return log(record);
       try {
         await sleep(wait, undefined, { signal: this.#closing.signal });
       } catch {
@@ -244,6 +249,7 @@ export class Webhooks {
     const timeoutMs = this.#config.webhookTimeoutMs;
     try {
       const body = await sign(partner, event);
+      if (body === undefined) return { error: 'the partner has no webhook secret' };
       // A redirect is an answer that is not 2xx: the receiver's URL is to be fixed, not followed
       // (guardedFetch never follows one).
       const response = await guardedFetch(
@@ -280,8 +286,27 @@ function videoData(video: VideoRecord) {
   };
 }
 
-/** The event as a compact HS256 JWT from the service to the partner. */
-function sign(partner: Partner, event: WebhookEvent): Promise<string> {
+/**
+ * The wait before the try after `attempt`, in ms, or undefined when there is none: the retry
+ * schedule (docs/service.md "Delivery, retries and records"). The waits double from
+ * `webhookRetryMs` up to `webhookMaxRetryMs`; no try starts after the event is `webhookRetryForMs`
+ * old, nor after `webhookTries` tries when that is set.
+ */
+export function nextWait(
+  config: Pick<ServiceConfig, 'webhookRetryMs' | 'webhookMaxRetryMs' | 'webhookRetryForMs' | 'webhookTries'>,
+  attempt: number,
+  eventCreatedAt: number,
+  now = Date.now(),
+): number | undefined {
+  if (config.webhookTries !== undefined && attempt >= config.webhookTries) return undefined;
+  const wait = Math.min(config.webhookRetryMs * 2 ** Math.min(attempt - 1, 52), config.webhookMaxRetryMs);
+  return now + wait - eventCreatedAt > config.webhookRetryForMs ? undefined : wait;
+}
+
+/** The event as a compact HS256 JWT from the service to the partner, signed with its newest webhook secret. */
+function sign(partner: Partner, event: WebhookEvent): Promise<string> | undefined {
+  const key = partner.webhookKeys[0];
+  if (key === undefined) return undefined;
   const issuedAt = Math.floor(Date.now() / 1000);
   return new SignJWT({ [EVENT_CLAIM]: event })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -290,7 +315,7 @@ function sign(partner: Partner, event: WebhookEvent): Promise<string> {
     .setJti(event.id)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + WEBHOOK_TOKEN_LIFETIME_SECONDS)
-    .sign(partner.key);
+    .sign(key);
 }
 
 /** One line per delivery that is over. */

@@ -15,7 +15,7 @@ import { PARTNER, SECRET, api, login, startTestService } from '../support/helper
 const service = await startTestService({
   partners: [
     { id: PARTNER, secret: SECRET },
-    { id: 'other-partner', secret: 'other-secret-0123456789' },
+    { id: 'other-partner', secret: 'other-secret-0123456789abcdef0123456789' },
   ],
 });
 const key = new TextEncoder().encode(SECRET);
@@ -150,7 +150,7 @@ describe('refused tokens: each failure has its own code and creates nothing', ()
   test('a wrong secret: token_bad_signature', async () => {
     const account = { externalID: externalID() };
     await assertCreateRefused(
-      await handmade({ alg: 'HS256', typ: 'JWT' }, claims({}, account), 'not-the-secret'),
+      await handmade({ alg: 'HS256', typ: 'JWT' }, claims({}, account), 'not-the-secret-0123456789abcdef0123456789'),
       'token_bad_signature',
       account,
     );
@@ -185,7 +185,11 @@ describe('refused tokens: each failure has its own code and creates nothing', ()
 
   test("another partner's token in this partner's plugin: token_unknown_issuer", async () => {
     const account = { externalID: externalID() };
-    const token = await createAccountToken({ partnerID: 'other-partner', secret: 'other-secret-0123456789', account });
+    const token = await createAccountToken({
+      partnerID: 'other-partner',
+      secret: 'other-secret-0123456789abcdef0123456789',
+      account,
+    });
     const result = await create(token, { partnerID: PARTNER });
     assert.equal(result.body.error.code, 'token_unknown_issuer');
     assert.match(result.body.error.message, /other-partner/);

@@ -19,7 +19,7 @@ const service = await startTestService({
   jobMs: 80,
   partners: [
     { id: PARTNER, secret: SECRET, allowedOrigins: ['https://shop.example', 'http://localhost:*'] },
-    { id: 'second-partner', secret: 'second-secret-0123456789' },
+    { id: 'second-partner', secret: 'second-secret-0123456789abcdef0123456789' },
   ],
 });
 const source = await serve((req, res) => {
@@ -95,7 +95,7 @@ describe('accounts', () => {
       service,
       { externalID: 'shared-id' },
       'second-partner',
-      'second-secret-0123456789',
+      'second-secret-0123456789abcdef0123456789',
     );
     assert.notEqual(mine.account.id, theirs.account.id);
   });
@@ -109,7 +109,7 @@ describe('accounts', () => {
   });
 
   test("login by another partner's accountID: account_not_found", async () => {
-    const theirs = await createAccount(service, {}, 'second-partner', 'second-secret-0123456789');
+    const theirs = await createAccount(service, {}, 'second-partner', 'second-secret-0123456789abcdef0123456789');
     assert.equal((await login(service, { accountID: theirs.account.id })).body.error.code, 'account_not_found');
   });
 

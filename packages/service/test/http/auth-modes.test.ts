@@ -13,8 +13,19 @@ test("a JWT-only partner's sign-in answers 403, creates no account and fires no 
   });
   const service = await startTestService({
     partners: [
-      { id: 'jwt-only', secret: 'jwt-only-secret', authModes: ['jwt'], webhookURLs: [`${receiver}/hooks`] },
-      { id: 'open', secret: 'open-secret', webhookURLs: [`${receiver}/hooks`] },
+      {
+        id: 'jwt-only',
+        secret: 'jwt-only-secret-0123456789abcdef0123456789',
+        authModes: ['jwt'],
+        webhookSecrets: ['jwt-only-webhook-secret-0123456789abcdef'],
+        webhookURLs: [`${receiver}/hooks`],
+      },
+      {
+        id: 'open',
+        secret: 'open-secret-0123456789abcdef0123456789',
+        webhookSecrets: ['open-webhook-secret-0123456789abcdef'],
+        webhookURLs: [`${receiver}/hooks`],
+      },
     ],
   });
   const refused = await api(service, 'POST', '/api/partners/jwt-only/sign-in', {

@@ -10,7 +10,11 @@ import { PARTNER, SECRET, api, startTestService } from '../support/helpers.js';
 const service = await startTestService({
   partners: [
     { id: PARTNER, secret: SECRET, allowedOrigins: ['https://shop.example', 'http://localhost:*'] },
-    { id: 'strict-partner', secret: 'strict-secret-0123456789abcdef', allowedOrigins: ['https://admin.example'] },
+    {
+      id: 'strict-partner',
+      secret: 'strict-secret-0123456789abcdef0123456789',
+      allowedOrigins: ['https://admin.example'],
+    },
   ],
 });
 

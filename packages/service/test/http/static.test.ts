@@ -26,8 +26,12 @@ await writeFile(join(root, 'outside.txt'), 'OUTSIDE-CONTENT');
 const service = await startTestService({
   publicDir,
   partners: [
-    { id: 'one', secret: 'one-secret', allowedOrigins: ['https://shop.example'] },
-    { id: 'two', secret: 'two-secret', allowedOrigins: ['http://localhost:*', 'https://cms.example:8443'] },
+    { id: 'one', secret: 'one-secret-0123456789abcdef0123456789', allowedOrigins: ['https://shop.example'] },
+    {
+      id: 'two',
+      secret: 'two-secret-0123456789abcdef0123456789',
+      allowedOrigins: ['http://localhost:*', 'https://cms.example:8443'],
+    },
   ],
 });
 

@@ -12,7 +12,16 @@ import { altText, transcript } from '../../src/media/accessibility.js';
 import { buildStoryboard } from '../../src/media/storyboard.js';
 import { startService } from '../../src/server.js';
 import type { Render } from '../../../../src/wire/api.js';
-import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from '../support/helpers.js';
+import {
+  EventStream,
+  PARTNER,
+  SECRET,
+  WEBHOOK_SECRET,
+  api,
+  createAccount,
+  serve,
+  statusesUntilFinal,
+} from '../support/helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-renders-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -33,10 +42,12 @@ const receiver = await serve((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     res.writeHead(204).end();
-    void verifyWebhook(Buffer.concat(chunks).toString('utf8'), { secret: SECRET, partnerID: PARTNER }).then((event) => {
-      webhooks.set(req.url ?? '/', [...(webhooks.get(req.url ?? '/') ?? []), event]);
-      for (const wake of arrived.splice(0)) wake();
-    });
+    void verifyWebhook(Buffer.concat(chunks).toString('utf8'), { secret: WEBHOOK_SECRET, partnerID: PARTNER }).then(
+      (event) => {
+        webhooks.set(req.url ?? '/', [...(webhooks.get(req.url ?? '/') ?? []), event]);
+        for (const wake of arrived.splice(0)) wake();
+      },
+    );
   });
 });
 
@@ -62,7 +73,7 @@ async function renderedVideo(media: 'real' | 'placeholder', hook: string, langua
     media,
     mediaDir: join(work, hook),
     webhookRetryMs: 10,
-    partners: [{ id: PARTNER, secret: SECRET, webhookURLs: [`${receiver}/${hook}`] }],
+    partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [`${receiver}/${hook}`] }],
   });
   after(() => service.close());
   const { session } = await createAccount(service);

@@ -18,6 +18,7 @@ import {
   EventStream,
   PARTNER,
   SECRET,
+  WEBHOOK_SECRET,
   api,
   createAccount,
   login,
@@ -386,7 +387,7 @@ test('webhook deliveries not over at a stop are tried again after the restart', 
     dataFile,
     // A retry that would come in a minute: the stop comes first.
     webhookRetryMs: 60_000,
-    partners: [{ id: PARTNER, secret: SECRET, webhookURLs: [`${receiver}/hooks`] }],
+    partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [`${receiver}/hooks`] }],
   };
   const first = await startTestService(options);
   const { account } = await createAccount(first);

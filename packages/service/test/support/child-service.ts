@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PARTNER, SECRET } from './helpers.js';
+import { PARTNER, SECRET, WEBHOOK_SECRET } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -35,13 +35,21 @@ export function runService(args: string[]): ChildService {
       PARTNER,
       '--secret',
       SECRET,
+      '--webhook-secret',
+      WEBHOOK_SECRET,
       '--media',
       'placeholder',
       ...args,
     ],
     {
       cwd: root,
-      env: { ...process.env, VIDEO_PLUGIN_PORT: '', VIDEO_PLUGIN_PARTNER_ID: '', VIDEO_PLUGIN_SECRET: '' },
+      env: {
+        ...process.env,
+        VIDEO_PLUGIN_PORT: '',
+        VIDEO_PLUGIN_PARTNER_ID: '',
+        VIDEO_PLUGIN_SECRET: '',
+        VIDEO_PLUGIN_WEBHOOK_SECRET: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -7,10 +7,12 @@ import { createAccountToken, loginAccountToken } from '../../../../src/server/in
 import { startService, type RunningService, type ServiceOptions } from '../../src/server.js';
 
 export const PARTNER = 'test-partner';
-export const SECRET = 'test-secret-0123456789abcdef';
+export const SECRET = 'test-partner-secret-0123456789abcdef';
+/** The test partner's webhook secret: signs its webhooks and reads its event log, never its tokens. */
+export const WEBHOOK_SECRET = 'test-partner-webhook-secret-0123456789abcdef';
 /** A second partner, for tests of what one partner's accounts cannot reach of another's. */
 export const OTHER = 'other-partner';
-export const OTHER_SECRET = 'other-secret-0123456789abcdef';
+export const OTHER_SECRET = 'other-partner-secret-0123456789abcdef';
 export const TWO_PARTNERS = [
   { id: PARTNER, secret: SECRET },
   { id: OTHER, secret: OTHER_SECRET },

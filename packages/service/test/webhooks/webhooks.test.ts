@@ -21,6 +21,7 @@ import {
   EventStream,
   PARTNER,
   SECRET,
+  WEBHOOK_SECRET,
   api,
   createAccount,
   serve,
@@ -72,12 +73,12 @@ const url = (behaviour: 'ok' | 'flaky' | 'broken' | 'hang', name: string) => `${
 function serviceWith(urls: string[], options: Parameters<typeof startTestService>[0] = {}) {
   return startTestService({
     webhookRetryMs: 10,
-    partners: [{ id: PARTNER, secret: SECRET, webhookURLs: urls }],
+    partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: urls }],
     ...options,
   });
 }
 
-const verify = (post: Received) => verifyWebhook(post.body, { secret: SECRET, partnerID: PARTNER });
+const verify = (post: Received) => verifyWebhook(post.body, { secret: WEBHOOK_SECRET, partnerID: PARTNER });
 
 describe('events', () => {
   test('createAccount posts account.created as an HS256 JWT that verifyWebhook accepts', async () => {
@@ -213,11 +214,16 @@ describe('events', () => {
   test('every URL of the partner gets the event, and other partners get nothing', async () => {
     const service = await startTestService({
       partners: [
-        { id: PARTNER, secret: SECRET, webhookURLs: [url('ok', 'first'), url('ok', 'second')] },
-        { id: 'quiet-partner', secret: 'quiet-secret' },
+        {
+          id: PARTNER,
+          secret: SECRET,
+          webhookSecrets: [WEBHOOK_SECRET],
+          webhookURLs: [url('ok', 'first'), url('ok', 'second')],
+        },
+        { id: 'quiet-partner', secret: 'quiet-secret-0123456789abcdef0123456789' },
       ],
     });
-    await createAccount(service, {}, 'quiet-partner', 'quiet-secret');
+    await createAccount(service, {}, 'quiet-partner', 'quiet-secret-0123456789abcdef0123456789');
     await createAccount(service);
     const [[first], [second]] = await Promise.all([posts('/ok/first'), posts('/ok/second')]);
     assert.equal((await verify(first!)).id, (await verify(second!)).id);
@@ -318,7 +324,14 @@ describe('delivery', () => {
       media: 'placeholder',
       webhookRetryMs: 60_000,
       webhookTimeoutMs: 60_000,
-      partners: [{ id: PARTNER, secret: SECRET, webhookURLs: [url('hang', 'closing'), url('broken', 'closing')] }],
+      partners: [
+        {
+          id: PARTNER,
+          secret: SECRET,
+          webhookSecrets: [WEBHOOK_SECRET],
+          webhookURLs: [url('hang', 'closing'), url('broken', 'closing')],
+        },
+      ],
     });
     after(() => service.close()); // should an assertion fail before the close() under test
     await createAccount(service);
@@ -349,7 +362,9 @@ describe('configuration', () => {
       await assert.rejects(
         startService({
           port: 0,
-          partners: [{ id: PARTNER, secret: SECRET, webhookURLs: ['https://ok.example', bad] }],
+          partners: [
+            { id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: ['https://ok.example', bad] },
+          ],
         }),
         (error: unknown) => {
           assert.ok(error instanceof InvalidParameterError, String(error));
@@ -361,12 +376,15 @@ describe('configuration', () => {
     }
   });
 
-  test('webhookTries, webhookRetryMs and webhookTimeoutMs are bounded', async () => {
+  test('webhookTries, webhookRetryMs, webhookMaxRetryMs, webhookRetryForMs and webhookTimeoutMs are bounded', async () => {
     for (const [field, value] of [
       ['webhookTries', 0],
-      ['webhookTries', 11],
+      ['webhookTries', 1001],
       ['webhookRetryMs', -1],
-      ['webhookRetryMs', 60_001],
+      ['webhookRetryMs', 86_400_001],
+      ['webhookMaxRetryMs', 86_400_001],
+      // Never retried longer than the event log keeps the event (30 days).
+      ['webhookRetryForMs', 30 * 86_400_000 + 1],
       ['webhookTimeoutMs', 0],
       ['webhookTimeoutMs', 1.5],
     ] as const) {
@@ -381,7 +399,7 @@ describe('configuration', () => {
 
 // --- verifyWebhook, on tokens made here ---
 
-const PARTNER_KEY = new TextEncoder().encode(SECRET);
+const PARTNER_KEY = new TextEncoder().encode(WEBHOOK_SECRET);
 const now = () => Math.floor(Date.now() / 1000);
 
 function sampleEvent(id = 'evt_1'): WebhookEvent {
@@ -416,7 +434,7 @@ async function webhook(
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function refused(body: string | Uint8Array | Promise<string>, code: WebhookErrorCode, message?: RegExp) {
-  await assert.rejects(verifyWebhook(await body, { secret: SECRET, partnerID: PARTNER }), (error: unknown) => {
+  await assert.rejects(verifyWebhook(await body, { secret: WEBHOOK_SECRET, partnerID: PARTNER }), (error: unknown) => {
     assert.ok(error instanceof WebhookVerificationError, String(error));
     assert.equal(error.name, 'WebhookVerificationError');
     assert.equal(error.code, code, error.message);
@@ -428,15 +446,15 @@ async function refused(body: string | Uint8Array | Promise<string>, code: Webhoo
 describe('verifyWebhook', () => {
   test('returns the typed event of a genuine webhook, from a string or from bytes', async () => {
     const token = await webhook();
-    assert.deepEqual(await verifyWebhook(token, { secret: SECRET, partnerID: PARTNER }), sampleEvent());
+    assert.deepEqual(await verifyWebhook(token, { secret: WEBHOOK_SECRET, partnerID: PARTNER }), sampleEvent());
     const bytes = new TextEncoder().encode(`${token}\n`);
-    assert.equal((await verifyWebhook(bytes, { secret: SECRET, partnerID: PARTNER })).id, 'evt_1');
+    assert.equal((await verifyWebhook(bytes, { secret: WEBHOOK_SECRET, partnerID: PARTNER })).id, 'evt_1');
   });
 
   test('fields a later service adds are dropped, not refused', async () => {
     const event = { ...sampleEvent(), later: 1, data: { ...sampleEvent().data, later: 2 } };
     assert.deepEqual(
-      await verifyWebhook(await webhook({ [EVENT_CLAIM]: event }), { secret: SECRET, partnerID: PARTNER }),
+      await verifyWebhook(await webhook({ [EVENT_CLAIM]: event }), { secret: WEBHOOK_SECRET, partnerID: PARTNER }),
       sampleEvent(),
     );
   });
@@ -444,7 +462,7 @@ describe('verifyWebhook', () => {
   test('a forged signature: webhook_signature_invalid', async () => {
     const [header, payload, signature] = (await webhook()).split('.');
     const forged = `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
-    await refused(forged, 'webhook_signature_invalid', /does not match the secret/);
+    await refused(forged, 'webhook_signature_invalid', /does not match the webhook secret/);
   });
 
   test('signed with another secret: webhook_signature_invalid', async () => {
@@ -473,16 +491,19 @@ describe('verifyWebhook', () => {
 
   test('older than maxAgeSeconds: webhook_expired', async () => {
     const token = await webhook({ iat: now() - 200 });
-    await assert.rejects(verifyWebhook(token, { secret: SECRET, partnerID: PARTNER, maxAgeSeconds: 60 }), {
+    await assert.rejects(verifyWebhook(token, { secret: WEBHOOK_SECRET, partnerID: PARTNER, maxAgeSeconds: 60 }), {
       code: 'webhook_expired',
     });
-    assert.equal((await verifyWebhook(token, { secret: SECRET, partnerID: PARTNER, maxAgeSeconds: 300 })).id, 'evt_1');
+    assert.equal(
+      (await verifyWebhook(token, { secret: WEBHOOK_SECRET, partnerID: PARTNER, maxAgeSeconds: 300 })).id,
+      'evt_1',
+    );
   });
 
   test('issued in the future: webhook_not_yet_valid; within 30 s of clock skew: accepted', async () => {
     await refused(webhook({ iat: now() + 120, exp: now() + 420 }), 'webhook_not_yet_valid');
     assert.equal(
-      (await verifyWebhook(await webhook({ iat: now() + 20 }), { secret: SECRET, partnerID: PARTNER })).id,
+      (await verifyWebhook(await webhook({ iat: now() + 20 }), { secret: WEBHOOK_SECRET, partnerID: PARTNER })).id,
       'evt_1',
     );
   });
@@ -529,9 +550,11 @@ describe('verifyWebhook', () => {
     const token = await webhook();
     for (const [options, field] of [
       [{ secret: '', partnerID: PARTNER }, 'secret'],
-      [{ secret: SECRET, partnerID: '' }, 'partnerID'],
-      [{ secret: SECRET, partnerID: PARTNER, maxAgeSeconds: 0 }, 'maxAgeSeconds'],
-      [{ secret: SECRET, partnerID: PARTNER, audience: 'x' }, 'audience'],
+      [{ secret: [WEBHOOK_SECRET, 'short'], partnerID: PARTNER }, 'secret.1'],
+      [{ secret: [], partnerID: PARTNER }, 'secret'],
+      [{ secret: WEBHOOK_SECRET, partnerID: '' }, 'partnerID'],
+      [{ secret: WEBHOOK_SECRET, partnerID: PARTNER, maxAgeSeconds: 0 }, 'maxAgeSeconds'],
+      [{ secret: WEBHOOK_SECRET, partnerID: PARTNER, audience: 'x' }, 'audience'],
     ] as const) {
       await assert.rejects(verifyWebhook(token, options as never), (error: unknown) => {
         assert.ok(error instanceof InvalidParameterError);

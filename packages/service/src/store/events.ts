@@ -1,0 +1,90 @@
+/**
+ * The event log's memory: every webhook event of the last 30 days, per partner, in the order the
+ * service made them. Each event gets the next sequence number of the service (never reused, with a
+ * data file across restarts too): the log's cursor is the sequence number of the last event a page
+ * held, so the same cursor always gives the same following events, whatever was pruned before it.
+ *
+ * Only the store writes here (store.ts), with the row in the `events` table committed first.
+ */
+import type { WebhookEvent } from 'video-plugin/internal';
+
+/** One event of the log. */
+export interface EventRecord {
+  /** Its place in the service's order: the log's cursor. */
+  seq: number;
+  partnerID: string;
+  event: WebhookEvent;
+}
+
+/** One page of a partner's log. */
+export interface EventLogPage {
+  events: WebhookEvent[];
+  /** The sequence number of the page's last event; `after` when the page is empty. */
+  cursor: number;
+  hasMore: boolean;
+}
+
+/** The partners' events in memory, oldest first. */
+export class EventLog {
+  readonly #byPartner = new Map<string, EventRecord[]>();
+  #last = 0;
+
+  /** The sequence number the next event gets. */
+  nextSeq(): number {
+    return this.#last + 1;
+  }
+
+  /** Adds an event (a new one, or one read from the data file at open). */
+  add(record: EventRecord): void {
+    this.#last = Math.max(this.#last, record.seq);
+    let list = this.#byPartner.get(record.partnerID);
+    if (!list) this.#byPartner.set(record.partnerID, (list = []));
+    list.push(record);
+  }
+
+  /** Takes out an event whose write did not hold. */
+  remove(seq: number): void {
+    for (const list of this.#byPartner.values()) {
+      const at = list.findIndex((record) => record.seq === seq);
+      if (at >= 0) list.splice(at, 1);
+    }
+  }
+
+  /** Forgets the events made before `createdBefore` (ISO 8601); how many. */
+  prune(createdBefore: string): number {
+    let pruned = 0;
+    for (const list of this.#byPartner.values()) {
+      let count = 0;
+      while (count < list.length && (list[count] as EventRecord).event.createdAt < createdBefore) count++;
+      list.splice(0, count);
+      pruned += count;
+    }
+    return pruned;
+  }
+
+  /** Up to `limit` of the partner's events after the sequence number `after`, oldest first. */
+  page(partnerID: string, after: number, limit: number): EventLogPage {
+    const list = this.#byPartner.get(partnerID) ?? [];
+    // The first event after the cursor, by binary search: the sequence numbers only grow.
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((list[middle] as EventRecord).seq <= after) low = middle + 1;
+      else high = middle;
+    }
+    const records = list.slice(low, low + limit);
+    return {
+      events: records.map((record) => record.event),
+      cursor: records.at(-1)?.seq ?? after,
+      hasMore: low + limit < list.length,
+    };
+  }
+
+  /** How many events are kept (for the tests). */
+  get size(): number {
+    let size = 0;
+    for (const list of this.#byPartner.values()) size += list.length;
+    return size;
+  }
+}

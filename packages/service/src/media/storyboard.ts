@@ -10,6 +10,7 @@
  * - `videoInstructions`: words pick the palette (warm, cool, bold, fresh, elegant) and the pace
  *   (brisk: fast, upbeat, energetic, quick; calm: calm, slow, relaxed, gentle).
  */
+import { QUALITY_LIMITS } from './quality.js';
 import { SentenceSplitter } from './source/sentences.js';
 
 /** The aspect ratios and their standard resolutions. */
@@ -89,13 +90,8 @@ const DISCOVER: Record<string, string> = {
   pt: 'Descubra',
 };
 
-/**
- * Captions are read at most this fast (characters per second of a cue, spaces included); a
- * narration is chosen to stay under it with a margin, and the quality report checks it.
- */
-export const MAX_CAPTION_CPS = 17;
-/** The rate narration is chosen for: {@link MAX_CAPTION_CPS} less a margin for the voice's lead. */
-const NARRATION_CPS = 15;
+/** The caption speed a narration is chosen for: the quality report's limit, less a margin. */
+const NARRATION_CPS = QUALITY_LIMITS.captionCharsPerSecond - 2;
 /** Seconds of silence before each scene's voice (voice.ts starts speaking after it). */
 export const VOICE_LEAD = 0.15;
 /** Longest on-video body of a content scene and of the title scene, in characters. */
@@ -317,4 +313,26 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
     pace,
     scenes: scenes.map((scene, index) => ({ ...scene, start: index * sceneLength, duration: sceneLength })),
   };
+}
+
+/**
+ * The sources of a scene the user edited (the editor's save): each text keeps its excerpt when it
+ * is still the text of a scene of `before`, the picture its URL when it is a file of `imageURLs`;
+ * a text the user wrote has none.
+ */
+export function editedSources(
+  before: readonly Scene[],
+  scene: { heading: string; body?: string | undefined; narration: string; image?: string | undefined },
+  pageURL: string,
+  imageURLs: Readonly<Record<string, string>>,
+): SceneSources {
+  const excerpt = (field: 'heading' | 'body' | 'narration', source: 'heading' | 'text' | 'voiceover') =>
+    before.find((old) => old[field] !== undefined && old[field] === scene[field])?.sources?.[source];
+  const found: Omit<SceneSources, 'pageURL'> = {
+    heading: excerpt('heading', 'heading'),
+    text: excerpt('body', 'text'),
+    voiceover: excerpt('narration', 'voiceover'),
+    pictureURL: scene.image ? imageURLs[scene.image] : undefined,
+  };
+  return { pageURL, ...Object.fromEntries(Object.entries(found).filter(([, value]) => value)) };
 }

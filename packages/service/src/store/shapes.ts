@@ -139,6 +139,7 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       ...(render.status === 'COMPLETE'
         ? { files: renderFiles(video, media, render.format), altText: altText(video, video.storyboard) }
         : {}),
+      ...(render.status === 'COMPLETE' && render.quality ? { quality: render.quality } : {}),
     })),
   };
 }

@@ -3,7 +3,7 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type { RenderFiles, Progress } from 'video-plugin/internal';
+import type { RenderFiles, Progress, RenderQuality } from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
 import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
 
@@ -79,6 +79,8 @@ export interface RenderView {
   renderedAt?: string;
   files?: RenderFiles;
   altText?: string;
+  /** The finished file's quality report (real media, COMPLETE). */
+  quality?: RenderQuality;
 }
 
 /** The account without its owner field and internal flag. */

@@ -16,7 +16,7 @@ const ABBREVIATIONS = new Set(
     // titles
     'dr dra prof mr mrs ms mx mme mlle mgr hr fr sr sra srta sig dott ing dipl mag jr st sen',
     // references, places, quantities
-    'ca cf vs vgl bzw inkl zzgl ggf evtl sog approx dept est nr tel str av avda pág pag pp núm',
+    'ca cf vs vgl bzw inkl zzgl ggf evtl sog approx dept est nr tel str av ave avda blvd rd pág pag pp núm',
     // months
     'jan feb mar apr jun jul aug sep sept oct okt nov dec dez',
   ]
@@ -41,11 +41,13 @@ const MIN_WORDS = 4;
 const CLAUSE_OPENERS = new Set(
   [
     'and but so or yet which who whom whose where when while because although though since whereas',
+    'before after until unless if once',
     'und aber oder denn doch weil da dass wo wenn während obwohl sodass welche welcher welches die der das',
-    'et mais ou donc car qui que où quand lorsque puisque pendant tandis dont',
-    'y pero o pues porque aunque mientras donde cuando quien quienes cual cuyo',
-    'e ma o però perché mentre dove quando che chi sebbene benché cui',
-    'mas ou pois porque embora enquanto onde quando quem cujo',
+    'bevor nachdem damit sobald bis ob als seit',
+    'et mais ou donc car qui que où quand lorsque lorsqu puisque pendant tandis dont afin avant après si',
+    'y pero o pues porque aunque mientras donde cuando quien quienes cual cuyo antes después para si',
+    'e ma o però perché mentre dove quando che chi sebbene benché cui prima dopo se affinché',
+    'mas ou pois porque embora enquanto onde quando quem cujo antes depois para se',
   ]
     .join(' ')
     .split(' '),

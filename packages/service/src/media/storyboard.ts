@@ -4,8 +4,11 @@
  * the generation's parameters. Pure: no I/O, so every rule is tested directly.
  *
  * - Scenes: a title scene, content scenes (one per image, or text only when there is none) and a
- *   closing scene with the business name and the site's address. 5 s → 2 scenes, 15 s → 4,
- *   30 s → 6; a brisk pace adds one, a calm pace removes one content scene.
+ *   closing scene with the business's name and its real domain (never a local address). 5 s → 2
+ *   scenes, 15 s → 4, 30 s → 6; a brisk pace adds one, a calm pace removes one content scene.
+ * - Text: the page's whole sentences, shortened only at sentence and clause boundaries
+ *   (sentences.ts), the narration short enough for its captions to read at 16 chars/s; each scene
+ *   lists its sources (the page, the page's words it took, its picture's URL).
  * - Layout: 16:9 at 1280×720, 4:5 at 1080×1350.
  * - `videoInstructions`: words pick the palette (warm, cool, bold, fresh, elegant) and the pace
  *   (brisk: fast, upbeat, energetic, quick; calm: calm, slow, relaxed, gentle).

@@ -64,6 +64,12 @@ function run(args: string[], signal?: AbortSignal): Promise<{ stdout: Buffer; st
   });
 }
 
+/** The frames of `video` as raw RGB bytes: `before` its input (a seek), `after` it (a filter, a count). */
+async function decode(before: string[], video: string, after: string[], signal?: AbortSignal): Promise<Buffer> {
+  const args = ['-loglevel', 'error', ...before, '-i', video, ...after, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'];
+  return (await run(args, signal)).stdout;
+}
+
 /** What the soundtrack measures: loudness, true peak, length, and where the voice starts. */
 export interface SoundMeasure {
   loudnessLUFS: number;
@@ -143,13 +149,14 @@ export function parseVtt(vtt: string): ParsedCue[] {
   return cues;
 }
 
+/** Each 8-bit sRGB channel value, linearised (WCAG 2). */
+const LINEAR = Float64Array.from({ length: 256 }, (_, c) =>
+  c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4,
+);
+
 /** WCAG 2's relative luminance of an sRGB pixel (0–255 channels). */
 export function luminance(r: number, g: number, b: number): number {
-  const linear = (c: number) => {
-    const v = c / 255;
-    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  return 0.2126 * LINEAR[r]! + 0.7152 * LINEAR[g]! + 0.0722 * LINEAR[b]!;
 }
 
 /** WCAG's contrast ratio of two relative luminances. */
@@ -157,24 +164,7 @@ export const contrastRatio = (a: number, b: number) => (Math.max(a, b) + 0.05) /
 
 /** One frame of `video` at `seconds`, as RGB bytes of its full size. */
 async function frameAt(video: string, seconds: number, width: number, height: number, signal?: AbortSignal) {
-  const { stdout } = await run(
-    [
-      '-loglevel',
-      'error',
-      '-ss',
-      seconds.toFixed(3),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-',
-    ],
-    signal,
-  );
+  const stdout = await decode(['-ss', seconds.toFixed(3)], video, ['-frames:v', '1'], signal);
   if (stdout.length < width * height * 3) throw new Error(`no frame at ${seconds.toFixed(2)} s`);
   return stdout;
 }
@@ -251,22 +241,7 @@ const FLASH_GRID = { width: 64, height: 36, columns: 8, rows: 6 } as const;
  */
 export async function measureFlashes(video: string, fps: number, signal?: AbortSignal): Promise<number[]> {
   const { width, height, columns, rows } = FLASH_GRID;
-  const { stdout } = await run(
-    [
-      '-loglevel',
-      'error',
-      '-i',
-      video,
-      '-vf',
-      `fps=${fps},scale=${width}:${height}:flags=area`,
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-',
-    ],
-    signal,
-  );
+  const stdout = await decode([], video, ['-vf', `fps=${fps},scale=${width}:${height}:flags=area`], signal);
   const size = width * height * 3;
   const frames = Math.floor(stdout.length / size);
   const bw = width / columns;

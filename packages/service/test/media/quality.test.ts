@@ -13,9 +13,9 @@ import { after, describe, test } from 'node:test';
 import type { RenderQuality } from 'video-plugin/internal';
 import { egressPolicy } from '../../src/egress.js';
 import { downloadImage, imageURLsOf } from '../../src/media/images.js';
-import { captions as vttOf } from '../../src/media/accessibility.js';
+import { captions as vttOf, cues, MAX_CUE_CHARS } from '../../src/media/accessibility.js';
 import { CAPTION_AREA } from '../../src/media/layout.js';
-import { measureQuality, QUALITY_LIMITS } from '../../src/media/quality.js';
+import { contrastRatio, luminance, measureFlashes, measureQuality, QUALITY_LIMITS } from '../../src/media/quality.js';
 import { renderVideo } from '../../src/media/render.js';
 import { fetchSourcePage, type SourcePage } from '../../src/media/source.js';
 import { buildStoryboard, styleOf, type Storyboard, type StoryboardParams } from '../../src/media/storyboard.js';
@@ -457,6 +457,61 @@ describe('the quality report through the service', () => {
       } finally {
         await service.close();
       }
+    },
+  );
+});
+
+describe('the measures themselves', () => {
+  test("a long narration is split into cues of at most two lines, from the voice's start to the scene's end", () => {
+    const board = buildStoryboard(
+      { sourceURL: 'https://www.bloomandstem.com/', title: 'Bloom & Stem', images: [] },
+      { aspectRatio: '16:9', duration: 30, language: 'en-US' },
+    );
+    board.scenes[1]!.narration =
+      'We buy from Oregon growers at the Portland flower market every morning. Your bouquet is cut the day you get it, and it lasts a week. We take the paper back.';
+    const scene = board.scenes[1]!;
+    const parts = cues(board).filter((cue) => cue.scene === 1);
+    assert.ok(parts.length >= 2, JSON.stringify(parts));
+    assert.ok(parts.every((cue) => cue.text.length <= MAX_CUE_CHARS));
+    assert.equal(parts.map((cue) => cue.text).join(' '), scene.narration);
+    assert.ok(Math.abs(parts[0]!.start - (scene.start + 0.15)) < 1e-9);
+    assert.ok(Math.abs(parts.at(-1)!.end - (scene.start + scene.duration)) < 1e-9);
+    for (let i = 1; i < parts.length; i++) assert.ok(Math.abs(parts[i]!.start - parts[i - 1]!.end) < 1e-9);
+  });
+
+  test("contrast is WCAG 2's: white on black is 21:1, and the 4.5:1 grey is told apart", () => {
+    assert.equal(contrastRatio(luminance(255, 255, 255), luminance(0, 0, 0)), 21);
+    assert.ok(contrastRatio(luminance(255, 255, 255), luminance(118, 118, 118)) >= 4.5);
+    assert.ok(contrastRatio(luminance(255, 255, 255), luminance(119, 119, 119)) < 4.5);
+  });
+
+  test(
+    'a video that flashes 4 times a second is counted as such; a steady one as none',
+    { timeout: RENDER_TIMEOUT_MS },
+    async () => {
+      const make = (name: string, lum: string) => {
+        const file = join(work, name);
+        execFileSync(ffmpegPath(), [
+          '-loglevel',
+          'error',
+          '-y',
+          '-f',
+          'lavfi',
+          '-i',
+          'color=c=gray:s=64x36:r=25:d=3',
+          '-vf',
+          `format=yuv420p,geq=lum='${lum}':cb=128:cr=128`,
+          '-c:v',
+          'libx264',
+          file,
+        ]);
+        return file;
+      };
+      // Black and white every 3 frames: 8 changes, 4 flashes, in a second.
+      const flashing = await measureFlashes(make('flashing.mp4', 'if(mod(floor(N/3),2),235,16)'), 25);
+      assert.ok(Math.max(...flashing) >= 4, `${flashing}`);
+      const steady = await measureFlashes(make('steady.mp4', '128'), 25);
+      assert.equal(Math.max(...steady), 0);
     },
   );
 });

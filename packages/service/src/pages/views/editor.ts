@@ -16,16 +16,14 @@ function sourcesOf(scene: SceneDraft, index: number): TemplateResult | typeof no
   const sources = scene.sources;
   if (!sources) return nothing;
   const quoted = (key: 'editor.sourceHeading' | 'editor.sourceText' | 'editor.sourceVoiceover', excerpt?: string) =>
-    excerpt ? html`<li>${t(key)} <q>${excerpt}</q></li>` : nothing;
+    excerpt ? html`<p>${t(key)} <q>${excerpt}</q></p>` : nothing;
   const link = (url: string) => html`<a href=${url} target="_blank" rel="noopener noreferrer">${url}</a>`;
   return html`<details class="sources" data-sources=${index}>
     <summary>${t('editor.sources', { n: index + 1 })}</summary>
-    <ul>
-      <li>${t('editor.sourcePage')} ${link(sources.pageURL)}</li>
-      ${quoted('editor.sourceHeading', sources.heading)} ${quoted('editor.sourceText', sources.text)}
-      ${quoted('editor.sourceVoiceover', sources.voiceover)}
-      ${sources.pictureURL ? html`<li>${t('editor.sourcePicture')} ${link(sources.pictureURL)}</li>` : nothing}
-    </ul>
+    <p>${t('editor.sourcePage')} ${link(sources.pageURL)}</p>
+    ${quoted('editor.sourceHeading', sources.heading)} ${quoted('editor.sourceText', sources.text)}
+    ${quoted('editor.sourceVoiceover', sources.voiceover)}
+    ${sources.pictureURL ? html`<p>${t('editor.sourcePicture')} ${link(sources.pictureURL)}</p>` : nothing}
   </details>`;
 }
 

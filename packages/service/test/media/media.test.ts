@@ -61,9 +61,11 @@ async function generated(service: Awaited<ReturnType<typeof start>>, params: Rec
 }
 
 describe('real media', () => {
+  // Time limits here are hang detectors: each test renders real files, on a machine that may be busy
+  // (the editor's test timed out at 60 s beside other renders; the final render is also measured).
   test(
     'a topic keeps the usable images only; a generation is COMPLETE with a real preview and thumbnail',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const mediaDir = join(work, 'media-1');
       const service = await start({ mediaDir });
@@ -132,7 +134,7 @@ describe('real media', () => {
 
   test(
     'the editor: the storyboard is read, edited (text, picture, order, removal) and previewed again',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const service = await start({ mediaDir: join(work, 'media-edit') });
       try {

@@ -236,7 +236,7 @@ describe('render', () => {
       const [r, g, b] = pixel(files.thumbnail, 2, 2);
       assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
       assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
-      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
+      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.150 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
       // Readable by the service's user only, like the data file.
       for (const file of Object.values(files)) assert.equal(statSync(file).mode & 0o777, 0o600, file);

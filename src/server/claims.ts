@@ -5,7 +5,14 @@
  * No Node-only APIs here: this module runs on partners' servers and edge workers.
  */
 import * as z from 'zod/mini';
-import { ACCOUNT_FIELD_LIMITS, ASPECT_RATIOS, DURATIONS, MAX_ID_LENGTH, type AccountField } from '../wire/api.js';
+import {
+  ACCOUNT_FIELD_LIMITS,
+  ASPECT_RATIOS,
+  DURATIONS,
+  MAX_ID_LENGTH,
+  type AccountField,
+  type RenderQuality,
+} from '../wire/api.js';
 import { renderFilesSchema } from '../wire/schemas.js';
 import { strictObject } from './validate.js';
 
@@ -126,7 +133,8 @@ export const VideoCompletedEventSchema = z.object({
 /**
  * `video.rendered`: the video's final render is ready; `renders` lists them as the API's video does:
  * the video's URL, `files` (video, poster, captions, transcript: each URL with its type; see
- * `RenderFiles`) and `altText`, everything needed to publish it accessibly.
+ * `RenderFiles`), `altText` and (real media) the `quality` report, everything needed to publish it
+ * accessibly.
  */
 export const VideoRenderedEventSchema = z.object({
   type: z.literal('video.rendered'),
@@ -140,6 +148,8 @@ export const VideoRenderedEventSchema = z.object({
         renderedAt: z.iso.datetime(),
         files: renderFilesSchema,
         altText: z.string(),
+        /** What the finished file measures (real media): see `RenderQuality`. */
+        quality: z.optional(z.custom<RenderQuality>()),
       }),
     ),
   }),

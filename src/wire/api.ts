@@ -106,6 +106,45 @@ export type MediaFile = z.infer<typeof mediaFileSchema>;
 /** The files of a finished render (`Render.files`). */
 export type RenderFiles = z.infer<typeof renderFilesSchema>;
 
+/** A limit of the quality report that a render can break (see {@link RenderQuality}). */
+export type QualityCheck =
+  'loudness' | 'truePeak' | 'captionSpeed' | 'contrast' | 'flashes' | 'captionOffset' | 'duration';
+
+/** A limit a render broke: which, where, by how much, in words a partner can act on. */
+export interface QualityWarning {
+  /** The limit broken. */
+  check: QualityCheck;
+  /** The scene (1-based) where it is broken; absent for the whole video (loudness, duration). */
+  scene?: number;
+  /** The value measured, in the unit of the check's field in {@link RenderQuality}. */
+  value: number;
+  /** What was measured against what is allowed, e.g. `caption 3 reads at 19.2 chars/s (at most 17)`. */
+  message: string;
+}
+
+/**
+ * What a COMPLETE render's file measures (real media only), measured on the finished file by the
+ * local service, not predicted from its storyboard (docs/service.md, "The quality report").
+ */
+export interface RenderQuality {
+  /** Integrated loudness of the soundtrack, EBU R128 (LUFS); target −16 ± 1. */
+  loudnessLUFS: number;
+  /** True peak of the soundtrack, EBU R128 (dBTP); at most −1. */
+  truePeakDBTP: number;
+  /** The fastest caption cue: characters per second (spaces included); at most 17. */
+  maxCaptionCharsPerSecond: number;
+  /** The lowest contrast ratio of on-video text against what is behind it, on decoded frames; at least 4.5. */
+  minTextContrast: number;
+  /** The most flashes in any one second (WCAG 2.3.1); at most 3. */
+  maxFlashesPerSecond: number;
+  /** Length of the file, in seconds. */
+  durationSeconds: number;
+  /** The largest gap between a caption cue's start and its spoken words, in milliseconds; at most 150. */
+  maxCaptionOffsetMs: number;
+  /** Every limit broken, with its scene; empty when the render meets them all. */
+  warnings: QualityWarning[];
+}
+
 /** One rendition of a completed video. */
 export type Render = z.infer<typeof renderSchema>;
 

@@ -8,7 +8,7 @@
  * through `video-plugin/internal`.
  */
 import * as z from 'zod/mini';
-import { ASPECT_RATIOS, STATUSES, type PluginEventName, type Progress } from './api.js';
+import { ASPECT_RATIOS, STATUSES, type PluginEventName, type Progress, type RenderQuality } from './api.js';
 
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
@@ -69,6 +69,11 @@ export const renderSchema = z.object({
    * name and scene headings), for the `alt` or `aria-label` of wherever it is published.
    */
   altText: optionalString,
+  /**
+   * Set when `status` is `COMPLETE` (real media): what the finished file measures — loudness, true
+   * peak, caption speed, text contrast, flashes, duration, caption offset — and the limits it breaks.
+   */
+  quality: z.optional(z.custom<RenderQuality>()),
 });
 
 export const videoSchema = z.object({

@@ -296,6 +296,12 @@ describe('the editor of a completed video', () => {
     expect(scenes.enabled).to.be.greaterThan(4);
     expect(await frame.text('fieldset.scenes legend')).to.equal('Scenes');
     expect(await frame.text('[data-action="save"]')).to.equal('Save and preview');
+    // Where each scene came from (issue 33): the page, and the page's words its title was taken from.
+    expect(await frame.text('[data-sources="0"] summary')).to.equal('Where scene 1 came from');
+    expect(await frame.text('[data-sources="0"] p:first-of-type a')).to.equal(BUSINESS_URL);
+    expect(await frame.text('[data-sources="1"] q'))
+      .to.be.a('string')
+      .and.not.equal('');
 
     /** Every scene field and action is read only, and saving saves the name only. */
     const expectReadOnly = async (): Promise<void> => {

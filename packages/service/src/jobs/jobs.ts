@@ -11,10 +11,11 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
-import { downloadImage } from '../media/images.js';
+import { downloadImage, imageURLsOf } from '../media/images.js';
 import type { LimitFunction } from 'p-limit';
-import { RenderError, renderQueue, renderVideo } from '../media/render.js';
-import { buildStoryboard, type Storyboard } from '../media/storyboard.js';
+import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { measureQuality } from '../media/quality.js';
+import { buildStoryboard, editedSources, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
 import { fetchSourcePage, SourceError } from '../media/source.js';
 import {
@@ -28,6 +29,7 @@ import {
   type VideoRecord,
 } from '../store/store.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
+import type { RenderQuality } from 'video-plugin/internal';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {
@@ -190,6 +192,9 @@ export class Jobs {
     const board = video.storyboard;
     if (!board) return;
     const length = board.duration / scenes.length;
+    const topic = this.#store.topics.get(video.topicId ?? '');
+    const urls = imageURLsOf(images, topic?.images ?? []);
+    const before = board.scenes;
     board.scenes = scenes.map((scene, index) => ({
       kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
       heading: scene.heading,
@@ -198,6 +203,12 @@ export class Jobs {
       narration: scene.narration,
       start: index * length,
       duration: length,
+      sources: editedSources(
+        before,
+        { ...scene, image: scene.image === null ? undefined : images[scene.image] },
+        topic?.sourceURL ?? '',
+        urls,
+      ),
     }));
     video.updatedAt = nowISO();
     this.#store.changed({ kind: 'video', record: video });
@@ -273,7 +284,7 @@ export class Jobs {
    * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
    * one place that takes a render slot: callers never wrap it in the queue again.
    */
-  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<unknown> {
+  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
       renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal, progress),
@@ -324,6 +335,7 @@ export class Jobs {
     // images one by one over the rest of the job's time.
     topic.title = page.title ?? new URL(topic.sourceURL).hostname;
     if (page.description !== undefined) topic.description = page.description;
+    if (page.siteName !== undefined) topic.siteName = page.siteName;
     topic.headings = page.headings;
     topic.sentences = page.sentences;
     topic.images = [];
@@ -388,9 +400,11 @@ export class Jobs {
           sourceURL: topic?.sourceURL ?? 'http://localhost/',
           ...(topic?.title !== undefined ? { title: topic.title } : {}),
           ...(topic?.description !== undefined ? { description: topic.description } : {}),
+          ...(topic?.siteName !== undefined ? { siteName: topic.siteName } : {}),
           headings: topic?.headings ?? [],
           sentences: topic?.sentences ?? [],
           images: topic?.files ?? [],
+          imageURLs: imageURLsOf(topic?.files ?? [], topic?.images ?? []),
         },
         generation,
       );
@@ -422,10 +436,17 @@ export class Jobs {
     const progress = new ProgressTracker(first, renderKind(video), () =>
       this.#store.changed({ kind: 'video', record: video }),
     );
+    let quality: RenderQuality | undefined;
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        await this.#renderFiles(board, `${video.id}-final`, progress);
+        const files = await this.#renderFiles(board, `${video.id}-final`, progress);
+        // The quality report: measured on the finished file (quality.ts).
+        quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
+          if (this.#closing.signal.aborted) throw error;
+          console.error(`video-plugin-service: the quality of ${video.id} could not be measured:`, error);
+          return undefined;
+        });
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         progress.fail();
@@ -451,6 +472,7 @@ export class Jobs {
       if (render.status === 'PROCESSING') {
         advance(render, 'COMPLETE');
         render.renderedAt = now;
+        if (quality) render.quality = quality;
       }
     }
     video.updatedAt = now;

@@ -1,10 +1,73 @@
 /**
- * The words that make a finished video accessible besides its captions (render.ts): the transcript
- * (the narration as plain text, scene by scene) and the alt text (one short sentence for a page's
- * `alt`/`aria-label`). Pure: both are functions of the storyboard and the video's name, so they are
- * tested without rendering.
+ * The words that make a finished video accessible: the captions (WebVTT cues of the narration, each
+ * short and slow enough to read), the transcript (the narration as plain text, scene by scene) and
+ * the alt text (one short sentence for a page's `alt`/`aria-label`). Pure: all are functions of the
+ * storyboard and the video's name, so they are tested without rendering.
  */
-import type { Storyboard } from './storyboard.js';
+import { SentenceSplitter } from './source/sentences.js';
+import { VOICE_LEAD, type Storyboard } from './storyboard.js';
+
+/** Most characters of one caption cue (two lines of a player's captions); longer ones are split. */
+export const MAX_CUE_CHARS = 84;
+
+/** One caption cue: its time in seconds, its text, and the scene (0-based) it belongs to. */
+export interface Cue {
+  start: number;
+  end: number;
+  text: string;
+  scene: number;
+}
+
+/**
+ * The caption cues of `board`. A scene's narration starts when its voice does (after the lead of
+ * silence, voice.ts) and lasts to the scene's end; a narration longer than {@link MAX_CUE_CHARS} is
+ * split between sentences, else between clauses (at a comma or a semicolon), else between words,
+ * and its time is shared by the characters of each part, as the voice speaks them.
+ */
+export function cues(board: Storyboard): Cue[] {
+  const splitter = new SentenceSplitter(board.language);
+  return board.scenes.flatMap((scene, index) => {
+    const start = scene.start + Math.min(VOICE_LEAD, scene.duration / 4);
+    const end = scene.start + scene.duration;
+    const parts = cueTexts(scene.narration.trim(), splitter);
+    const total = parts.reduce((sum, part) => sum + part.length, 0) || 1;
+    let at = start;
+    return parts.map((text) => {
+      const length = ((end - start) * text.length) / total;
+      const cue = { start: at, end: at + length, text, scene: index };
+      at += length;
+      return cue;
+    });
+  });
+}
+
+/** `text` in parts of at most {@link MAX_CUE_CHARS}, cut at the largest boundary that allows it. */
+function cueTexts(text: string, splitter: SentenceSplitter): string[] {
+  if (text.length <= MAX_CUE_CHARS) return [text];
+  for (const pieces of [splitter.sentences(text), text.split(/(?<=[,;:])\s+/u), text.split(/\s+/u)]) {
+    if (pieces.length < 2) continue;
+    const parts: string[] = [];
+    for (const piece of pieces) {
+      const last = parts.at(-1);
+      if (last !== undefined && last.length + 1 + piece.length <= MAX_CUE_CHARS)
+        parts[parts.length - 1] = `${last} ${piece}`;
+      else parts.push(piece);
+    }
+    if (parts.every((part) => part.length <= MAX_CUE_CHARS)) return parts;
+  }
+  return [text];
+}
+
+/** WebVTT captions of {@link cues}. */
+export function captions(board: Storyboard): string {
+  const time = (seconds: number) => {
+    const ms = Math.round(seconds * 1000);
+    const pad = (n: number, size = 2) => String(n).padStart(size, '0');
+    return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+  };
+  const list = cues(board).map((cue, index) => `${index + 1}\n${time(cue.start)} --> ${time(cue.end)}\n${cue.text}\n`);
+  return `WEBVTT\n\n${list.join('\n')}`;
+}
 
 /** The alt text stops adding scene headings once it is this long (screen readers read it whole). */
 const ALT_TEXT_BUDGET = 150;

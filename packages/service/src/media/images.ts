@@ -166,6 +166,19 @@ async function download(
 }
 
 /**
+ * The page URL of each kept file: `files` named `<index>.<type>` by {@link downloadImage}, `urls`
+ * the topic's image URLs in the same page order.
+ */
+export function imageURLsOf(files: readonly string[], urls: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    files.flatMap((file) => {
+      const url = urls[Number(/(\d+)\.\w+$/.exec(file)?.[1] ?? Number.NaN)];
+      return url === undefined ? [] : [[file, url]];
+    }),
+  );
+}
+
+/**
  * Downloads `url` and keeps it in `dir` as `<index>.jpg` or `<index>.png` after the checks above.
  * A skipped image is logged, one line naming the URL and the reason; the caller goes on without it.
  */

@@ -3,12 +3,21 @@
  * lines at words, inside a word only when the word alone is wider than the box (long German
  * compounds, with a hyphen), and draws them in DejaVu Sans as transparent PNGs. A heading or a
  * body that does not fit its lines and the box is drawn smaller, step by step down to a floor;
- * what still does not fit then ends with an ellipsis.
+ * a body that still does not fit is shortened at its sentence or clause boundaries (never
+ * mid-phrase, never with an ellipsis), or left out; only a heading (a user's long edit) still
+ * ends with an ellipsis.
+ *
+ * {@link placeText} places a scene's text in its frame, for the renderer (still.ts) and for the
+ * quality report (quality.ts), which measures the contrast of the rendered text at these boxes.
+ * The bottom {@link CAPTION_AREA} of the frame holds no text: a player draws its captions and
+ * its controls there.
  *
  * sharp crops a drawn text to its ink, so heights here are ink heights; {@link metrics} measures
  * the font's line height and its tallest line once per size to turn lines into heights.
  */
 import sharp from 'sharp';
+import { SentenceSplitter } from './source/sentences.js';
+import type { Scene, Storyboard } from './storyboard.js';
 import { fontPath } from './tools.js';
 
 export type Weight = 'bold' | 'regular';
@@ -126,7 +135,17 @@ export async function fitText(
     maxHeight,
     color,
     weight,
-  }: { size: number; lines: number; width: number; maxHeight: number; color: string; weight: Weight },
+    shorten,
+  }: {
+    size: number;
+    lines: number;
+    width: number;
+    maxHeight: number;
+    color: string;
+    weight: Weight;
+    /** At the floor, shorten at sentence and clause boundaries (sentences.ts) instead of cutting. */
+    shorten?: SentenceSplitter | undefined;
+  },
 ): Promise<DrawnText | undefined> {
   for (const scale of SCALES) {
     const options = { size: Math.round(size * scale), width, color, weight };
@@ -134,6 +153,13 @@ export async function fitText(
     const drawn = await drawText(text, options);
     if (drawn.height <= max) return drawn;
     if (scale !== SCALES.at(-1)) continue;
+    if (shorten) {
+      for (const form of shorten.shortenings(text).slice(1)) {
+        const shorter = await drawText(form, options);
+        if (shorter.height <= max) return shorter;
+      }
+      return undefined;
+    }
     const words = text.split(/\s+/).filter(Boolean);
     const cut = (count: number) =>
       `${words
@@ -188,6 +214,7 @@ export async function layoutText(
   width: number,
   maxHeight: number,
   style: TextStyle,
+  language?: string,
 ): Promise<TextLayout> {
   const gap = Math.round(style.body * 0.75);
   const floor = Math.round(style.body * SCALES.at(-1)!);
@@ -212,6 +239,7 @@ export async function layoutText(
       maxHeight: maxHeight - top,
       color,
       weight: 'regular',
+      shorten: new SentenceSplitter(language),
     });
     if (drawn) {
       layout.body = { ...drawn, top };
@@ -219,4 +247,74 @@ export async function layoutText(
     }
   }
   return layout;
+}
+
+/** The bottom share of the frame that holds no burned-in text: the player's captions and controls. */
+export const CAPTION_AREA = 0.25;
+
+/** A scene's text placed in its frame: the accent bar, the text blocks and the shaded band. */
+export interface TextPlacement {
+  /** Left edge of the bar and the text, and the top of the bar. */
+  left: number;
+  top: number;
+  bar: { width: number; height: number };
+  /** From the bar's bottom to the text's top. */
+  barGap: number;
+  text: TextLayout;
+  /** With an image: where the shaded band under the text starts (it reaches the frame's bottom). */
+  bandTop?: number;
+  /** The frame boxes of the drawn heading and body, with their drawn text. */
+  blocks: { kind: 'heading' | 'body'; left: number; top: number; drawn: DrawnText }[];
+}
+
+/** Text sizes and lines for `scene` in a `width` × `height` frame. */
+function textStyle(scene: Scene, width: number, height: number, color: string): TextStyle {
+  // Sized on the short side, so that 16:9 (720 px) and 4:5 (1080 px) read alike; a portrait
+  // frame has the height for a third line of heading.
+  const unit = Math.min(width, height) / 720;
+  return {
+    heading: Math.round((scene.kind === 'content' ? 46 : 58) * unit),
+    body: Math.round((scene.kind === 'content' ? 29 : 32) * unit),
+    headingLines: height > width ? 3 : 2,
+    bodyLines: scene.kind === 'content' ? 4 : 3,
+    color,
+  };
+}
+
+/** An ffmpeg-style colour (`0xRRGGBB` or a name) as sharp and pango read it. */
+export function cssColor(color: string): string {
+  return color.replace(/^0x/i, '#');
+}
+
+/**
+ * Where `scene`'s text goes in `board`'s frame. Inside the safe area and above the caption area;
+ * with an image at the bottom of that room (taking at most 45 % of the frame, so the picture
+ * shows), without one centred in it.
+ */
+export async function placeText(scene: Scene, board: Storyboard): Promise<TextPlacement> {
+  const { width: w, height: h } = board;
+  const safe = safeArea(w, h);
+  const bottom = Math.min(safe.top + safe.height, h - Math.round(h * CAPTION_AREA));
+  const bar = { width: Math.round(w * 0.12), height: Math.max(4, Math.round(h * 0.008)) };
+  const barGap = Math.round(h * 0.025);
+  const room = bottom - safe.top;
+  const maxText = (scene.image ? Math.min(room, Math.round(h * 0.45)) : room) - bar.height - barGap;
+  const style = textStyle(scene, w, h, cssColor(board.palette.text));
+  const text = await layoutText(scene, safe.width, maxText, style, board.language);
+  const group = bar.height + barGap + text.height;
+  const top = scene.image ? bottom - group : safe.top + Math.round((room - group) / 2);
+  const textTop = top + bar.height + barGap;
+  const blocks = (['heading', 'body'] as const).flatMap((kind) => {
+    const drawn = text[kind];
+    return drawn ? [{ kind, left: safe.left, top: textTop + drawn.top, drawn }] : [];
+  });
+  return {
+    left: safe.left,
+    top,
+    bar,
+    barGap,
+    text,
+    blocks,
+    ...(scene.image ? { bandTop: Math.max(0, top - Math.round(h * 0.04)) } : {}),
+  };
 }

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { transcript } from './accessibility.js';
+import { captions, transcript } from './accessibility.js';
 import type { Storyboard } from './storyboard.js';
 import { sceneStill } from './still.js';
 import type { ProgressStage } from 'video-plugin/internal';
@@ -41,6 +41,8 @@ export class RenderError extends Error {
     super(message);
   }
 }
+
+export { captions } from './accessibility.js';
 
 export interface RenderedFiles {
   video: string;
@@ -92,20 +94,6 @@ export function ffmpeg(args: string[], signal?: AbortSignal, onTime?: (seconds: 
       }
     });
   });
-}
-
-/** WebVTT captions: one cue per scene, its narration. */
-export function captions(board: Storyboard): string {
-  const time = (seconds: number) => {
-    const ms = Math.round(seconds * 1000);
-    const pad = (n: number, size = 2) => String(n).padStart(size, '0');
-    return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-  };
-  const cues = board.scenes.map(
-    (scene, index) =>
-      `${index + 1}\n${time(scene.start)} --> ${time(scene.start + scene.duration)}\n${scene.narration}\n`,
-  );
-  return `WEBVTT\n\n${cues.join('\n')}`;
 }
 
 /**

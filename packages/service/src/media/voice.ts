@@ -6,7 +6,7 @@
  * one mono 16-bit WAV track as long as the video.
  */
 import type { Storyboard } from './storyboard.js';
-import { WORDS_PER_MINUTE } from './storyboard.js';
+import { VOICE_LEAD, WORDS_PER_MINUTE } from './storyboard.js';
 
 /**
  * The eSpeak NG voice of each language code. eSpeak NG has no Australian or New Zealand English:
@@ -119,7 +119,7 @@ export async function voiceover(board: Storyboard): Promise<Buffer> {
     const length = Math.round(scene.duration * rate);
     const part = new Int16Array(length);
     // A short lead-in, then the speech; whatever still does not fit is cut.
-    const lead = Math.round(0.15 * rate);
+    const lead = Math.round(VOICE_LEAD * rate);
     part.set(pcm.samples.subarray(0, Math.max(0, length - lead)), lead);
     parts.push(part);
   }

@@ -10,6 +10,7 @@ import {
   type Progress,
   type Video,
 } from 'video-plugin/internal';
+import type { SceneSources } from '../media/storyboard.js';
 
 /** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
 export interface SceneDraft {
@@ -17,6 +18,8 @@ export interface SceneDraft {
   body?: string;
   narration: string;
   image: number | null;
+  /** Where the scene came from; absent in storyboards made before issue 33. */
+  sources?: SceneSources;
 }
 
 /**

@@ -191,6 +191,15 @@ const STYLE = html`<style>
     background: #1e1b4b;
     display: block;
   }
+  /* Where a scene came from: long URLs and excerpts wrap anywhere rather than widen the frame. */
+  .sources {
+    overflow-wrap: anywhere;
+    font-size: 0.875em;
+    color: var(--vp-muted);
+  }
+  .sources p {
+    margin: var(--vp-space) 0 0;
+  }
   .skeleton {
     display: inline-block;
     background: var(--vp-surface);

@@ -2,7 +2,7 @@
  * What the service keeps: the records of each kind, as the API, the jobs and the database see
  * them. Plain JSON data: the database stores each record as it is here.
  */
-import type { WebhookEvent, Progress } from 'video-plugin/internal';
+import type { WebhookEvent, Progress, RenderQuality } from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
 
 /** Status of a topic search, a generation or a render. */
@@ -62,6 +62,8 @@ export interface TopicRecord extends Owner, StatusRecord {
   title?: string;
   description?: string;
   images: string[];
+  /** The page's `og:site_name`, the business's name for the storyboard (not part of the public topic). */
+  siteName?: string;
   /** The page's headings and key sentences, for the storyboard (not part of the public topic). */
   headings?: string[];
   sentences?: string[];
@@ -89,6 +91,8 @@ export interface RenderRecord {
   error?: StatusError;
   progress?: Progress;
   renderedAt?: string;
+  /** What the finished file measures (real media, COMPLETE): media/quality.ts. */
+  quality?: RenderQuality;
 }
 
 /** A stored video. Media URLs are not stored: they depend on where the service listens. */

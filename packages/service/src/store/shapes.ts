@@ -3,7 +3,7 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type { RenderFiles, Progress } from 'video-plugin/internal';
+import type { RenderFiles, Progress, RenderQuality } from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
 import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
 
@@ -85,6 +85,8 @@ export interface RenderView {
   renderedAt?: string;
   files?: RenderFiles;
   altText?: string;
+  /** The finished file's quality report (real media, COMPLETE). */
+  quality?: RenderQuality;
 }
 
 /** The account without its owner field and internal flag. */
@@ -151,6 +153,7 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       ...(render.status === 'COMPLETE'
         ? { files: renderFiles(video, media, render.format), altText: altText(video, video.storyboard) }
         : {}),
+      ...(render.status === 'COMPLETE' && render.quality ? { quality: render.quality } : {}),
     })),
   };
 }

@@ -121,9 +121,9 @@ export class Webhooks {
   videoRendered(video: VideoRecord): void {
     // The renders exactly as the API shows them (the same files and alt text as `videoRendered`).
     const renders = videoView(video, this.#baseURL()).renders.flatMap(
-      ({ format, status, url, renderedAt, files, altText }) =>
+      ({ format, status, url, renderedAt, files, altText, quality }) =>
         status === 'COMPLETE' && url !== undefined && files && altText !== undefined
-          ? [{ format, url, renderedAt: renderedAt ?? nowISO(), files, altText }]
+          ? [{ format, url, renderedAt: renderedAt ?? nowISO(), files, altText, ...(quality ? { quality } : {}) }]
           : [],
     );
     this.#emit(video.partnerID, {

@@ -38,7 +38,7 @@ const PAGES: { name: string; language: string; duration: 5 | 15; source: Omit<St
     language: 'de',
     duration: 15,
     source: {
-      sourceURL: 'https://www.baeckerei-sonnenschein-freiburg.example/',
+      sourceURL: 'https://www.baeckerei-sonnenschein-freiburg.de/',
       title: 'Handwerksbäckerei Sonnenschein Freiburg im Breisgau',
       description:
         'Handwerksbäckerei in Freiburg: Sauerteigbrot, Brezeln und Kuchen seit 1962. Jeden Morgen frisch aus dem Steinofen.',
@@ -54,7 +54,7 @@ const PAGES: { name: string; language: string; duration: 5 | 15; source: Omit<St
     language: 'fr',
     duration: 5,
     source: {
-      sourceURL: 'https://www.patisserie-artisanale-aix.example/',
+      sourceURL: 'https://www.patisserie-artisanale-aix.fr/',
       title: 'Pâtisserie Artisanale Éclairs & Macarons d’Aix-en-Provence',
       description:
         'Pâtisserie artisanale à Aix-en-Provence : éclairs, macarons, tartes aux fruits de saison et créations personnalisées pour vos événements.',
@@ -65,7 +65,7 @@ const PAGES: { name: string; language: string; duration: 5 | 15; source: Omit<St
     language: 'pt',
     duration: 5,
     source: {
-      sourceURL: 'https://www.padaria-sao-joao.example/',
+      sourceURL: 'https://www.padaria-sao-joao.pt/',
       title: 'Padaria e Confeitaria Tradicional São João da Conceição',
       description:
         'Pães artesanais, pastéis de nata, bolos de aniversário e café acabado de moer, servidos todos os dias desde 1958 no coração de Lisboa.',
@@ -76,7 +76,7 @@ const PAGES: { name: string; language: string; duration: 5 | 15; source: Omit<St
     language: 'de',
     duration: 15,
     source: {
-      sourceURL: 'https://www.dampfschiff.example/',
+      sourceURL: 'https://www.dampfschiff.de/',
       title: COMPOUND,
       description: `${COMPOUND}sjahresabschlussberichtsveröffentlichungsverordnung.`,
       headings: [`${COMPOUND}smitglieder`],

@@ -42,7 +42,7 @@ function pixel(file: string, x: number, y: number): [number, number, number] {
 }
 
 const SOURCE: StoryboardSource = {
-  sourceURL: 'https://www.harbor-lane.example/',
+  sourceURL: 'https://www.harborlane.coffee/',
   title: 'Harbor Lane Coffee Roasters | Home',
   description: 'Small-batch coffee roasted every morning by the harbor. Visit our café.',
   headings: ['Roasted at dawn', 'Our café', 'Beans to take home'],
@@ -71,7 +71,16 @@ describe('storyboard', () => {
       { ...SOURCE, description: 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot. Besuchen Sie uns.' },
       { aspectRatio: '16:9', duration: 5, language: 'de' },
     );
-    assert.equal(board.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot.');
+    assert.equal(board.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot. Besuchen Sie uns.');
+    const longer = buildStoryboard(
+      {
+        ...SOURCE,
+        description:
+          'Dr. Müller backt seit 1962 um 5.30 Uhr Brot. Zweimal am Tag holen wir frisches Mehl aus der alten Mühle am Fluss hinter dem Dorf.',
+      },
+      { aspectRatio: '16:9', duration: 5, language: 'de' },
+    );
+    assert.equal(longer.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot.');
     const short = buildStoryboard(
       { ...SOURCE, description: 'Fresh coffee' },
       { aspectRatio: '16:9', duration: 5, language: 'en' },
@@ -111,26 +120,57 @@ describe('storyboard', () => {
     assert.equal(board.scenes[0]!.heading, 'Harbor Lane Coffee Roasters');
     assert.equal(board.scenes[0]!.image, '/a.png');
     assert.equal(board.scenes[1]!.heading, 'Roasted at dawn');
-    assert.match(board.scenes[1]!.narration, /twelve single-origin/);
+    assert.match(board.scenes[2]!.body!, /twelve single-origin/);
     assert.equal(board.scenes[1]!.image, '/b.png');
-    assert.equal(board.scenes.at(-1)!.body, 'harbor-lane.example');
-    assert.equal(board.scenes.at(-1)!.narration, 'Besuchen Sie harbor-lane.example.');
+    assert.equal(board.scenes.at(-1)!.body, 'harborlane.coffee');
+    assert.equal(board.scenes.at(-1)!.narration, 'Besuchen Sie harborlane.coffee.');
   });
 
-  test('text cut to fit a scene ends with an ellipsis on screen and a full stop in the narration', () => {
-    const long = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
+  test('the closing line never names a local address: the business instead, in the language', () => {
+    for (const sourceURL of [
+      'http://localhost:3000/',
+      'http://127.0.0.1:8080/',
+      'http://[::1]/',
+      'http://shop.test/',
+    ]) {
+      const board = buildStoryboard({ ...SOURCE, sourceURL }, { aspectRatio: '16:9', duration: 15, language: 'fr' });
+      const closing = board.scenes.at(-1)!;
+      assert.equal(closing.narration, 'Découvrez Harbor Lane Coffee Roasters.', sourceURL);
+      assert.equal(closing.body, undefined, sourceURL);
+    }
+    const named = buildStoryboard(
+      { sourceURL: 'http://10.0.0.7/', siteName: 'Bloom & Stem', images: [] },
+      { aspectRatio: '16:9', duration: 5, language: 'en-GB' },
+    );
+    assert.equal(named.scenes.at(-1)!.narration, 'Discover Bloom & Stem.');
+  });
+
+  test('text too long for a scene is shortened at sentence or clause boundaries, never mid-phrase or with an ellipsis', () => {
     const board = buildStoryboard(
       {
         ...SOURCE,
-        headings: [`${long}, and more`],
-        sentences: [`${long} seventeen eighteen nineteen twenty, twenty-one twenty-two twenty-three.`],
+        sentences: [
+          'We buy from Oregon growers at the Portland flower market every single morning, so your bouquet is cut the day you get it and lasts for a week or more in its vase.',
+          'Our florists arrange each bouquet by hand (with seasonal greens), which takes about an hour.',
+        ],
       },
       { aspectRatio: '16:9', duration: 15, language: 'en-US' },
     );
-    const scene = board.scenes[1]!;
-    assert.equal(scene.heading, 'one two three four five six seven eight…');
-    assert.match(scene.body!, /twenty-one twenty-two…$/);
-    assert.match(scene.narration, /[a-z]\.$/);
+    const [, first, second] = board.scenes;
+    // The first sentence short enough to say (cut before its clause), shown whole.
+    assert.equal(first!.narration, 'Our florists arrange each bouquet by hand.');
+    assert.equal(
+      first!.body,
+      'Our florists arrange each bouquet by hand (with seasonal greens), which takes about an hour.',
+    );
+    assert.equal(first!.sources?.voiceover, first!.body);
+    // No form of the other is short enough to say: it is shown, cut at its clause, and the heading said.
+    assert.equal(second!.body, 'We buy from Oregon growers at the Portland flower market every single morning.');
+    assert.equal(second!.narration, 'Our café.');
+    for (const scene of board.scenes) {
+      assert.doesNotMatch(`${scene.heading} ${scene.body ?? ''} ${scene.narration}`, /…/);
+      assert.match(scene.narration, /[.!?]$/);
+    }
   });
 
   test('a page without images gets text scenes; a page without text still gets a video', () => {
@@ -196,7 +236,7 @@ describe('render', () => {
       const [r, g, b] = pixel(files.thumbnail, 2, 2);
       assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
       assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
-      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
+      assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.150 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
       // Readable by the service's user only, like the data file.
       for (const file of Object.values(files)) assert.equal(statSync(file).mode & 0o777, 0o600, file);

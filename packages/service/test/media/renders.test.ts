@@ -165,7 +165,9 @@ describe('the files of a finished render', () => {
       // The alt text names the video (its current name) and says what it is.
       assert.equal(render!.altText, 'A 5-second video about “Harbor Lane spring ad”.');
 
-      // The API's video, and the video.rendered webhook, carry the same renders.
+      // The quality report of the finished file (quality.test.ts checks its figures).
+      assert.equal(typeof render!.quality?.loudnessLUFS, 'number');
+      // The API's video, and the video.rendered webhook, carry the same renders (the report too).
       const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
       assert.deepEqual(video.renders, renders);
       const event = await renderedEvent('/real');
@@ -183,7 +185,7 @@ describe('the files of a finished render', () => {
       const { service, videoId, renders } = await renderedVideo('real', 'older', 'de');
       const transcriptURL = renders[0]!.files!.transcript!.url;
       const first = await get(transcriptURL);
-      assert.match(first.text, /Besuchen Sie /);
+      assert.match(first.text, /Entdecken Sie /); // a local address is not named
       assert.equal(renders[0]!.altText, 'Ein 5-sekündiges Video über „Harbor Lane spring ad“.');
       unlinkSync(join(work, 'older', 'videos', `${videoId}-final.txt`));
       const again = await get(transcriptURL);
@@ -259,7 +261,7 @@ describe('the files of a finished render', () => {
 describe('the words of a render', () => {
   const board = buildStoryboard(
     {
-      sourceURL: 'https://harbor.example/',
+      sourceURL: 'https://harbor.coffee/',
       title: 'Harbor Lane Coffee | Home',
       description: 'Small-batch coffee, roasted every morning.',
       headings: ['Roasted at dawn', 'Our origins', 'Visit the roastery', 'Wholesale'],
@@ -278,7 +280,7 @@ describe('the words of a render', () => {
       at = index;
     }
     assert.match(text, /^\[0:00\] Harbor Lane Coffee\n/);
-    assert.match(text, /\n\[0:25\] Harbor Lane Coffee\nRendez-vous sur harbor\.example\.\n$/);
+    assert.match(text, /\n\[0:25\] Harbor Lane Coffee\nRendez-vous sur harbor\.coffee\.\n$/);
   });
 
   test('the alt text is in the video’s language, names it and lists a few scene headings', () => {

@@ -10,6 +10,8 @@ const SceneInput = strictObject({
   body: z.optional(z.string().check(z.trim(), z.maxLength(300))),
   narration: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(400)),
   image: z.nullable(z.int().check(z.gte(0), z.lte(63))),
+  /** The sources the storyboard gave (sent back as read): ignored, the service keeps its own. */
+  sources: z.optional(z.unknown()),
 });
 /** What the editor saves: the name, and (real media) the scenes, in order. */
 const SaveBody = strictObject({
@@ -92,6 +94,7 @@ export const getStoryboard: Handler = (request) => {
         ...(scene.body !== undefined ? { body: scene.body } : {}),
         narration: scene.narration,
         image: scene.image === undefined ? null : files.indexOf(scene.image),
+        ...(scene.sources ? { sources: scene.sources } : {}),
       })),
       images: files.map((file) => request.ctx.baseURL() + topicPicturePath(video.topicId ?? '', file)),
       editable: board !== undefined && !video.isCompleted,

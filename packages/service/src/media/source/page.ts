@@ -10,6 +10,10 @@
  *   renderer refuses by extension (SVG, AVIF, …) only fill the places left.
  * - Text: `h1`–`h3` headings and the sentences of `<p>`s (sentences.ts), without what `<script>`,
  *   `<style>`, `<noscript>`, `<template>`, `<svg>` or `<math>` hold, whitespace collapsed.
+ * - Name: `og:site_name`, the business's own name for itself.
+ * - Nothing a browser would not show: no text or image inside an element that is `hidden`,
+ *   `aria-hidden="true"`, styled inline `display:none` or `visibility:hidden`, a `<template>` or a
+ *   `<noscript>` (a page's stylesheets are not read: what they hide still counts).
  */
 import { Parser, type Handler } from 'htmlparser2';
 import { SentenceSplitter } from './sentences.js';
@@ -17,6 +21,8 @@ import { type Candidate, candidatesOf, isPixel, largest, rendererCanUse, usableS
 
 /** What a topic takes from its source page. */
 export interface SourcePage {
+  /** `og:site_name`. */
+  siteName?: string;
   title?: string;
   description?: string;
   images: string[];
@@ -39,8 +45,20 @@ const MAX_PARAGRAPHS = MAX_TEXTS * 4;
 const MAX_IMAGE_URLS = MAX_IMAGES * 4;
 
 const META_IMAGES = ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'];
-/** Elements whose text is not the page's (their images still count, but for template's). */
+/** Elements whose text is not the page's (their images still count, but for those hidden). */
 const SILENT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
+/** Elements whose content a browser does not show, images included. */
+const UNSHOWN = new Set(['noscript', 'template']);
+/** Elements that have no end tag: they hide nothing after them. */
+const VOID = new Set('area base br col embed hr img input link meta source track wbr'.split(' '));
+
+/** Whether an element with `attributes` is hidden from a browser's reader, whatever it holds. */
+function hides(name: string, attributes: Record<string, string>): boolean {
+  if (UNSHOWN.has(name) || 'hidden' in attributes) return true;
+  if (attributes['aria-hidden']?.trim().toLowerCase() === 'true') return true;
+  const style = attributes.style?.toLowerCase().replace(/\s+/g, '') ?? '';
+  return /(^|;)(display:none|visibility:(hidden|collapse))(!important)?(;|$)/.test(style);
+}
 const HEADINGS = new Set(['h1', 'h2', 'h3']);
 
 /** Text of one element, collected up to a limit. */
@@ -81,9 +99,11 @@ export class PageReader {
   #heading: TextBuffer | undefined;
   #paragraph: TextBuffer | undefined;
   #sentences: SentenceSplitter | undefined;
-  /** How deep inside silent elements (and inside `<template>`) the parser is. */
+  /** How deep inside silent elements (and inside hidden ones, {@link hides}) the parser is. */
   #silent = 0;
   #inert = 0;
+  /** The open elements, each with whether it hides what it holds. */
+  readonly #elements: { name: string; hides: boolean }[] = [];
   /** The candidates of the `<source>`s of the `<picture>` being read. */
   #picture: Candidate[] | undefined;
   readonly #imageURLs: string[] = [];
@@ -113,6 +133,7 @@ export class PageReader {
     const first = (...texts: (string | undefined)[]) =>
       texts.map((text) => (text === undefined ? undefined : limit(collapse(text)))).find(Boolean);
     const meta = (name: string) => this.#meta.get(name)?.[0];
+    const siteName = first(meta('og:site_name'));
     const title = first(meta('og:title'), meta('twitter:title'), this.#title?.toString());
     const description = first(meta('og:description'), meta('twitter:description'), meta('description'));
 
@@ -125,6 +146,7 @@ export class PageReader {
       (rendererCanUse(url) ? usable : others).push(url.href);
     }
     return {
+      ...(siteName ? { siteName } : {}),
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
       images: [...usable, ...others].slice(0, MAX_IMAGES),
@@ -134,7 +156,9 @@ export class PageReader {
   }
 
   #open(name: string, attributes: Record<string, string>): void {
-    if (name === 'template') this.#inert++;
+    const hidden = hides(name, attributes);
+    if (!VOID.has(name)) this.#elements.push({ name, hides: hidden });
+    if (hidden) this.#inert++;
     if (SILENT.has(name)) this.#silent++;
     if (this.#inert > 0) return;
     switch (name) {
@@ -172,7 +196,11 @@ export class PageReader {
   }
 
   #close(name: string): void {
-    if (name === 'template') this.#inert--;
+    if (!VOID.has(name)) {
+      // The parser closes every element it opened, in order (implied ends included).
+      const element = this.#elements.pop();
+      if (element?.hides) this.#inert--;
+    }
     if (SILENT.has(name)) this.#silent--;
     if (name === 'title' && this.#title) this.#titleDone = true;
     else if (name === 'picture') this.#picture = undefined;
@@ -181,7 +209,7 @@ export class PageReader {
   }
 
   #text(text: string): void {
-    if (this.#silent > 0) return;
+    if (this.#silent > 0 || this.#inert > 0) return;
     if (this.#title && !this.#titleDone) this.#title.add(text);
     this.#heading?.add(text);
     this.#paragraph?.add(text);

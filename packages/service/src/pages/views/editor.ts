@@ -2,10 +2,30 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { HostConfig } from 'video-plugin/internal';
-import type { EditorBoard } from '../client.js';
+import type { EditorBoard, SceneDraft } from '../client.js';
 import { errorText, formatDate, t } from '../i18n.js';
 import { progressBar } from '../progress.js';
 import { formValue, scenesEditable, videoPicture, type View, type ViewActions } from './common.js';
+
+/**
+ * Where a scene came from: its page, the page's words its title, text and voiceover were taken
+ * from, and its picture's address. A text without an excerpt was written by the service or the
+ * user; it is not listed.
+ */
+function sourcesOf(scene: SceneDraft, index: number): TemplateResult | typeof nothing {
+  const sources = scene.sources;
+  if (!sources) return nothing;
+  const quoted = (key: 'editor.sourceHeading' | 'editor.sourceText' | 'editor.sourceVoiceover', excerpt?: string) =>
+    excerpt ? html`<p>${t(key)} <q>${excerpt}</q></p>` : nothing;
+  const link = (url: string) => html`<a href=${url} target="_blank" rel="noopener noreferrer">${url}</a>`;
+  return html`<details class="sources" data-sources=${index}>
+    <summary>${t('editor.sources', { n: index + 1 })}</summary>
+    <p>${t('editor.sourcePage')} ${link(sources.pageURL)}</p>
+    ${quoted('editor.sourceHeading', sources.heading)} ${quoted('editor.sourceText', sources.text)}
+    ${quoted('editor.sourceVoiceover', sources.voiceover)}
+    ${sources.pictureURL ? html`<p>${t('editor.sourcePicture')} ${link(sources.pictureURL)}</p>` : nothing}
+  </details>`;
+}
 
 /** The scene list of the editor: each scene's picture, text, voiceover line, order. */
 function scenesEditor(board: EditorBoard, editable: boolean, actions: ViewActions): TemplateResult {
@@ -70,6 +90,7 @@ function scenesEditor(board: EditorBoard, editable: boolean, actions: ViewAction
                   </option>`,
               )}
             </select>
+            ${sourcesOf(scene, index)}
           </div>
           <div class="row">
             <button

@@ -28,6 +28,7 @@ import {
   type VideoRecord,
 } from '../store/store.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
+import { DEFAULT_SEARCH_SLOTS, Slots } from '../http/limits.js';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {
@@ -73,6 +74,8 @@ export class Jobs {
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
+  /** Topic searches fetching (their page or an image) at once, per account and in all. */
+  readonly #searches: Slots;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -89,6 +92,8 @@ export class Jobs {
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
       /** What source pages and images may be fetched from (default: a service on loopback). */
       egress?: EgressPolicy;
+      /** Topic searches fetching at once (default {@link DEFAULT_SEARCH_SLOTS}); the others wait PENDING. */
+      searchSlots?: { perAccount: number; total: number };
     },
   ) {
     this.#store = store;
@@ -99,6 +104,7 @@ export class Jobs {
     this.#renders = renderQueue(options.renderConcurrency);
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
+    this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -244,6 +250,11 @@ export class Jobs {
     return { active: this.#renders.activeCount, waiting: this.#renders.pendingCount };
   }
 
+  /** Topic search fetches running, and waiting for a slot. */
+  get searchQueue(): { running: number; waiting: number } {
+    return this.#searches.counts;
+  }
+
   /** How many jobs are running. */
   get running(): number {
     return this.#running;
@@ -302,16 +313,24 @@ export class Jobs {
     const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
     if (topic.status === 'PENDING') {
       await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
-      advance(topic, 'PROCESSING');
-      if (!progress.stage('reading_page')) this.#store.changed(change);
     }
-    progress.stage('reading_page');
+    // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
+    // started, only so many read pages and decode images at once.
+    const account = `${topic.partnerID}/${topic.accountID}`;
     let page;
     try {
-      page = await fetchSourcePage(topic.sourceURL, {
-        timeoutMs: this.#fetchTimeoutMs,
-        signal: this.#closing.signal,
-        egress: this.#egress,
+      page = await this.#searches.run(account, () => {
+        this.#closing.signal.throwIfAborted();
+        if (topic.status === 'PENDING') {
+          advance(topic, 'PROCESSING');
+          if (!progress.stage('reading_page')) this.#store.changed(change);
+        }
+        progress.stage('reading_page');
+        return fetchSourcePage(topic.sourceURL, {
+          timeoutMs: this.#fetchTimeoutMs,
+          signal: this.#closing.signal,
+          egress: this.#egress,
+        });
       });
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
@@ -337,11 +356,13 @@ export class Jobs {
       // Real media: the service keeps its own copy (videos never hot-link the source site);
       // an image that cannot be used is left out of the video, not of the topic.
       if (this.#media === 'real') {
-        const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
-          timeoutMs: this.#fetchTimeoutMs,
-          signal: this.#closing.signal,
-          egress: this.#egress,
-        });
+        const kept = await this.#searches.run(account, () =>
+          downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+            timeoutMs: this.#fetchTimeoutMs,
+            signal: this.#closing.signal,
+            egress: this.#egress,
+          }),
+        );
         if ('file' in kept) topic.files.push(kept.file);
       }
       topic.images.push(image);

@@ -4,7 +4,7 @@ import { newId, nowISO, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
 import { HttpError } from '../reply.js';
-import { authenticate, body, nonEmpty, partnerOf, type Handler } from './request.js';
+import { authenticate, body, nonEmpty, partnerOf, spend, type Handler } from './request.js';
 import { created, session, TokenBody, tokenContext } from './sessions.js';
 
 const SignInBody = strictObject({
@@ -17,6 +17,7 @@ const AccountUpdateBody = strictObject(accountInfoShape);
 export const createAccount: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
+  spend(request, 'tokens');
   const { partner, claim } = await verifyToken(
     token,
     { operation: 'createAccount', kinds: { create: AccountClaimsSchema }, defaultKind: 'create', partnerID },
@@ -42,6 +43,7 @@ export const signIn: Handler = async (request) => {
     );
   }
   const { emailAddress, firstName, lastName } = await body(request, SignInBody);
+  spend(request, 'signIn', { partnerID: partner.id });
   const wanted = emailAddress.toLowerCase();
   // Passwordless, so it may enter only accounts it made itself, never one made with a token.
   const existing = [...ctx.store.accounts.values()].find(

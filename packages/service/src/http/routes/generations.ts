@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { InvalidStateError, strictObject } from 'video-plugin/internal';
 import { generationView } from '../../store/shapes.js';
-import { authenticate, body, nonEmpty, once, type Handler } from './request.js';
+import { authenticate, body, nonEmpty, once, spend, type Handler } from './request.js';
 
 /** Languages a generation accepts (DESIGN §2). */
 export const LANGUAGES = ['de', 'en-AU', 'en-GB', 'en-NZ', 'en-US', 'es', 'fr', 'it-IT', 'pt'] as const;
@@ -20,6 +20,7 @@ const GenerationBody = strictObject({
 export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
   const params = await body(request, GenerationBody);
+  spend(request, 'generations', { owner });
   const normalised = {
     topicId: params.topicId,
     aspectRatio: params.aspectRatio,

@@ -18,6 +18,7 @@ import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
+import type { Budgets, LimitedCall } from '../limits.js';
 
 /** What the handlers work with. */
 export interface ApiContext {
@@ -31,6 +32,8 @@ export interface ApiContext {
   baseURL: () => string;
   /** Where downloaded images and renders are kept (real media). */
   mediaDir: string;
+  /** What each caller may still start (http/limits.ts). */
+  budgets: Budgets;
 }
 
 interface Request {
@@ -97,7 +100,22 @@ export function bearer(req: IncomingMessage): string | undefined {
  * (`?session=`): URLs end up in logs, proxies and the Referer.
  */
 export function authenticate({ req, ctx }: Request): { owner: Owner; account: AccountRecord; key: string } {
-  return sessionOf(ctx.store, bearer(req), ctx.config.sessionMaxAgeMs);
+  return sessionOf(ctx.store, bearer(req), ctx.config);
+}
+
+/**
+ * Spends one `call` from the caller's budgets: its IP address, and its account or partner when
+ * known (http/limits.ts). Called before any work, so a refused call changes nothing.
+ *
+ * @throws {HttpError} 429 `rate_limited`.
+ */
+export function spend(request: Request, call: LimitedCall, who: { owner?: Owner; partnerID?: string } = {}): void {
+  const { owner, partnerID } = who;
+  request.ctx.budgets.spend(call, {
+    ip: request.req.socket.remoteAddress ?? 'unknown',
+    ...(owner ? { account: `${owner.partnerID}/${owner.accountID}` } : {}),
+    ...(partnerID !== undefined ? { partner: partnerID } : {}),
+  });
 }
 
 export function partnerOf({ params, ctx }: Request): Partner {

@@ -759,6 +759,25 @@ describe('Plugin: UI, mount and events', () => {
     expect(heard).to.deep.equal([]);
   });
 
+  it('an authMode the partner did not enable is refused at the handshake, naming the mode and the fix (issue 29)', async () => {
+    // jwt-partner allows tokens only: a studio with its own sign-in is never shown for it.
+    const plugin = await createPlugin({ partnerID: 'jwt-partner', authMode: 'uncontrolled' });
+    const error = await rejection(plugin.getVideos());
+    expect(error).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(error.code).to.equal('account_methods_disabled');
+    expect(error.message)
+      .to.contain("does not allow authMode 'uncontrolled'")
+      .and.contain("Create the Plugin with authMode 'jwt'");
+    expect(error.data).to.deep.include({ partnerID: 'jwt-partner', authMode: 'uncontrolled' });
+    const opened = await rejection(plugin.openPlugin());
+    expect(opened).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(plugin.isOpen).to.equal(false);
+    // The same partner in its own mode works.
+    const allowed = await createPlugin({ partnerID: 'jwt-partner' });
+    const accountID = await allowed.createAccount(await token('create', { partnerID: 'jwt-partner' }));
+    expect((await allowed.getAccountInfo()).id).to.equal(accountID);
+  });
+
   it('without isDebug the library prints nothing', async () => {
     const printed: unknown[] = [];
     const originals = {

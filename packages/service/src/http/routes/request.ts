@@ -11,8 +11,8 @@ import {
   parseOrThrow,
   IDEMPOTENCY_KEY,
 } from 'video-plugin/internal';
-import type { Partner, ServiceConfig } from '../../config.js';
-import { readJson } from '../reply.js';
+import type { AuthMode, Partner, ServiceConfig } from '../../config.js';
+import { HttpError, readJson } from '../reply.js';
 import { fingerprint, type AccountRecord, type Owner, type Store } from '../../store/store.js';
 import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
@@ -130,4 +130,28 @@ export function partnerOf({ params, ctx }: Request): Partner {
     );
   }
   return partner;
+}
+
+/** What each auth mode lets the partner's users do, for messages. */
+const MODE_USE = {
+  jwt: "tokens from the partner's back end (createAccount, loginAccount)",
+  uncontrolled: "the studio's own sign-in",
+} as const;
+
+/**
+ * Refuses what needs an auth mode the partner did not enable (issue 29, finding 2): the studio's
+ * sign-in (`uncontrolled`), a token redeemed (`jwt`), and a handshake whose `authMode` is not one
+ * of the partner's.
+ *
+ * @throws {HttpError} 403 `account_methods_disabled` naming the mode, the partner's modes and the fix.
+ */
+export function requireAuthMode(partner: Partner, mode: AuthMode): void {
+  if (partner.authModes.includes(mode)) return;
+  throw new HttpError(
+    403,
+    'account_methods_disabled',
+    `Partner "${partner.id}" does not allow authMode '${mode}' (${MODE_USE[mode]}); its auth modes: ${partner.authModes.join(', ')}. ` +
+      `Create the Plugin with authMode '${partner.authModes[0]}', or enable '${mode}' for the partner (the local service: --auth-mode ${mode}).`,
+    { partnerID: partner.id, authMode: mode, authModes: [...partner.authModes] },
+  );
 }

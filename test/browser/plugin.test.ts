@@ -12,6 +12,7 @@ import {
   NotAuthenticatedError,
   NotFoundError,
   OriginNotAllowedError,
+  ServiceError,
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
@@ -776,6 +777,23 @@ describe('Plugin: UI, mount and events', () => {
     const allowed = await createPlugin({ partnerID: 'jwt-partner' });
     const accountID = await allowed.createAccount(await token('create', { partnerID: 'jwt-partner' }));
     expect((await allowed.getAccountInfo()).id).to.equal(accountID);
+  });
+
+  it('a burst of topic searches past the account budget rejects with ServiceError rate_limited and retryAfterMs (issue 29)', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    // 80 at once: more than the budget (30 at once, docs/service.md "Limits") and its refill.
+    const settled = await Promise.allSettled(Array.from({ length: 80 }, () => plugin.startTopicSearch(BUSINESS_URL)));
+    const refused = settled.flatMap((each) => (each.status === 'rejected' ? [each.reason] : []));
+    expect(refused.length).to.be.greaterThan(0);
+    expect(settled.length - refused.length).to.be.at.least(30);
+    for (const error of refused) {
+      expect(error).to.be.instanceOf(ServiceError);
+      expect(error.code).to.equal('rate_limited');
+      expect(error.data.limit).to.equal('topicSearches.account');
+      expect(error.data.retryAfterMs).to.be.within(1, 60_000);
+      expect(error.message).to.contain('Retry after');
+    }
   });
 
   it('without isDebug the library prints nothing', async () => {

@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import * as z from 'zod/mini';
 import { InvalidParameterError, parseOrThrow, strictObject } from 'video-plugin/internal';
 import { parseOriginPattern, type OriginPattern } from './origins.js';
-import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
+import { LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
+import { DEFAULT_SEARCH_SLOTS } from './jobs/slots.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
@@ -199,7 +200,7 @@ export interface ServiceConfig {
   readonly sessionIdleMs: number;
   /** The budgets changed from their defaults (http/limits.ts). */
   readonly limits: Readonly<Partial<Record<LimitName, Bucket | false>>>;
-  /** Topic searches fetching at once (http/limits.ts). */
+  /** Topic searches fetching at once (jobs/slots.ts). */
   readonly searchSlots: { readonly perAccount: number; readonly total: number };
   readonly publicDir: string;
   readonly media: 'real' | 'placeholder';

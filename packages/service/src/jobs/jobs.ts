@@ -28,7 +28,7 @@ import {
   type VideoRecord,
 } from '../store/store.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
-import { DEFAULT_SEARCH_SLOTS, Slots } from '../http/limits.js';
+import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {

@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccountToken } from '../../../../src/server/index.js';
-import { Budgets, DEFAULT_LIMITS, LIMIT_NAMES, Slots } from '../../src/http/limits.js';
+import { Budgets, DEFAULT_LIMITS, LIMIT_NAMES } from '../../src/http/limits.js';
+import { Slots } from '../../src/jobs/slots.js';
 import { parseCommandLine, resolveConfig, UsageError } from '../../src/config.js';
+import { errorText } from '../../src/pages/i18n.js';
 import { api, createAccount, PARTNER, SECRET, serve, startTestService } from '../support/helpers.js';
 
 describe('Budgets (token buckets on a driven clock)', () => {
@@ -262,4 +264,12 @@ describe('topic searches at once (searchSlots)', () => {
       assert.equal(service.stats().searchesWaiting, 0);
     },
   );
+});
+
+test('the studio tells its user about a refused budget in plain words, not the generic error', () => {
+  assert.equal(
+    errorText({ code: 'rate_limited' }),
+    'Too many requests in a short time. Wait a minute, then try again.',
+  );
+  assert.notEqual(errorText({ code: 'rate_limited' }), errorText({ code: 'no_such_code' }));
 });

@@ -126,6 +126,8 @@ export const ERROR_CODES = [
   // Service
   'bad_request',
   'payload_too_large',
+  // Too many calls from one caller (HTTP 429): data.retryAfterMs says when to try again.
+  'rate_limited',
   'not_found',
   'internal_error',
 ] as const;
@@ -153,6 +155,7 @@ const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
   destroyed: DestroyedError,
   bad_request: ServiceError,
   payload_too_large: ServiceError,
+  rate_limited: ServiceError,
   internal_error: ServiceError,
 };
 

@@ -175,7 +175,9 @@ describe('diagnose()', function () {
     expect(partner.status).to.equal('error');
     // Never "--partner no-such-partner": that ID may be the typo. The local service names its own.
     expect(partner.message)
-      .to.contain('knows no partner "no-such-partner"; it knows "test-partner", "other-partner", "strict-partner"')
+      .to.contain(
+        'knows no partner "no-such-partner"; it knows "test-partner", "other-partner", "strict-partner", "jwt-partner"',
+      )
       .and.contain("Check partner-id (the Plugin's partnerID) and the iss of your tokens");
     expect(partner).to.not.have.property('fix');
     expect(check(diagnosis, 'connection')).to.not.have.property('fix');

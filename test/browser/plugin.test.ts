@@ -12,6 +12,7 @@ import {
   NotAuthenticatedError,
   NotFoundError,
   OriginNotAllowedError,
+  ServiceError,
   TimeoutError,
 } from '../../src/errors.js';
 import { Plugin } from '../../src/plugin.js';
@@ -757,6 +758,42 @@ describe('Plugin: UI, mount and events', () => {
     for (const each of refused) expect(each).to.be.instanceOf(OriginNotAllowedError);
     expect(plugin.isOpen).to.equal(false);
     expect(heard).to.deep.equal([]);
+  });
+
+  it('an authMode the partner did not enable is refused at the handshake, naming the mode and the fix (issue 29)', async () => {
+    // jwt-partner allows tokens only: a studio with its own sign-in is never shown for it.
+    const plugin = await createPlugin({ partnerID: 'jwt-partner', authMode: 'uncontrolled' });
+    const error = await rejection(plugin.getVideos());
+    expect(error).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(error.code).to.equal('account_methods_disabled');
+    expect(error.message)
+      .to.contain("does not allow authMode 'uncontrolled'")
+      .and.contain("Create the Plugin with authMode 'jwt'");
+    expect(error.data).to.deep.include({ partnerID: 'jwt-partner', authMode: 'uncontrolled' });
+    const opened = await rejection(plugin.openPlugin());
+    expect(opened).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(plugin.isOpen).to.equal(false);
+    // The same partner in its own mode works.
+    const allowed = await createPlugin({ partnerID: 'jwt-partner' });
+    const accountID = await allowed.createAccount(await token('create', { partnerID: 'jwt-partner' }));
+    expect((await allowed.getAccountInfo()).id).to.equal(accountID);
+  });
+
+  it('a burst of topic searches past the account budget rejects with ServiceError rate_limited and retryAfterMs (issue 29)', async () => {
+    const plugin = await createPlugin();
+    await signUp(plugin);
+    // 80 at once: more than the budget (30 at once, docs/service.md "Limits") and its refill.
+    const settled = await Promise.allSettled(Array.from({ length: 80 }, () => plugin.startTopicSearch(BUSINESS_URL)));
+    const refused = settled.flatMap((each) => (each.status === 'rejected' ? [each.reason] : []));
+    expect(refused.length).to.be.greaterThan(0);
+    expect(settled.length - refused.length).to.be.at.least(30);
+    for (const error of refused) {
+      expect(error).to.be.instanceOf(ServiceError);
+      expect(error.code).to.equal('rate_limited');
+      expect(error.data.limit).to.equal('topicSearches.account');
+      expect(error.data.retryAfterMs).to.be.within(1, 60_000);
+      expect(error.message).to.contain('Retry after');
+    }
   });
 
   it('without isDebug the library prints nothing', async () => {

@@ -8,6 +8,8 @@ export const TEST_PARTNERS = [
   { id: 'other-partner', secret: 'other-partner-secret-0123456789abcdef' },
   // A partner that allows no test origin: its frames must refuse the test page.
   { id: 'strict-partner', secret: 'strict-partner-secret-0123456789abcd', allowedOrigins: ['https://shop.example'] },
+  // A partner that signs its users in with tokens only: the studio's own sign-in is not offered.
+  { id: 'jwt-partner', secret: 'jwt-partner-secret-0123456789abcdefgh', authModes: ['jwt'] },
 ];
 
 async function readBody(request) {

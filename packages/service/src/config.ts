@@ -17,11 +17,15 @@ import {
   strictObject,
 } from 'video-plugin/internal';
 import { parseOriginPattern, type OriginPattern } from './origins.js';
+import { LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
+import { DEFAULT_SEARCH_SLOTS } from './jobs/slots.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
 /** The longest a session lasts from its login, and the default: 30 days. */
 export const MAX_SESSION_AGE_MS = 30 * 24 * 3600_000;
+/** How long a session lasts without a call, by default: 24 hours (at most {@link MAX_SESSION_AGE_MS}). */
+export const DEFAULT_SESSION_IDLE_MS = 24 * 3600_000;
 
 /** Secret of the demo partner. Public on purpose: the service is a local stand-in. */
 export const DEMO_SECRET = 'video-plugin-demo-secret-not-for-production';
@@ -115,6 +119,25 @@ const ServiceOptionsSchema = strictObject({
   fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
   sessionMaxAgeMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_SESSION_AGE_MS))),
+  sessionIdleMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_SESSION_AGE_MS))),
+  limits: z.optional(
+    z.partialRecord(
+      z.enum(LIMIT_NAMES as [LimitName, ...LimitName[]]),
+      z.union([
+        z.literal(false),
+        strictObject({
+          burst: z.int().check(z.gte(1), z.lte(1_000_000)),
+          perMinute: z.number().check(z.gt(0), z.lte(1_000_000)),
+        }),
+      ]),
+    ),
+  ),
+  searchSlots: z.optional(
+    strictObject({
+      perAccount: z.int().check(z.gte(1), z.lte(64)),
+      total: z.int().check(z.gte(1), z.lte(256)),
+    }),
+  ),
   publicDir: z.optional(z.string().check(z.minLength(1))),
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
@@ -151,6 +174,12 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `heartbeatMs`: interval of the status stream's keep-alive comment (default 15000);
  * - `sessionMaxAgeMs`: how long a session lasts from its login, at most (default 30 days; the
  *   page's `getLoginToken` logs the user in again when it ends);
+ * - `sessionIdleMs`: how long a session lasts without a call (default 24 hours);
+ * - `limits`: budgets that answer 429 `rate_limited`, by name (`topicSearches.account`...), each
+ *   `{ burst, perMinute }` or `false` (not limited); unnamed ones keep their defaults
+ *   (http/limits.ts, docs/service.md "Limits");
+ * - `searchSlots`: topic searches fetching at once, `{ perAccount, total }` (default 2 and 8);
+ *   the others wait PENDING;
  * - `publicDir`: directory served under `/assets/` (default: the built iframe pages);
  * - `media`: `real` (default: MP4 renders with a voiceover, see docs/service.md) or `placeholder`
  *   (instant SVG stand-ins, for integration tests that never look at the video);
@@ -197,6 +226,12 @@ export interface ServiceConfig {
   readonly heartbeatMs: number;
   /** How long a session lasts from its login (auth/sessions.ts). */
   readonly sessionMaxAgeMs: number;
+  /** How long a session lasts without a call (auth/sessions.ts). */
+  readonly sessionIdleMs: number;
+  /** The budgets changed from their defaults (http/limits.ts). */
+  readonly limits: Readonly<Partial<Record<LimitName, Bucket | false>>>;
+  /** Topic searches fetching at once (jobs/slots.ts). */
+  readonly searchSlots: { readonly perAccount: number; readonly total: number };
   readonly publicDir: string;
   readonly media: 'real' | 'placeholder';
   /** Undefined: a temporary folder, made at start and removed at close. */
@@ -247,6 +282,9 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
     heartbeatMs: parsed.heartbeatMs ?? 15_000,
     sessionMaxAgeMs: parsed.sessionMaxAgeMs ?? MAX_SESSION_AGE_MS,
+    sessionIdleMs: parsed.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    limits: parsed.limits ?? {},
+    searchSlots: parsed.searchSlots ?? DEFAULT_SEARCH_SLOTS,
     publicDir: parsed.publicDir ?? defaultPublicDir(),
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
@@ -332,6 +370,13 @@ Options:
   --render-concurrency N renders at once (default: the number of cores)
   --auth-mode MODE       how the partner's users sign in: jwt (tokens from its back end) or
                          uncontrolled (the studio's own email sign-in); repeatable (default both)
+  --session-idle-ms N    end a session after N ms without a call (default 86400000, 24 h)
+  --session-max-age-ms N end a session N ms after its login (default 2592000000, 30 days)
+  --limit NAME=B/M       a budget: at most B calls at once and M a minute, e.g.
+                         topicSearches.account=10/60; NAME=off lifts it; repeatable
+                         (NAME: signIn, tokens, topicSearches, generations or renders, then
+                         .ip, .account or .partner; defaults in docs/service.md "Limits")
+  --searches-at-once N   topic searches fetching at once in all (default ${DEFAULT_SEARCH_SLOTS.total}; ${DEFAULT_SEARCH_SLOTS.perAccount} per account)
   --webhook-url URL      post the partner's signed events (account.created, video.completed,
                          video.rendered) to URL, http or https; repeatable (default: none)
   --webhook-retry-ms N   wait before a webhook's first retry, doubled for each next one
@@ -377,6 +422,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'webhook-max-retry-ms': { type: 'string' },
         'webhook-retry-for-ms': { type: 'string' },
         'auth-mode': { type: 'string', multiple: true },
+        'session-idle-ms': { type: 'string' },
+        'session-max-age-ms': { type: 'string' },
+        limit: { type: 'string', multiple: true },
+        'searches-at-once': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -427,6 +476,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       throw new UsageError(`--auth-mode must be ${AUTH_MODES.join(' or ')} (got "${mode}").`);
     }
   }
+  const sessionIdleMs = wholeNumber('--session-idle-ms', values['session-idle-ms'], '', undefined, MAX_SESSION_AGE_MS);
+  const sessionMaxAgeMs = wholeNumber(
+    '--session-max-age-ms',
+    values['session-max-age-ms'],
+    '',
+    undefined,
+    MAX_SESSION_AGE_MS,
+  );
+  const searchesAtOnce = wholeNumber('--searches-at-once', values['searches-at-once'], '', undefined, 256);
+  if (searchesAtOnce === 0) throw new UsageError('--searches-at-once must be at least 1.');
+  const limits = parseLimits(values.limit ?? []);
   const webhookURLs = values['webhook-url'];
   for (const url of webhookURLs ?? []) {
     const problem = webhookURLProblem(url);
@@ -457,7 +517,42 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (webhookRetryMs !== undefined) options.webhookRetryMs = webhookRetryMs;
   if (webhookMaxRetryMs !== undefined) options.webhookMaxRetryMs = webhookMaxRetryMs;
   if (webhookRetryForMs !== undefined) options.webhookRetryForMs = webhookRetryForMs;
+  if (sessionIdleMs !== undefined) options.sessionIdleMs = sessionIdleMs;
+  if (sessionMaxAgeMs !== undefined) options.sessionMaxAgeMs = sessionMaxAgeMs;
+  if (limits) options.limits = limits;
+  if (searchesAtOnce !== undefined) {
+    options.searchSlots = {
+      total: searchesAtOnce,
+      perAccount: Math.min(DEFAULT_SEARCH_SLOTS.perAccount, searchesAtOnce),
+    };
+  }
   return { help: false, options };
+}
+
+/** `--limit NAME=BURST/PER_MINUTE` or `NAME=off`, each of them. */
+function parseLimits(texts: readonly string[]): Partial<Record<LimitName, Bucket | false>> | undefined {
+  if (texts.length === 0) return undefined;
+  const limits: Partial<Record<LimitName, Bucket | false>> = {};
+  for (const text of texts) {
+    const [, name, value] = /^([^=]+)=(.*)$/.exec(text) ?? [];
+    if (!name || !(LIMIT_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--limit must name a budget, e.g. topicSearches.account=10/60 (got "${text}"); the names: ${LIMIT_NAMES.join(', ')}.`,
+      );
+    }
+    if (value === 'off') {
+      limits[name as LimitName] = false;
+      continue;
+    }
+    const [, burst, perMinute] = /^(\d+)\/(\d+)$/.exec(value ?? '') ?? [];
+    if (!burst || !perMinute || Number(burst) < 1 || Number(perMinute) < 1) {
+      throw new UsageError(
+        `--limit ${name} must be BURST/PER_MINUTE, two whole numbers from 1, e.g. ${name}=10/60, or off (got "${value}").`,
+      );
+    }
+    limits[name as LimitName] = { burst: Number(burst), perMinute: Number(perMinute) };
+  }
+  return limits;
 }
 
 function wholeNumber(

@@ -23,6 +23,7 @@ import { serveAsset, serveMedia, servePluginPage } from './http/static.js';
 import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
 import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+import { Budgets } from './http/limits.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
@@ -79,6 +80,8 @@ export interface ServiceStats {
   listeners: number;
   /** Background jobs running. */
   jobs: number;
+  /** Topic searches waiting PENDING for a fetch slot (`searchSlots`). */
+  searchesWaiting: number;
   /** Open TCP connections, idle keep-alive ones included. */
   connections: number;
 }
@@ -104,7 +107,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const webhooks = new Webhooks(config, store, () => origin, egress);
   const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
-  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir };
+  const budgets = new Budgets(config.limits);
+  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir, budgets };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
@@ -165,6 +169,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       streams: streams.size + live.size,
       listeners: store.listenerCount,
       jobs: jobs.running,
+      searchesWaiting: jobs.searchQueue.waiting,
       connections: sockets.size,
     }),
     close() {

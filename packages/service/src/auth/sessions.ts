@@ -1,35 +1,73 @@
 /**
  * Sessions: which account a session token belongs to. The JSON routes (`Authorization: Bearer`)
  * and the page's socket (its first message) both ask here.
+ *
+ * A session ends at whichever limit comes first (OWASP's session timeouts): `sessionMaxAgeMs` from
+ * its login (absolute), or `sessionIdleMs` after its last call (idle). The last call's time is kept
+ * in memory, beside the store: a restart of the service counts as a call (the idle clock starts
+ * again), which a local stand-in can afford; the absolute limit still holds across restarts.
  */
 import { NotAuthenticatedError } from 'video-plugin/internal';
 import { sessionKey, type AccountRecord, type Owner, type Store } from '../store/store.js';
 
+/** The session limits (config.ts). */
+export interface SessionLimits {
+  readonly sessionMaxAgeMs: number;
+  readonly sessionIdleMs: number;
+}
+
+/** When this process started: a session's idle time counts from here at the latest. */
+const started = Date.now();
+
+/** When each session of a store was last used (ms since the epoch), by its key. */
+const lastUsed = new WeakMap<Store, Map<string, number>>();
+
 /**
- * The account of a session token, for the API and the page's socket alike.
+ * The account of a session token, for the API and the page's socket alike. A call within the
+ * limits counts as the session's last use.
  *
+ * @param now - the clock, for tests that move past a limit without waiting for it.
  * @throws {NotAuthenticatedError} `not_authenticated` when there is no token or its session has ended.
  */
 export function sessionOf(
   store: Store,
   token: string | undefined,
-  maxAgeMs: number,
+  limits: SessionLimits,
+  now = Date.now(),
 ): { owner: Owner; account: AccountRecord; key: string } {
   const key = token === undefined ? undefined : sessionKey(token);
   let session = key === undefined ? undefined : store.sessions.get(key);
-  // A session lives at most maxAgeMs from its login (OWASP's absolute timeout); an old one ends here.
-  if (key !== undefined && session && Date.now() - Date.parse(session.createdAt) >= maxAgeMs) {
-    store.deleteSession(key);
-    session = undefined;
+  let used = lastUsed.get(store);
+  if (!used) lastUsed.set(store, (used = new Map()));
+  let ended = '';
+  if (key !== undefined && session) {
+    const created = Date.parse(session.createdAt);
+    // Never used since this process started: its login, or the start, whichever is later.
+    const last = used.get(key) ?? Math.max(created, started);
+    if (now - created >= limits.sessionMaxAgeMs) ended = 'its age limit';
+    else if (now - last >= limits.sessionIdleMs) ended = 'its idle limit';
+    if (ended) {
+      store.deleteSession(key);
+      session = undefined;
+    }
   }
   const account = session && store.findAccount(session.partnerID, session.accountID);
   if (!key || !session || !account) {
+    if (key !== undefined) used.delete(key);
+    // Forget the logged-out sessions now and then, so the map stays as small as the store's.
+    if (used.size > 2 * store.sessions.size + 1000) {
+      for (const known of used.keys()) if (!store.sessions.has(known)) used.delete(known);
+    }
     throw new NotAuthenticatedError(
       'not_authenticated',
-      token
-        ? 'The session has ended (a log-out, or its age limit) or is unknown: log in again (createAccount or loginAccount).'
-        : 'No session: log in first (createAccount or loginAccount) and send Authorization: Bearer <session>.',
+      !token
+        ? 'No session: log in first (createAccount or loginAccount) and send Authorization: Bearer <session>.'
+        : ended
+          ? `The session has ended (${ended}): log in again (createAccount or loginAccount).`
+          : 'The session has ended (a log-out, or its age or idle limit) or is unknown: log in again (createAccount or loginAccount).',
+      ended ? { reason: ended === 'its age limit' ? 'max_age' : 'idle' } : undefined,
     );
   }
+  used.set(key, now);
   return { owner: { partnerID: session.partnerID, accountID: session.accountID }, account, key };
 }

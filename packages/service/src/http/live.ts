@@ -118,7 +118,7 @@ export class Live {
       const first = isBinary ? undefined : parseFirst(String(data));
       let session;
       try {
-        session = sessionOf(this.store, first?.session, this.config.sessionMaxAgeMs);
+        session = sessionOf(this.store, first?.session, this.config);
       } catch {
         return ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated');
       }

@@ -35,6 +35,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   invalid_state: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
+  rate_limited: 429,
 };
 
 /** The HTTP status of an error: token errors are 401, unknown errors 500. */
@@ -71,6 +72,10 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   // After a refused oversized body the rest of it may still be arriving: do not reuse the socket.
   if (status === 413) res.setHeader('connection', 'close');
+  // A refused budget (http/limits.ts) says when to come back, in whole seconds (RFC 9110 §10.2.3).
+  if (status === 429 && error instanceof VideoPluginError && typeof error.data?.retryAfterMs === 'number') {
+    res.setHeader('retry-after', String(Math.max(1, Math.ceil(error.data.retryAfterMs / 1000))));
+  }
   // An unexpected error's own message (a path, a driver's text) stays in the log: the answer says
   // only that the service failed.
   const body =

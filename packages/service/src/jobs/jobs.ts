@@ -30,6 +30,7 @@ import {
 } from '../store/store.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RenderQuality } from 'video-plugin/internal';
+import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {
@@ -75,6 +76,8 @@ export class Jobs {
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
+  /** Topic searches fetching (their page or an image) at once, per account and in all. */
+  readonly #searches: Slots;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -91,6 +94,8 @@ export class Jobs {
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
       /** What source pages and images may be fetched from (default: a service on loopback). */
       egress?: EgressPolicy;
+      /** Topic searches fetching at once (default {@link DEFAULT_SEARCH_SLOTS}); the others wait PENDING. */
+      searchSlots?: { perAccount: number; total: number };
     },
   ) {
     this.#store = store;
@@ -101,6 +106,7 @@ export class Jobs {
     this.#renders = renderQueue(options.renderConcurrency);
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
+    this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -255,6 +261,11 @@ export class Jobs {
     return { active: this.#renders.activeCount, waiting: this.#renders.pendingCount };
   }
 
+  /** Topic search fetches running, and waiting for a slot. */
+  get searchQueue(): { running: number; waiting: number } {
+    return this.#searches.counts;
+  }
+
   /** How many jobs are running. */
   get running(): number {
     return this.#running;
@@ -313,16 +324,24 @@ export class Jobs {
     const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
     if (topic.status === 'PENDING') {
       await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
-      advance(topic, 'PROCESSING');
-      if (!progress.stage('reading_page')) this.#store.changed(change);
     }
-    progress.stage('reading_page');
+    // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
+    // started, only so many read pages and decode images at once.
+    const account = `${topic.partnerID}/${topic.accountID}`;
     let page;
     try {
-      page = await fetchSourcePage(topic.sourceURL, {
-        timeoutMs: this.#fetchTimeoutMs,
-        signal: this.#closing.signal,
-        egress: this.#egress,
+      page = await this.#searches.run(account, () => {
+        this.#closing.signal.throwIfAborted();
+        if (topic.status === 'PENDING') {
+          advance(topic, 'PROCESSING');
+          if (!progress.stage('reading_page')) this.#store.changed(change);
+        }
+        progress.stage('reading_page');
+        return fetchSourcePage(topic.sourceURL, {
+          timeoutMs: this.#fetchTimeoutMs,
+          signal: this.#closing.signal,
+          egress: this.#egress,
+        });
       });
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
@@ -350,11 +369,13 @@ export class Jobs {
       // both media modes when it has a media folder; an image that cannot be used is left out of
       // the video and the studio's pictures, not of the topic's `images`.
       if (this.#mediaDir !== '') {
-        const kept = await downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
-          timeoutMs: this.#fetchTimeoutMs,
-          signal: this.#closing.signal,
-          egress: this.#egress,
-        });
+        const kept = await this.#searches.run(account, () =>
+          downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+            timeoutMs: this.#fetchTimeoutMs,
+            signal: this.#closing.signal,
+            egress: this.#egress,
+          }),
+        );
         if ('file' in kept) topic.files.push(kept.file);
       }
       topic.images.push(image);

@@ -5,6 +5,8 @@
  * fit its scene, then padded with silence to the scene's exact length; the scenes together make
  * one mono 16-bit WAV track as long as the video.
  */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { Storyboard } from './storyboard.js';
 import { VOICE_LEAD, WORDS_PER_MINUTE } from './storyboard.js';
 
@@ -27,16 +29,80 @@ export const VOICES: Readonly<Record<string, string>> = {
 /** Fastest speech allowed when a narration must fit its scene, in words per minute. */
 const MAX_WPM = 280;
 
-interface ESpeakModule {
-  FS: { readFile(path: string): Uint8Array };
-}
-type ESpeakFactory = (options: {
-  arguments: string[];
-  print?: (text: string) => void;
-  printErr?: (text: string) => void;
-}) => Promise<ESpeakModule>;
+/**
+ * eSpeak NG runs in worker threads, never on the service's event loop (issue 29, finding 5): one
+ * synthesis takes 200–330 ms of CPU, and on the event loop it held every HTTP answer that long.
+ * The worker's code is this string (no file of its own, so the same code works from the sources,
+ * from dist/ and from the bundled package); it loads the `espeak-ng` module this file resolves.
+ */
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let factory;
+parentPort.on('message', async ({ id, args }) => {
+  try {
+    factory ??= import(workerData.espeak).then((module) => module.default);
+    const espeak = await (await factory)({ arguments: args, print() {}, printErr() {} });
+    parentPort.postMessage({ id, wav: espeak.FS.readFile('/out.wav') });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
 
-let factory: Promise<ESpeakFactory> | undefined;
+/** Workers at most: a render speaks its scenes one by one, and renders run one per core. */
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+
+interface VoiceWorker {
+  worker: Worker;
+  pending: Map<number, { resolve: (wav: Uint8Array) => void; reject: (error: Error) => void }>;
+}
+
+const pool: VoiceWorker[] = [];
+let nextId = 0;
+
+/** A worker with the fewest syntheses under way (a new one while the pool has room). */
+function voiceWorker(): VoiceWorker {
+  const idle = pool.find((entry) => entry.pending.size === 0);
+  if (idle) return idle;
+  if (pool.length < POOL_SIZE) {
+    const entry: VoiceWorker = {
+      worker: new Worker(WORKER_CODE, { eval: true, workerData: { espeak: import.meta.resolve('espeak-ng') } }),
+      pending: new Map(),
+    };
+    // An idle worker does not keep the process alive; one with work does (see synthesize).
+    entry.worker.unref();
+    entry.worker.on('message', ({ id, wav, error }: { id: number; wav?: Uint8Array; error?: string }) => {
+      const job = entry.pending.get(id);
+      entry.pending.delete(id);
+      if (entry.pending.size === 0) entry.worker.unref();
+      if (wav) job?.resolve(wav);
+      else job?.reject(new Error(`eSpeak NG failed: ${error}`));
+    });
+    const fail = (error: Error) => {
+      pool.splice(pool.indexOf(entry), 1);
+      for (const job of entry.pending.values()) job.reject(error);
+      entry.pending.clear();
+    };
+    entry.worker.on('error', fail);
+    entry.worker.on('exit', (code) => {
+      if (pool.includes(entry)) fail(new Error(`the eSpeak NG worker stopped (exit code ${code})`));
+    });
+    pool.push(entry);
+    return entry;
+  }
+  return pool.reduce((least, entry) => (entry.pending.size < least.pending.size ? entry : least));
+}
+
+/** Runs eSpeak NG with `args` in a worker; resolves with the WAV file it wrote to /out.wav. */
+function synthesize(args: string[]): Promise<Uint8Array> {
+  const entry = voiceWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    entry.pending.set(id, { resolve, reject });
+    entry.worker.ref();
+    entry.worker.postMessage({ id, args });
+  });
+}
 
 /** Mono 16-bit PCM samples and their rate. */
 export interface Pcm {
@@ -44,18 +110,10 @@ export interface Pcm {
   samples: Int16Array;
 }
 
-/** Speaks `text` with eSpeak NG's `voice` at `wpm` words per minute. */
+/** Speaks `text` with eSpeak NG's `voice` at `wpm` words per minute (in a worker thread). */
 export async function speak(text: string, voice: string, wpm: number): Promise<Pcm> {
-  factory ??= import('espeak-ng').then((module) => module.default as ESpeakFactory);
-  const espeak = await (
-    await factory
-  )({
-    // `--` ends the options: a narration that starts with `-` (from a page) is text, not a flag.
-    arguments: ['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', '--', text],
-    print: () => {},
-    printErr: () => {},
-  });
-  return parseWav(espeak.FS.readFile('/out.wav'));
+  // `--` ends the options: a narration that starts with `-` (from a page) is text, not a flag.
+  return parseWav(await synthesize(['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', '--', text]));
 }
 
 /** Reads a PCM WAV file (mono or not: the first channel is kept). */

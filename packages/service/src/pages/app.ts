@@ -45,10 +45,11 @@ studio.endpoint = serveHost({
     }
     let allowed: boolean;
     try {
-      ({ allowed } = await api.originAllowed(origin));
+      ({ allowed } = await api.originAllowed(origin, host.data.authMode));
     } catch (error) {
-      // An unknown partner (partner_not_found) or a service that cannot answer: refused with why,
-      // at once, rather than a host left waiting for its connect limit.
+      // An unknown partner (partner_not_found), an authMode the partner did not enable
+      // (account_methods_disabled) or a service that cannot answer: refused with why, at once,
+      // rather than a host left waiting for its connect limit.
       return serializeError(error);
     }
     return allowed

@@ -120,10 +120,11 @@ export class ApiClient {
     return payload as T;
   }
 
-  originAllowed(origin: string): Promise<{ allowed: boolean }> {
+  /** Whether `origin` may embed the studio; rejects (account_methods_disabled) when the partner lacks `authMode`. */
+  originAllowed(origin: string, authMode: string): Promise<{ allowed: boolean }> {
     return this.request(
       'GET',
-      `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}`,
+      `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}&authMode=${encodeURIComponent(authMode)}`,
     );
   }
   createAccount(token: string): Promise<SessionResult> {

@@ -142,22 +142,30 @@ describe('/api/live', () => {
     }
   });
 
-  test('a session past its age limit gets 401 on every route and 4401 on the socket, and is gone (issue 29, finding 6)', async () => {
-    // sessionMaxAgeMs 0: every session is past its limit as soon as it is used.
-    const strict = await startTestService({ sessionMaxAgeMs: 0 });
-    const { session } = await createAccount(strict);
-    for (const path of ['/api/account', '/api/videos', '/api/changes']) {
-      const answer = await api(strict, 'GET', path, { session });
-      assert.equal(answer.status, 401, path);
-      assert.match(answer.body.error.message, /age limit/);
-    }
-    const client = connect(strict, { session });
-    assert.deepEqual(await client.closed, { code: 4401, reason: 'not_authenticated' });
-    assert.equal(strict.stats().sessions, 0, 'the expired session was removed');
-    // Within the limit (the default, 30 days) the same steps work.
-    const { session: fresh } = await createAccount(service);
-    assert.equal((await api(service, 'GET', '/api/account', { session: fresh })).status, 200);
-  });
+  for (const [limit, reason] of [
+    [{ sessionMaxAgeMs: 0 }, /its age limit/],
+    [{ sessionIdleMs: 0 }, /its idle limit/],
+  ] as const) {
+    test(`a session past ${Object.keys(limit)[0]} gets 401 on every route and 4401 on the socket, and is gone (issue 29, finding 6)`, async () => {
+      // A limit of 0: every session is past it as soon as it is used.
+      const strict = await startTestService(limit);
+      const { session } = await createAccount(strict);
+      const first = await api(strict, 'GET', '/api/account', { session });
+      assert.equal(first.status, 401);
+      assert.match(first.body.error.message, reason);
+      // Once ended, it is gone: every route and the socket refuse it.
+      for (const path of ['/api/account', '/api/videos', '/api/changes']) {
+        assert.equal((await api(strict, 'GET', path, { session })).status, 401, path);
+      }
+      const { session: other } = await createAccount(strict);
+      const client = connect(strict, { session: other });
+      assert.deepEqual(await client.closed, { code: 4401, reason: 'not_authenticated' });
+      assert.equal(strict.stats().sessions, 0, 'the expired sessions were removed');
+      // Within the limits (the defaults) the same steps work.
+      const { session: fresh } = await createAccount(service);
+      assert.equal((await api(service, 'GET', '/api/account', { session: fresh })).status, 200);
+    });
+  }
 
   test(`no first message within ${AUTH_MS} ms closes with 4401`, async () => {
     const client = connect(service);
@@ -274,7 +282,7 @@ async function limitedService(maxUnsentBytes: number) {
   const live = new Live(config, store, streams, () => origin);
   const server = createServer((req, res) => {
     // GET /api/events as api.ts opens it, without filters.
-    const { owner, key } = sessionOf(store, req.headers.authorization?.replace(/^Bearer /, ''), config.sessionMaxAgeMs);
+    const { owner, key } = sessionOf(store, req.headers.authorization?.replace(/^Bearer /, ''), config);
     streams.open(res, owner, key, { topics: new Set(), generations: new Set(), videos: new Set() }, []);
   });
   server.on('upgrade', (req, socket, head) => live.upgrade(req, socket, head));

@@ -3,8 +3,7 @@ import { ACCOUNT_FIELD_LIMITS, AccountClaimsSchema, accountInfoShape, strictObje
 import { newId, nowISO, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
-import { HttpError } from '../reply.js';
-import { authenticate, body, nonEmpty, partnerOf, type Handler } from './request.js';
+import { authenticate, body, nonEmpty, partnerOf, requireAuthMode, spend, type Handler } from './request.js';
 import { created, session, TokenBody, tokenContext } from './sessions.js';
 
 const SignInBody = strictObject({
@@ -17,9 +16,17 @@ const AccountUpdateBody = strictObject(accountInfoShape);
 export const createAccount: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
+  spend(request, 'tokens');
   const { partner, claim } = await verifyToken(
     token,
-    { operation: 'createAccount', kinds: { create: AccountClaimsSchema }, defaultKind: 'create', partnerID },
+    {
+      operation: 'createAccount',
+      kinds: { create: AccountClaimsSchema },
+      defaultKind: 'create',
+      partnerID,
+      // Before the token is used up: a refused one can be used once the partner allows the mode.
+      check: ({ partner }) => requireAuthMode(partner, 'jwt'),
+    },
     tokenContext(ctx),
   );
   const now = nowISO();
@@ -32,16 +39,9 @@ export const signIn: Handler = async (request) => {
   const partner = partnerOf(request);
   // The partner decides: without `uncontrolled`, nobody creates or enters its accounts this way,
   // and no account.created webhook fires.
-  if (!partner.authModes.includes('uncontrolled')) {
-    throw new HttpError(
-      403,
-      'account_methods_disabled',
-      `Partner "${partner.id}" does not allow the studio's own sign-in (its auth modes: ${partner.authModes.join(', ')}). ` +
-        "Sign users in with tokens from the partner's back end (authMode 'jwt'), or start the service with --auth-mode uncontrolled.",
-      { partnerID: partner.id },
-    );
-  }
+  requireAuthMode(partner, 'uncontrolled');
   const { emailAddress, firstName, lastName } = await body(request, SignInBody);
+  spend(request, 'signIn', { partnerID: partner.id });
   const wanted = emailAddress.toLowerCase();
   // Passwordless, so it may enter only accounts it made itself, never one made with a token.
   const existing = [...ctx.store.accounts.values()].find(

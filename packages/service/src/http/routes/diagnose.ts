@@ -6,9 +6,9 @@ import {
   PROTOCOL_VERSION,
   serializeError,
 } from 'video-plugin/internal';
-import type { Partner } from '../../config.js';
+import { AUTH_MODES, type AuthMode, type Partner } from '../../config.js';
 import { frameAncestorSources, isOriginAllowed } from '../../origins.js';
-import { partnerOf, type Handler } from './request.js';
+import { partnerOf, requireAuthMode, type Handler } from './request.js';
 
 /** Why a page of `origin` is refused for `partnerID`, and the fix. */
 export const originRefusal = (origin: string, partnerID: string): string =>
@@ -29,7 +29,21 @@ export const originCheck: Handler = (request) => {
       { field: 'origin' },
     );
   }
-  return { status: 200, body: { allowed: isOriginAllowed(partner.allowedOrigins, origin) } };
+  const allowed = isOriginAllowed(partner.allowedOrigins, origin);
+  // The studio's handshake also asks for the host's authMode: one the partner did not enable is
+  // refused here (403 account_methods_disabled), and the page refuses the handshake with it.
+  const authMode = request.url.searchParams.get('authMode');
+  if (allowed && authMode !== null) {
+    if (!(AUTH_MODES as readonly string[]).includes(authMode)) {
+      throw new InvalidParameterError(
+        'invalid_parameter',
+        `GET origin-check: ?authMode= must be ${AUTH_MODES.join(' or ')} (got "${authMode}").`,
+        { field: 'authMode' },
+      );
+    }
+    requireAuthMode(partner, authMode as AuthMode);
+  }
+  return { status: 200, body: { allowed } };
 };
 
 /**

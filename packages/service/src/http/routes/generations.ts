@@ -1,13 +1,14 @@
 /** Generations: starting a video generation from a topic, reading one. */
 import { DEFAULT_LANGUAGE, InvalidStateError, videoGenerationParamsSchema } from 'video-plugin/internal';
 import { generationView } from '../../store/shapes.js';
-import { authenticate, body, once, type Handler } from './request.js';
+import { authenticate, body, once, spend, type Handler } from './request.js';
 
 export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
   // The `Plugin`'s own schema, which the iframe page parses with too: the aspect ratios, durations,
   // languages and limits of the contract (wire/api.ts), one set of rules at every door (issue 31).
   const params = await body(request, videoGenerationParamsSchema);
+  spend(request, 'generations', { owner });
   const normalised = {
     topicId: params.topicId,
     aspectRatio: params.aspectRatio,

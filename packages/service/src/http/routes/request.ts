@@ -11,13 +11,14 @@ import {
   parseOrThrow,
   IDEMPOTENCY_KEY,
 } from 'video-plugin/internal';
-import type { Partner, ServiceConfig } from '../../config.js';
-import { readJson } from '../reply.js';
+import type { AuthMode, Partner, ServiceConfig } from '../../config.js';
+import { HttpError, readJson } from '../reply.js';
 import { fingerprint, type AccountRecord, type Owner, type Store } from '../../store/store.js';
 import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
+import type { Budgets, LimitedCall } from '../limits.js';
 
 /** What the handlers work with. */
 export interface ApiContext {
@@ -31,6 +32,8 @@ export interface ApiContext {
   baseURL: () => string;
   /** Where downloaded images and renders are kept (real media). */
   mediaDir: string;
+  /** What each caller may still start (http/limits.ts). */
+  budgets: Budgets;
 }
 
 interface Request {
@@ -97,7 +100,22 @@ export function bearer(req: IncomingMessage): string | undefined {
  * (`?session=`): URLs end up in logs, proxies and the Referer.
  */
 export function authenticate({ req, ctx }: Request): { owner: Owner; account: AccountRecord; key: string } {
-  return sessionOf(ctx.store, bearer(req), ctx.config.sessionMaxAgeMs);
+  return sessionOf(ctx.store, bearer(req), ctx.config);
+}
+
+/**
+ * Spends one `call` from the caller's budgets: its IP address, and its account or partner when
+ * known (http/limits.ts). Called before any work, so a refused call changes nothing.
+ *
+ * @throws {HttpError} 429 `rate_limited`.
+ */
+export function spend(request: Request, call: LimitedCall, who: { owner?: Owner; partnerID?: string } = {}): void {
+  const { owner, partnerID } = who;
+  request.ctx.budgets.spend(call, {
+    ip: request.req.socket.remoteAddress ?? 'unknown',
+    ...(owner ? { account: `${owner.partnerID}/${owner.accountID}` } : {}),
+    ...(partnerID !== undefined ? { partner: partnerID } : {}),
+  });
 }
 
 export function partnerOf({ params, ctx }: Request): Partner {
@@ -112,4 +130,28 @@ export function partnerOf({ params, ctx }: Request): Partner {
     );
   }
   return partner;
+}
+
+/** What each auth mode lets the partner's users do, for messages. */
+const MODE_USE = {
+  jwt: "tokens from the partner's back end (createAccount, loginAccount)",
+  uncontrolled: "the studio's own sign-in",
+} as const;
+
+/**
+ * Refuses what needs an auth mode the partner did not enable (issue 29, finding 2): the studio's
+ * sign-in (`uncontrolled`), a token redeemed (`jwt`), and a handshake whose `authMode` is not one
+ * of the partner's.
+ *
+ * @throws {HttpError} 403 `account_methods_disabled` naming the mode, the partner's modes and the fix.
+ */
+export function requireAuthMode(partner: Partner, mode: AuthMode): void {
+  if (partner.authModes.includes(mode)) return;
+  throw new HttpError(
+    403,
+    'account_methods_disabled',
+    `Partner "${partner.id}" does not allow authMode '${mode}' (${MODE_USE[mode]}); its auth modes: ${partner.authModes.join(', ')}. ` +
+      `Create the Plugin with authMode '${partner.authModes[0]}', or enable '${mode}' for the partner (the local service: --auth-mode ${mode}).`,
+    { partnerID: partner.id, authMode: mode, authModes: [...partner.authModes] },
+  );
 }

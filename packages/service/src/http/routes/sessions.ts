@@ -13,7 +13,16 @@ import {
 import { newId, nowISO, sessionKey, type AccountRecord } from '../../store/store.js';
 import { verifyToken } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
-import { bearer, body, nonEmpty, type ApiContext, type Handler, type Reply } from './request.js';
+import {
+  bearer,
+  body,
+  nonEmpty,
+  requireAuthMode,
+  spend,
+  type ApiContext,
+  type Handler,
+  type Reply,
+} from './request.js';
 
 // No length cap on the token here: verifyToken refuses long ones with its own code (token_too_large).
 export const TokenBody = strictObject({ token: z.string().check(z.minLength(1)), partnerID: z.optional(nonEmpty()) });
@@ -29,6 +38,7 @@ export function session(ctx: ApiContext, account: AccountRecord, status: number)
 export const login: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
+  spend(request, 'tokens');
   const verified = await verifyToken(
     token,
     {
@@ -36,7 +46,8 @@ export const login: Handler = async (request) => {
       kinds: { login: LoginClaim, loginOrCreate: LoginOrCreateClaimsSchema },
       defaultKind: 'login',
       partnerID,
-      check: ({ kind, claim }) => {
+      check: ({ partner, kind, claim }) => {
+        requireAuthMode(partner, 'jwt');
         if (kind === 'login') checkLoginClaim(claim);
       },
     },

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { InvalidParameterError, strictObject } from 'video-plugin/internal';
 import { topicView } from '../../store/shapes.js';
-import { authenticate, body, once, type Handler } from './request.js';
+import { authenticate, body, once, spend, type Handler } from './request.js';
 
 /** Longest accepted source URL. */
 export const MAX_URL_LENGTH = 2048;
@@ -26,6 +26,7 @@ export const startTopicSearch: Handler = async (request) => {
     );
   }
   const href = url.href;
+  spend(request, 'topicSearches', { owner });
   const started = once(request, 'topics', owner, { sourceURL: href }, () => {
     const topic = request.ctx.jobs.startTopicSearch(owner, href);
     return { topicId: topic.id, requestId: topic.requestId };

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { InvalidParameterError, InvalidStateError, strictObject } from 'video-plugin/internal';
 import { nowISO } from '../../store/store.js';
 import { topicPicturePath, videoView } from '../../store/shapes.js';
-import { authenticate, body, type Handler } from './request.js';
+import { authenticate, body, spend, type Handler } from './request.js';
 
 const SceneInput = strictObject({
   heading: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(120)),
@@ -67,6 +67,8 @@ export const renameVideo: Handler = async (request) => {
       }
     }
   }
+  // New scenes mean a new preview render.
+  if (scenes !== undefined) spend(request, 'renders', { owner });
   // The scenes and the name are saved together, or neither is.
   store.transaction(() => {
     if (scenes !== undefined) request.ctx.jobs.editScenes(video, scenes, images);
@@ -117,6 +119,7 @@ export const completeVideo: Handler = (request) => {
       { videoId: video.id, status: generation.status },
     );
   }
+  spend(request, 'renders', { owner });
   // The video and its `video.completed` webhook are saved together.
   store.transaction(() => jobs.completeVideo(video));
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };

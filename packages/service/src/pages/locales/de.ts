@@ -86,4 +86,5 @@ export const de: Messages = {
   'error.source_not_html': 'Diese Adresse ist keine Webseite. Geben Sie die Adresse einer Webseite ein.',
   'error.generation_failed': 'Das Video konnte nicht erstellt werden. Versuchen Sie es erneut.',
   'error.render_failed': 'Das Video konnte nicht gerendert werden. Versuchen Sie es erneut.',
+  'error.rate_limited': 'Zu viele Anfragen in kurzer Zeit. Warten Sie eine Minute und versuchen Sie es dann erneut.',
 };

@@ -85,6 +85,7 @@ export const en = {
   'error.source_not_html': 'This address is not a web page. Enter the address of a web page.',
   'error.generation_failed': 'The video could not be generated. Try again.',
   'error.render_failed': 'The video could not be rendered. Try again.',
+  'error.rate_limited': 'Too many requests in a short time. Wait a minute, then try again.',
 };
 
 /** The keys of the studio's catalogue. */

@@ -84,4 +84,5 @@ export const es: Messages = {
   'error.source_not_html': 'Esta dirección no es una página web. Escribe la dirección de una página web.',
   'error.generation_failed': 'No se pudo generar el video. Inténtalo de nuevo.',
   'error.render_failed': 'No se pudo renderizar el video. Inténtalo de nuevo.',
+  'error.rate_limited': 'Demasiadas solicitudes en poco tiempo. Espera un minuto y vuelve a intentarlo.',
 };

@@ -84,4 +84,5 @@ export const fr: Messages = {
   'error.source_not_html': 'Cette adresse n’est pas une page web. Saisissez l’adresse d’une page web.',
   'error.generation_failed': 'La vidéo n’a pas pu être générée. Réessayez.',
   'error.render_failed': 'Le rendu de la vidéo a échoué. Réessayez.',
+  'error.rate_limited': 'Trop de demandes en peu de temps. Patientez une minute, puis réessayez.',
 };

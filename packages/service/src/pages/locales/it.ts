@@ -83,4 +83,5 @@ export const it: Messages = {
   'error.source_not_html': 'Questo indirizzo non è una pagina web. Inserisci l’indirizzo di una pagina web.',
   'error.generation_failed': 'Impossibile generare il video. Riprova.',
   'error.render_failed': 'Impossibile eseguire il rendering del video. Riprova.',
+  'error.rate_limited': 'Troppe richieste in poco tempo. Attendi un minuto, poi riprova.',
 };

@@ -83,4 +83,5 @@ export const pt: Messages = {
   'error.source_not_html': 'Este endereço não é uma página web. Indique o endereço de uma página web.',
   'error.generation_failed': 'Não foi possível gerar o vídeo. Tente novamente.',
   'error.render_failed': 'Não foi possível renderizar o vídeo. Tente novamente.',
+  'error.rate_limited': 'Demasiados pedidos em pouco tempo. Aguarde um minuto e tente novamente.',
 };

@@ -1,0 +1,147 @@
+/**
+ * Budgets: how much one caller may start, per IP address, per account and per partner (issue 29,
+ * finding 5). Each budget is a token bucket: it holds up to `burst` calls and refills at
+ * `perMinute`; a call that finds it empty is refused with 429 `rate_limited`, `Retry-After` (whole
+ * seconds) and `data: { limit, retryAfterMs }`, and nothing of the call is done. The defaults are
+ * one table, {@link DEFAULT_LIMITS}, sized so that a partner's integration tests and the load
+ * benchmark (`npm run bench:load`, every call from one IP) are never refused, while a runaway loop
+ * is (docs/service.md "Limits"). `--limit` and `startService({ limits })` change any of them.
+ *
+ * How many topic searches fetch at once is jobs/slots.ts.
+ */
+import { VideoPluginError } from 'video-plugin/internal';
+import { HttpError } from './reply.js';
+
+/** One budget: a bucket of `burst` calls, refilled at `perMinute` calls a minute. */
+export interface Bucket {
+  readonly burst: number;
+  readonly perMinute: number;
+}
+
+/** What a budget counts, by the route that spends it. */
+export const LIMITED_CALLS = {
+  /** `POST /api/partners/:id/sign-in`: the studio's own email sign-in (uncontrolled mode). */
+  signIn: 'the studio sign-in',
+  /** `POST /api/accounts` and `POST /api/sessions`: an account or login token redeemed. */
+  tokens: 'account creation and login',
+  /** `POST /api/topics`. */
+  topicSearches: 'topic searches',
+  /** `POST /api/generations`. */
+  generations: 'video generations',
+  /** `POST /api/videos/:id/complete`, and an editor save that changes the scenes (a new preview). */
+  renders: 'renders',
+} as const;
+export type LimitedCall = keyof typeof LIMITED_CALLS;
+/** Whose budget: the caller's IP address, its account (with a session), or the partner. */
+export type LimitScope = 'ip' | 'account' | 'partner';
+/** A budget's name, e.g. `topicSearches.account`. */
+export type LimitName = `${LimitedCall}.${LimitScope}`;
+
+/**
+ * The default budgets. A name missing here is not limited. Every caller of the local service is
+ * usually on loopback, so the per-IP budgets admit a whole integration test suite from one machine;
+ * a hosted service sets stricter ones (SECURITY.md).
+ */
+export const DEFAULT_LIMITS: Readonly<Partial<Record<LimitName, Bucket>>> = {
+  'signIn.ip': { burst: 20, perMinute: 60 },
+  'signIn.partner': { burst: 200, perMinute: 600 },
+  'tokens.ip': { burst: 300, perMinute: 1800 },
+  'topicSearches.account': { burst: 30, perMinute: 1200 },
+  'topicSearches.ip': { burst: 300, perMinute: 1800 },
+  'generations.account': { burst: 30, perMinute: 120 },
+  'generations.ip': { burst: 100, perMinute: 600 },
+  'renders.account': { burst: 30, perMinute: 120 },
+  'renders.ip': { burst: 100, perMinute: 600 },
+};
+
+/** Every budget's name, for validation and the usage text. */
+export const LIMIT_NAMES: readonly LimitName[] = (Object.keys(LIMITED_CALLS) as LimitedCall[]).flatMap((call) =>
+  (['ip', 'account', 'partner'] as const).map((scope) => `${call}.${scope}` as LimitName),
+);
+
+/** Buckets untouched this long are full again, and are forgotten (memory stays bounded by activity). */
+const SWEEP_MS = 60_000;
+
+/** Token buckets by name and key, on a clock that tests may drive. */
+export class Budgets {
+  readonly #limits: Readonly<Partial<Record<LimitName, Bucket>>>;
+  readonly #now: () => number;
+  /** `name key` → tokens left and when they were counted. */
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  #swept: number;
+
+  constructor(limits: Readonly<Partial<Record<LimitName, Bucket | false>>>, now: () => number = Date.now) {
+    const merged: Partial<Record<LimitName, Bucket>> = { ...DEFAULT_LIMITS };
+    for (const [name, bucket] of Object.entries(limits) as [LimitName, Bucket | false][]) {
+      if (bucket === false) delete merged[name];
+      else merged[name] = bucket;
+    }
+    this.#limits = merged;
+    this.#now = now;
+    this.#swept = now();
+  }
+
+  /** The budgets in force. */
+  get limits(): Readonly<Partial<Record<LimitName, Bucket>>> {
+    return this.#limits;
+  }
+
+  /**
+   * Spends one call of `call` from each of the caller's budgets (a scope without a key is skipped),
+   * or none of them.
+   *
+   * @throws {HttpError} 429 `rate_limited` naming the first empty budget and when to retry.
+   */
+  spend(call: LimitedCall, keys: Partial<Record<LimitScope, string>>): void {
+    const now = this.#now();
+    if (now - this.#swept > SWEEP_MS) this.#sweep(now);
+    const charged: { tokens: number }[] = [];
+    for (const [scope, key] of Object.entries(keys) as [LimitScope, string | undefined][]) {
+      const name: LimitName = `${call}.${scope}`;
+      const limit = this.#limits[name];
+      if (key === undefined || !limit) continue;
+      const bucket = this.#refill(`${name} ${key}`, limit, now);
+      if (bucket.tokens < 1) {
+        for (const spent of charged) spent.tokens += 1;
+        const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 60_000) / limit.perMinute);
+        throw rateLimited(call, scope, limit, retryAfterMs);
+      }
+      bucket.tokens -= 1;
+      charged.push(bucket);
+    }
+  }
+
+  #refill(id: string, limit: Bucket, now: number): { tokens: number; at: number } {
+    let bucket = this.#buckets.get(id);
+    if (!bucket) {
+      bucket = { tokens: limit.burst, at: now };
+      this.#buckets.set(id, bucket);
+    }
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) * limit.perMinute) / 60_000);
+    bucket.at = now;
+    return bucket;
+  }
+
+  #sweep(now: number): void {
+    this.#swept = now;
+    for (const [id, bucket] of this.#buckets) {
+      const limit = this.#limits[id.slice(0, id.indexOf(' ')) as LimitName];
+      if (!limit || bucket.tokens + ((now - bucket.at) * limit.perMinute) / 60_000 >= limit.burst) {
+        this.#buckets.delete(id);
+      }
+    }
+  }
+}
+
+function rateLimited(call: LimitedCall, scope: LimitScope, limit: Bucket, retryAfterMs: number): VideoPluginError {
+  const limitName = `${call}.${scope}`;
+  const who = scope === 'ip' ? 'this IP address' : scope === 'account' ? 'this account' : 'this partner';
+  return new HttpError(
+    429,
+    'rate_limited',
+    `Too many ${LIMITED_CALLS[call]} from ${who}: the budget ${limitName} allows ${limit.burst} at once and ` +
+      `${limit.perMinute} a minute. Retry after ${Math.ceil(retryAfterMs / 1000)} s (error.data.retryAfterMs); ` +
+      'the service was started with its limits in docs/service.md "Limits" (--limit changes them).',
+    { limit: limitName, retryAfterMs },
+  );
+}

@@ -2,7 +2,7 @@
 // iframe reloaded, navigated away or removed. Every promise settles with the documented error,
 // subscriptions resume after recovery with each status once, in order, and the page stays usable.
 // The service is the real one, run as its own process with --data behind a proxy that plays the
-// network (test/support/fault-plugin.mjs).
+// network (test/harness/wtr/fault-plugin.mjs).
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { ConnectionError, NotFoundError, OriginNotAllowedError, ServiceError, TimeoutError } from '../../src/errors.js';

@@ -3,7 +3,7 @@
 // WebDriver) under Xvfb. Playwright cannot drive Debian's WebKit (it needs its own patched build,
 // which cannot be downloaded here), so this is a small web-test-runner launcher that speaks the
 // few WebDriver commands the runner needs over fetch: start a session, open a URL, read it back.
-// The frame commands (test/support/frames.mjs) use the same `webdriver()` call to act inside the
+// The frame commands (test/harness/wtr/frame-commands.mjs) use the same `webdriver()` call to act inside the
 // service's iframe.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS, findChromium } from './chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.mjs';
 import { stopGroup } from './leftovers.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const WORDPRESS = '/usr/share/wordpress';
 const THEME = `${WORDPRESS}/wp-content/themes/twentytwentythree`;
 const CONFIG = '/etc/wordpress/config-127.0.0.1.php';
@@ -203,7 +203,7 @@ async function main() {
   writeFileSync(
     CONFIG,
     `<?php
-// video-plugin wordpress-check: written and removed by scripts/wordpress-check.mjs.
+// video-plugin wordpress-check: written and removed by test/harness/wordpress-check.mjs.
 define('DB_NAME', 'wordpress');
 define('DB_USER', 'wp');
 define('DB_PASSWORD', 'wp');

@@ -1,6 +1,6 @@
 // web-test-runner commands that act inside the service's cross-origin iframe the way a person
 // would: real clicks and typing through the browser, found by the iframe's channel. Puppeteer
-// drives Chromium and Firefox (CDP / WebDriver BiDi); WebDriver drives WebKit (scripts/webkit.mjs).
+// drives Chromium and Firefox (CDP / WebDriver BiDi); WebDriver drives WebKit (test/harness/webkit.mjs).
 // Tests call them with executeServerCommand from @web/test-runner-commands:
 //   frame-click, frame-fill, frame-text   {channel, selector, value?, timeout?}
 //   frame-reload, frame-navigate          {channel, url?}   (the fault tests)
@@ -111,7 +111,7 @@ const FIT = (selector) => {
 
 /** Where frame-screenshot saves its pictures, per engine. */
 function screenshotPath(name) {
-  const dir = new URL('../../.test-results/screenshots/', import.meta.url);
+  const dir = new URL('../../../.test-results/screenshots/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   return new URL(`${process.env.VP_BROWSER ?? 'chromium'}-${name.replace(/[^\w.-]/g, '_')}.png`, dir);
 }

@@ -1,6 +1,6 @@
 // The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the packages
 // (publint, attw), the Node suites (and some again on Node 22 and 24), the browser suites in every
-// engine (those where storage decides also under each storage rule: scripts/browsers.mjs), and the
+// engine (those where storage decides also under each storage rule: test/harness/browsers.mjs), and the
 // size budget.
 // Prints a table of the steps (seconds, share of the run), then what failed and why, then
 // `N passed, N failed[, N skipped]` last, and exits non-zero on any failure.
@@ -10,7 +10,7 @@
 // ends, times out (STEP_TIMEOUT_MS) or the run is interrupted (SIGINT/SIGTERM); everything it
 // starts carries the run's mark and writes its temporary files under the run's own TMPDIR; the
 // last check lists what is still running or still on disk, stops and removes it, and fails the run
-// (scripts/leftovers.mjs).
+// (test/harness/leftovers.mjs).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -175,14 +175,14 @@ async function check(name, command, args) {
 
 const npx = (tool, ...args) => ['npx', ['--no-install', tool, ...args]];
 
-// Node 22 and 24 get ready in the background from the start (scripts/node-versions.mjs --prepare:
+// Node 22 and 24 get ready in the background from the start (test/harness/node-versions.mjs --prepare:
 // three downloads, then better-sqlite3 built for each, about 60 s of both cores when not cached):
 // the downloads and the compiler overlap the type check, lint, build, docs and package checks,
 // which mostly wait or use one core. The Node suites start only once it is done, so that no test
 // runs beside it; its output is printed then.
 const NODES_READY = `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready`;
 const nodesPrepareStarted = Date.now();
-const nodesPreparing = run('node', ['scripts/node-versions.mjs', '--prepare'], { echo: false }).then((result) => {
+const nodesPreparing = run('node', ['test/harness/node-versions.mjs', '--prepare'], { echo: false }).then((result) => {
   timings.push({
     name: `${NODES_READY} (in the background, beside the steps above)`,
     seconds: (Date.now() - nodesPrepareStarted) / 1000,
@@ -211,10 +211,10 @@ if (built) {
 }
 
 // Both packages as npm would publish them: publint and @arethetypeswrong/cli on their tarballs
-// (scripts/package-check.mjs), each check counted.
+// (test/harness/package-check.mjs), each check counted.
 if (built) {
   const packages = await step('packages (npm run check:packages: publint, attw)', () =>
-    run('node', ['scripts/package-check.mjs']),
+    run('node', ['test/harness/package-check.mjs']),
   );
   const line = packages.output.match(/^(\d+) passed, (\d+) failed$/m);
   totals.passed += Number(line?.[1] ?? 0);
@@ -234,7 +234,7 @@ const prepared = await step(
     process.stdout.write(result.output);
     return result;
   },
-  `${NODES_READY} (node scripts/node-versions.mjs --prepare, started with the run: the builds, better-sqlite3 for each)`,
+  `${NODES_READY} (node test/harness/node-versions.mjs --prepare, started with the run: the builds, better-sqlite3 for each)`,
 );
 perNode.push(
   `getting them ready: ${Math.round((Date.now() - nodesPrepareStarted) / 1000)} s from the start of the run`,
@@ -271,13 +271,13 @@ countNodeTests(
 );
 
 // The server helpers, the service (its API, tokens, its --data store) and its package installed on
-// its own, again on Node 22 and 24 (scripts/node-versions.mjs: the Node builds are npm packages).
+// its own, again on Node 22 and 24 (test/harness/node-versions.mjs: the Node builds are npm packages).
 for (const { major } of nodesReady ? NODE_VERSIONS : []) {
   const started = Date.now();
   const result = await step(
     `node tests on Node ${major}`,
-    () => run('node', ['scripts/node-versions.mjs', String(major)]),
-    `node tests on Node ${major} (node scripts/node-versions.mjs ${major})`,
+    () => run('node', ['test/harness/node-versions.mjs', String(major)]),
+    `node tests on Node ${major} (node test/harness/node-versions.mjs ${major})`,
   );
   countNodeTests(result, `node tests on Node ${major}`);
   perNode.push(`Node ${major}: ${Math.round((Date.now() - started) / 1000)} s`);
@@ -319,7 +319,7 @@ if (built) {
 if (built) await playwright('starter app from packed tarballs', 'test:starter');
 
 // The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator
-// (scripts/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
+// (test/harness/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
 if (built) {
   const wordpress = await step('WordPress check (npm run test:wordpress)', () =>
     run('npm', ['run', '--silent', 'test:wordpress']),
@@ -333,7 +333,7 @@ if (built) {
   }
 }
 
-/** Browser suites, once per engine and storage mode (scripts/browsers.mjs); counts per engine. */
+/** Browser suites, once per engine and storage mode (test/harness/browsers.mjs); counts per engine. */
 const perEngine = [];
 if (built) {
   const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);

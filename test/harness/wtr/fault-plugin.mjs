@@ -32,7 +32,7 @@ import { TEST_PARTNERS } from './service-plugin.mjs';
 
 /** Job length of the faulty service: long enough to act while a generation is PENDING or PROCESSING. */
 const JOB_MS = 3000;
-const BIN = fileURLToPath(new URL('../../packages/service/bin/video-plugin-service.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../packages/service/bin/video-plugin-service.js', import.meta.url));
 
 /** The partner of the refusing service, and the only origin it allows (the repro of issue 28). */
 const REFUSING = {

@@ -11,6 +11,7 @@ import { REAL_MEDIA_SUITES, selectedEngine } from './test/harness/browsers.mjs';
 import { cspPlugin } from './test/harness/wtr/csp-plugin.mjs';
 import { faultPlugin } from './test/harness/wtr/fault-plugin.mjs';
 import { diagnosePlugin } from './test/harness/wtr/diagnose-plugin.mjs';
+import { freePort } from './test/harness/free-port.mjs';
 
 /** Counts every test of every file and writes them where test/harness/test.mjs reads them. */
 function countReporter() {
@@ -73,6 +74,9 @@ export default {
   groups: files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
   nodeResolve: true,
   hostname: 'localhost',
+  // A port the system picked, not web-test-runner's search from 8000: `npm test` runs two engines
+  // at once, and two searches that start together can settle on the same port.
+  port: await freePort(),
   // One test file at a time: a background tab gets no animation frames, and the frame commands
   // (real clicks inside the iframe) need a page that renders.
   concurrency: 1,

@@ -1,10 +1,15 @@
-// The one test command (`npm test`, and what .ci/run runs): type check, lint, build, the packages
-// (publint, attw), the Node suites (and some again on Node 22 and 24), the browser suites in every
-// engine (those where storage decides also under each storage rule: test/harness/browsers.mjs), and the
-// size budget.
-// Prints a table of the steps (seconds, share of the run), then what failed and why, then
-// `N passed, N failed[, N skipped]` last, and exits non-zero on any failure.
+// The one test command (`npm test`, and what .ci/run runs): runs the table of steps in
+// test/harness/steps.mjs — type check, lint, build, the packages (publint, attw), the Node suites
+// (and some again on Node 22 and 24), the browser suites in every engine (those where storage
+// decides also under each storage rule: test/harness/browsers.mjs), the example apps, WordPress,
+// the docs site and the size budget — at most $VP_TEST_JOBS (default 2) at a time.
+// Each step's output is kept and printed whole when it ends (steps run side by side, so their
+// lines would mix). Prints a table of the steps (wall seconds, CPU seconds, share of the run), then
+// what failed and why, then `N passed, N failed[, N skipped]` last, and exits non-zero on any
+// failure.
 // VP_BROWSERS=chromium,firefox limits the engines (for a quick local run; CI runs them all).
+// VP_TEST_JOBS=1 runs one step at a time (as before issue 30).
+// VP_TEST_STEPS=<file> runs another table of steps (test/node/harness.test.ts tests the runner so).
 //
 // It leaves nothing behind: every step runs in a process group of its own, stopped whole when it
 // ends, times out (STEP_TIMEOUT_MS) or the run is interrupted (SIGINT/SIGTERM); everything it
@@ -13,15 +18,16 @@
 // (test/harness/leftovers.mjs).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ENGINES } from './browsers.mjs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { RUN_MARK, leftoverFiles, markedProcesses, removeLinksInto, stopGroup } from './leftovers.mjs';
-import { VERSIONS as NODE_VERSIONS } from './node-versions.mjs';
 
-/** The longest a step may take before it is stopped and counted as failed. */
+/** The longest a step may take before it is stopped and counted as failed (a hang, not a pace). */
 const STEP_TIMEOUT_MS = 30 * 60_000;
+/** How many steps run at once (a background step takes no slot; an `alone` step takes them all). */
+const JOBS = Math.max(1, Number(process.env.VP_TEST_JOBS) || 2);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** The steps that failed, each with the lines of its output that say why (printed last). */
@@ -30,37 +36,34 @@ function failStep(name, output = '') {
   failedSteps.push({ name, why: why(output) });
 }
 
-/** Each step's name and seconds, in the order they ended: the table printed before the totals. */
+/** Each step's name, wall seconds and CPU seconds, in the order they ended: the table at the end. */
 const timings = [];
 const runStarted = Date.now();
+const since = (started) => (Date.now() - started) / 1000;
 
 /**
- * Runs `work` as the step `name`: prints its heading (`name`, or a longer `heading`), times it for
- * the table at the end, and resolves to what `work` resolves to. A new step is one
- * `step(name, () => run(…))` call (or `check(…)`, below, for a step that counts as one test).
- */
-async function step(name, work, heading = name) {
-  console.log(`\n== ${heading}`);
-  const started = Date.now();
-  try {
-    return await work();
-  } finally {
-    timings.push({ name, seconds: (Date.now() - started) / 1000 });
-  }
-}
-
-/**
- * The table of the steps: each step's seconds and its share of the run (the wall time from the
- * start of the run to the table).
+ * The table of the steps: each step's wall seconds, the CPU seconds of its processes (user +
+ * system, of every process the step waited for: a step that waits has few), and its share of the
+ * run (the wall time from the start of the run to the table; steps overlap, so shares add up to
+ * more than 100 %).
  */
 function timingTable() {
-  const total = (Date.now() - runStarted) / 1000;
+  const total = since(runStarted);
   const width = Math.max(...timings.map(({ name }) => name.length), 'step'.length);
-  const row = (name, seconds, share) => `${name.padEnd(width)}  ${seconds.padStart(7)}  ${share.padStart(6)}`;
+  const row = (name, seconds, cpu, share) =>
+    `${name.padEnd(width)}  ${seconds.padStart(7)}  ${cpu.padStart(7)}  ${share.padStart(6)}`;
+  const cpuTotal = timings.reduce((sum, { cpu }) => sum + (cpu ?? 0), 0);
   return [
-    row('step', 'seconds', 'share'),
-    ...timings.map(({ name, seconds }) => row(name, seconds.toFixed(1), `${((100 * seconds) / total).toFixed(1)}%`)),
-    row('the whole run', total.toFixed(1), '100.0%'),
+    row('step', 'seconds', 'CPU s', 'share'),
+    ...timings.map(({ name, seconds, cpu }) =>
+      row(
+        name,
+        seconds.toFixed(1),
+        cpu === undefined ? '-' : cpu.toFixed(1),
+        `${((100 * seconds) / total).toFixed(1)}%`,
+      ),
+    ),
+    row('the whole run', total.toFixed(1), cpuTotal.toFixed(1), '100.0%'),
   ].join('\n');
 }
 
@@ -94,11 +97,11 @@ process.env.TMPDIR = runTmp;
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 process.env.NG_CLI_ANALYTICS = 'false';
 
-/** The steps running now (one, and the background preparation of Node 22 and 24 at the start). */
+/** The steps running now. */
 const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, async () => {
-    console.log(`\n== ${signal}: stopping the running step`);
+    console.log(`\n== ${signal}: stopping the running steps`);
     await Promise.all([...running].map((child) => stopGroup(child, 10_000)));
     leftovers();
     process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -106,24 +109,24 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /**
- * Runs a command in its own process group, echoing its output (unless `echo` is false: then it is
- * only kept); resolves to {code, output}.
+ * Runs a command in its own process group and keeps its output; resolves to {code, output, cpu}.
+ * The command runs under bash, whose `times` reports the user and system CPU seconds of what it
+ * waited for (the command and every process that one waited for) on a pipe of its own.
  */
-function run(command, args, { env, echo: echoed = true } = {}) {
+function run(command, args, { env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn('bash', ['-c', '"$@" 3>&-; code=$?; times >&3; exit $code', 'bash', command, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
       detached: true,
     });
     running.add(child);
     let output = '';
-    const echo = (stream) => (chunk) => {
-      output += chunk;
-      if (echoed) stream.write(chunk);
-    };
-    child.stdout.on('data', echo(process.stdout));
-    child.stderr.on('data', echo(process.stderr));
+    let times = '';
+    const keep = (chunk) => (output += chunk);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.stdio[3].on('data', (chunk) => (times += chunk));
     const timer = setTimeout(() => {
       output += `\n${command} ${args.join(' ')}: stopped after ${STEP_TIMEOUT_MS / 60_000} minutes\n`;
       console.log(`\n== ${command} ${args.join(' ')}: stopped after ${STEP_TIMEOUT_MS / 60_000} minutes`);
@@ -131,10 +134,16 @@ function run(command, args, { env, echo: echoed = true } = {}) {
     }, STEP_TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
+      // `times`' second line: the children's user and system time, as `1m2.345s 0m0.678s`.
+      const seconds = (times.split('\n')[1] ?? '').match(/(\d+)m([\d.]+)s/g)?.map((part) => {
+        const [, minutes, rest] = part.match(/(\d+)m([\d.]+)s/);
+        return Number(minutes) * 60 + Number(rest);
+      });
+      const cpu = seconds?.length === 2 ? seconds[0] + seconds[1] : undefined;
       // What the step forked and left in its group (a worker whose parent is gone) goes with it.
       void stopGroup(child, 2000).then(() => {
         running.delete(child);
-        resolve({ code: code ?? 1, output });
+        resolve({ code: code ?? 1, output, cpu });
       });
     });
   });
@@ -162,223 +171,147 @@ function leftovers() {
   return processes.length + files.length;
 }
 
-/** A check that is not a test suite counts as one test: it passed or it failed. */
-async function check(name, command, args) {
-  const { code, output } = await step(name, () => run(command, args));
-  if (code === 0) totals.passed++;
-  else {
-    totals.failed++;
-    failStep(name, output);
-  }
-  return code === 0;
-}
-
-const npx = (tool, ...args) => ['npx', ['--no-install', tool, ...args]];
-
-// Node 22 and 24 get ready in the background from the start (test/harness/node-versions.mjs --prepare:
-// three downloads, then better-sqlite3 built for each, about 60 s of both cores when not cached):
-// the downloads and the compiler overlap the type check, lint, build, docs and package checks,
-// which mostly wait or use one core. The Node suites start only once it is done, so that no test
-// runs beside it; its output is printed then.
-const NODES_READY = `Node ${NODE_VERSIONS.map((v) => v.major).join(' and ')} ready`;
-const nodesPrepareStarted = Date.now();
-const nodesPreparing = run('node', ['test/harness/node-versions.mjs', '--prepare'], { echo: false }).then((result) => {
-  timings.push({
-    name: `${NODES_READY} (in the background, beside the steps above)`,
-    seconds: (Date.now() - nodesPrepareStarted) / 1000,
-  });
-  return result;
-});
-
-await check('typecheck', ...npx('tsc', '-p', 'tsconfig.json', '--noEmit'));
-await check('lint', 'npm', ['run', '--silent', 'lint']);
-const built = await check('build', 'npm', ['run', '--silent', 'build']);
-if (built) await check('size budget (npm run size)', 'node', ['scripts/size.mjs']);
-if (built)
-  await check('integrity hashes of the snippets (npm run sri -- --check)', 'node', ['scripts/sri.mjs', '--check']);
-
-// The docs site (npm run docs): TypeDoc, the element reference, VitePress (a dead link fails it)
-// and the complete sample pages; its checks count like tests.
-if (built) {
-  const docs = await step('docs site (npm run docs)', () => run('node', ['scripts/docs.mjs']));
-  const line = docs.output.match(/^docs: (\d+) passed, (\d+) failed$/m);
-  totals.passed += Number(line?.[1] ?? 0);
-  totals.failed += Number(line?.[2] ?? 0);
-  if (docs.code !== 0) {
-    if (!line || Number(line[2]) === 0) totals.failed++;
-    failStep('docs site', docs.output);
-  }
-}
-
-// Both packages as npm would publish them: publint and @arethetypeswrong/cli on their tarballs
-// (test/harness/package-check.mjs), each check counted.
-if (built) {
-  const packages = await step('packages (npm run check:packages: publint, attw)', () =>
-    run('node', ['test/harness/package-check.mjs']),
-  );
-  const line = packages.output.match(/^(\d+) passed, (\d+) failed$/m);
-  totals.passed += Number(line?.[1] ?? 0);
-  totals.failed += Number(line?.[2] ?? 0);
-  if (packages.code !== 0) {
-    if (!line || Number(line[2]) === 0) totals.failed++;
-    failStep('packages (publint, attw)', packages.output);
-  }
-}
-
-// Node 22 and 24 ready: the background preparation has ended (this step is the wait for it).
-const perNode = [];
-const prepared = await step(
-  `${NODES_READY}: waiting for it`,
-  async () => {
-    const result = await nodesPreparing;
-    process.stdout.write(result.output);
-    return result;
-  },
-  `${NODES_READY} (node test/harness/node-versions.mjs --prepare, started with the run: the builds, better-sqlite3 for each)`,
-);
-perNode.push(
-  `getting them ready: ${Math.round((Date.now() - nodesPrepareStarted) / 1000)} s from the start of the run`,
-);
-const nodesReady = prepared.code === 0;
-if (nodesReady) totals.passed++;
-else {
-  totals.failed++;
-  failStep(NODES_READY, prepared.output);
-}
-
-// Node 20's --test does not expand globs: list the files here. The SDK's Node tests are in
-// test/node/, the service's in its package, in folders that mirror its source (http/, store/…).
-const nodeTests = ['test/node', 'packages/service/test'].flatMap((folder) =>
-  readdirSync(folder, { recursive: true })
-    .filter((name) => name.endsWith('.test.ts'))
-    .sort()
-    .map((name) => `${folder}/${name}`),
-);
-/** Adds the counts of a run of Node's test runner (spec reporter) to the totals. */
-function countNodeTests(result, step) {
-  const count = (label) => Number(result.output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);
-  totals.passed += count('pass');
-  totals.failed += count('fail') + count('cancelled');
-  totals.skipped += count('skipped') + count('todo');
-  if (result.code !== 0 && count('fail') + count('cancelled') === 0) {
-    totals.failed++;
-    failStep(`${step} (runner failed)`, result.output);
-  } else if (count('fail') + count('cancelled') > 0) failStep(step, result.output);
-}
-countNodeTests(
-  await step('node tests', () => run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeTests])),
-  'node tests',
-);
-
-// The server helpers, the service (its API, tokens, its --data store) and its package installed on
-// its own, again on Node 22 and 24 (test/harness/node-versions.mjs: the Node builds are npm packages).
-for (const { major } of nodesReady ? NODE_VERSIONS : []) {
-  const started = Date.now();
-  const result = await step(
-    `node tests on Node ${major}`,
-    () => run('node', ['test/harness/node-versions.mjs', String(major)]),
-    `node tests on Node ${major} (node test/harness/node-versions.mjs ${major})`,
-  );
-  countNodeTests(result, `node tests on Node ${major}`);
-  perNode.push(`Node ${major}: ${Math.round((Date.now() - started) / 1000)} s`);
-}
-
-/** Runs a Playwright Test suite (an npm script) and counts its tests into the totals. */
-async function playwright(name, script) {
-  const suite = await step(`${name} (npm run ${script})`, () => run('npm', ['run', '--silent', script]));
-  const tally = (label) => Number(suite.output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
-  totals.passed += tally('passed');
-  totals.failed += tally('failed') + tally('flaky');
-  totals.skipped += tally('skipped');
-  if (suite.code !== 0 || tally('failed') + tally('flaky') > 0) {
-    if (tally('failed') + tally('flaky') === 0) totals.failed++;
-    failStep(name, suite.output);
-  }
-}
-
-// The partner's own end-to-end test (examples/partner-e2e): Playwright Test with its defaults
-// against video-plugin-service, as README "Test your integration" shows.
-if (built) await playwright('partner integration example', 'test:example');
-
-// The framework apps (examples/frameworks, npm workspaces): each built by its own toolchain (Vite,
-// Angular CLI, Next.js), then all driven in Chromium by one Playwright suite.
-if (built) {
-  const apps = readdirSync('examples/frameworks', { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join('examples/frameworks', entry.name, 'package.json')))
-    .map((entry) => entry.name);
-  let appsBuilt = apps.length > 0;
-  for (const app of apps) {
-    const workspace = `examples/frameworks/${app}`;
-    appsBuilt = (await check(`build ${workspace}`, 'npm', ['run', '--silent', 'build', '-w', workspace])) && appsBuilt;
-  }
-  if (appsBuilt) await playwright('framework apps in Chromium', 'test:frameworks');
-}
-
-// The starter app (examples/vanilla-vite) as a partner gets it: both packages packed and installed
-// into it from the tarballs, built by its own tsc and Vite, tested by its own Playwright suite.
-if (built) await playwright('starter app from packed tarballs', 'test:starter');
-
-// The README's CDN snippets through WordPress's sanitizer, as an Author and as an Administrator
-// (test/harness/wordpress-check.mjs; it fails, saying why, where WordPress cannot run).
-if (built) {
-  const wordpress = await step('WordPress check (npm run test:wordpress)', () =>
-    run('npm', ['run', '--silent', 'test:wordpress']),
-  );
-  const line = wordpress.output.match(/^(\d+) passed, (\d+) failed$/m);
-  totals.passed += Number(line?.[1] ?? 0);
-  totals.failed += Number(line?.[2] ?? 0);
-  if (wordpress.code !== 0) {
-    if (!line || Number(line[2]) === 0) totals.failed++;
-    failStep('WordPress check', wordpress.output);
-  }
-}
-
-/** Browser suites, once per engine and storage mode (test/harness/browsers.mjs); counts per engine. */
+/** What each engine and each Node version counted, printed before the table. */
 const perEngine = [];
-if (built) {
-  const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
-  for (const [name, engine] of Object.entries(ENGINES)) {
-    if (only && !only.includes(name)) continue;
-    if (!engine.installed()) {
-      console.log(`\n== browser tests: ${engine.label}`);
-      // A missing engine is a failure, not a skip: .ci/run installs every one.
-      console.log(`not installed: ${engine.install}`);
-      totals.failed++;
-      failStep(`browser tests in ${name} (not installed)`);
-      perEngine.push(`${name}: not installed`);
-      continue;
-    }
-    const results = `.test-results/browser-${name}.json`;
-    rmSync(results, { force: true });
-    const started = Date.now();
-    const browser = await step(
-      `browser tests: ${name}`,
-      () => run('npx', ['--no-install', 'web-test-runner'], { env: { VP_BROWSER: name } }),
-      `browser tests: ${engine.label}`,
-    );
-    let counted;
+const perNode = [];
+
+/**
+ * Adds a finished step's tests to the totals, the way its `count` says; a step whose runner failed
+ * without a failing test counts as one failure. Returns whether the step passed.
+ */
+function count(step, { code, output }, seconds) {
+  let counted;
+  if (step.count === 'check') counted = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : undefined;
+  else if (step.count === 'totals') {
+    const line = output.match(/^(?:\w+: )?(\d+) passed, (\d+) failed$/m);
+    counted = line && { passed: Number(line[1]), failed: Number(line[2]), skipped: 0 };
+  } else if (step.count === 'node') {
+    const tally = (label) => Number(output.match(new RegExp(`^ℹ ${label} (\\d+)`, 'm'))?.[1] ?? 0);
+    if (/^ℹ tests \d+/m.test(output))
+      counted = {
+        passed: tally('pass'),
+        failed: tally('fail') + tally('cancelled'),
+        skipped: tally('skipped') + tally('todo'),
+      };
+  } else if (step.count === 'playwright') {
+    const tally = (label) => Number(output.match(new RegExp(`^\\s+(\\d+) ${label}\\b`, 'm'))?.[1] ?? 0);
+    if (/^\s+\d+ (passed|failed|flaky|skipped)\b/m.test(output))
+      counted = { passed: tally('passed'), failed: tally('failed') + tally('flaky'), skipped: tally('skipped') };
+  } else if (step.count === 'browser') {
     try {
-      counted = JSON.parse(readFileSync(results, 'utf8'));
+      counted = JSON.parse(readFileSync(`.test-results/browser-${step.engine}.json`, 'utf8'));
     } catch {
       counted = undefined;
     }
-    if (counted) {
-      totals.passed += counted.passed;
-      totals.failed += counted.failed;
-      totals.skipped += counted.skipped;
-    }
-    // No counts at all (the runner ended before its reporter wrote them) is a failure too.
-    if (!counted || (browser.code !== 0 && counted.failed === 0)) {
-      totals.failed++;
-      failStep(`browser tests in ${name} (runner failed)`, browser.output);
-    } else if (counted?.failed) failStep(`browser tests in ${name}`, browser.output);
-    const seconds = Math.round((Date.now() - started) / 1000);
+    const rounded = Math.round(seconds);
     perEngine.push(
       counted
-        ? `${name}: ${counted.passed} passed, ${counted.failed} failed${counted.skipped ? `, ${counted.skipped} skipped` : ''} (${seconds} s)`
-        : `${name}: runner failed (${seconds} s)`,
+        ? `${step.engine}: ${counted.passed} passed, ${counted.failed} failed${counted.skipped ? `, ${counted.skipped} skipped` : ''} (${rounded} s)`
+        : `${step.engine}: runner failed (${rounded} s)`,
     );
   }
+  if (counted) {
+    totals.passed += counted.passed;
+    totals.failed += counted.failed;
+    totals.skipped += counted.skipped;
+  }
+  // No counts at all (the runner ended before it reported) is a failure too.
+  if (!counted || (code !== 0 && counted.failed === 0)) {
+    totals.failed++;
+    failStep(step.count === 'check' ? step.name : `${step.name} (runner failed)`, output);
+    return false;
+  }
+  if (counted.failed > 0) {
+    failStep(step.name, output);
+    return false;
+  }
+  return true;
+}
+
+/** One step, start to end: runs it, prints its output whole, times and counts it. */
+async function runStep(step) {
+  if (step.count === 'browser') rmSync(`.test-results/browser-${step.engine}.json`, { force: true });
+  console.log(`\n-> ${step.name}: started${step.background ? ' (in the background)' : ''}`);
+  const started = Date.now();
+  const [command, ...args] = step.run;
+  const result = await run(command, args, { env: step.env });
+  const seconds = since(started);
+  timings.push({ name: step.background ? `${step.name} (in the background)` : step.name, seconds, cpu: result.cpu });
+  console.log(`\n== ${step.heading ?? step.name} (${seconds.toFixed(1)} s)`);
+  process.stdout.write(result.output.endsWith('\n') || !result.output ? result.output : `${result.output}\n`);
+  const passed = count(step, result, seconds);
+  if (step.name.startsWith('node tests on Node ')) perNode.push(`${step.name.slice(11)}: ${Math.round(seconds)} s`);
+  return passed;
+}
+
+// ---- The scheduler: starts every step whose `needs` passed and whose `after` ended, in the
+// table's order, while slots are free and its group is idle. A ready `alone` step that cannot start
+// yet holds back the steps after it, so that it is not starved.
+const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
+const tableModule = process.env.VP_TEST_STEPS ? pathToFileURL(resolve(process.env.VP_TEST_STEPS)).href : './steps.mjs';
+const table = (await import(tableModule)).steps({ engines: only });
+/** name → 'passed' | 'failed' | 'not run' for the steps that ended. */
+const ended = new Map();
+const active = new Map();
+let used = 0;
+
+function schedule() {
+  for (const step of table) {
+    if (ended.has(step.name) || active.has(step.name)) continue;
+    const blockedBy = (step.needs ?? []).find((name) => ended.has(name) && ended.get(name) !== 'passed');
+    if (blockedBy) {
+      console.log(`\n== ${step.name}: not run (${blockedBy} did not pass)`);
+      ended.set(step.name, 'not run');
+      continue;
+    }
+    const missing = step.missing?.();
+    if (missing) {
+      // A missing engine is a failure, not a skip: .ci/run installs every one.
+      console.log(`\n== ${step.heading ?? step.name}\n${missing}`);
+      totals.failed++;
+      failStep(`${step.name} (${missing})`);
+      if (step.engine) perEngine.push(`${step.engine}: ${missing}`);
+      ended.set(step.name, 'failed');
+      continue;
+    }
+    const ready = [...(step.needs ?? []), ...(step.after ?? [])].every((name) => ended.has(name));
+    if (!ready) continue;
+    const slots = step.background ? 0 : step.alone ? JOBS : 1;
+    const groupBusy = step.group && [...active.values()].some((other) => other.group === step.group);
+    if (used + slots > JOBS || groupBusy) {
+      if (step.alone) break;
+      continue;
+    }
+    used += slots;
+    active.set(
+      step.name,
+      Object.assign(step, {
+        slots,
+        done: runStep(step).then((passed) => {
+          used -= slots;
+          active.delete(step.name);
+          ended.set(step.name, passed ? 'passed' : 'failed');
+        }),
+      }),
+    );
+  }
+}
+
+// A step's name is what `needs` and `after` refer to: a name that no step has is a mistake in the table.
+const names = new Set(table.map((step) => step.name));
+for (const step of table)
+  for (const name of [...(step.needs ?? []), ...(step.after ?? [])])
+    if (!names.has(name))
+      throw new Error(`test/harness/steps.mjs: "${step.name}" waits for "${name}", which no step is`);
+
+schedule();
+while (active.size > 0) {
+  await Promise.race([...active.values()].map((step) => step.done));
+  schedule();
+}
+for (const step of table.filter((step) => !ended.has(step.name))) {
+  totals.failed++;
+  failStep(`${step.name} (never started: what it waits for never ended)`);
 }
 
 if (perEngine.length) console.log(`\n== browser tests per engine\n${perEngine.join('\n')}`);
@@ -398,7 +331,7 @@ if (left === 0) {
   failStep(`leftovers (${left})`);
 }
 console.log(
-  `\n== time per step (share: of the whole run's wall time; a background step overlaps the others)\n${timingTable()}\n`,
+  `\n== time per step, in the order they ended (${JOBS} at a time; CPU s: user + system of the step's processes; share: of the whole run's wall time, and steps overlap)\n${timingTable()}\n`,
 );
 if (failedSteps.length) {
   console.log("== what failed, and why (from each step's output above)");

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.mjs';
+import { freePort } from './free-port.mjs';
 import { stopGroup } from './leftovers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -106,14 +107,6 @@ async function until(what, ready, ms = 30_000) {
   }
   throw new Error(`${what} did not start within ${ms / 1000} s`);
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function main() {
   // ---- The database: MariaDB on a socket of its own, no network ----

@@ -171,6 +171,9 @@ export function steps({ engines } = {}) {
       run: ['node', 'test/harness/wordpress-check.mjs'],
       count: 'totals',
       needs: BUILT,
+      // It writes WordPress's one site configuration (/etc/wordpress/config-127.0.0.1.php), and so
+      // does leftovers.test.ts, a Node suite: never both at once.
+      after: ['node tests'],
     },
     {
       name: 'integrity hashes of the snippets (npm run sri -- --check)',

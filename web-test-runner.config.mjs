@@ -1,7 +1,7 @@
 // Browser tests: test pages on http://localhost:PORT, frames on http://127.0.0.1:PORT (same dev
 // server, another site) and the real local service on 127.0.0.1. One engine per run, chosen by
 // $VP_BROWSER (test/harness/browsers.mjs: chromium, chromium-block-all, chromium-unpartitioned, firefox,
-// webkit); `npm test` runs each in turn.
+// webkit); `npm test` runs each, two at a time (test/harness/steps.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';

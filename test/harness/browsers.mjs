@@ -1,6 +1,6 @@
 // The browser matrix of the tests: every engine and storage mode that partners' users run, each a
 // real browser from Debian's packages. web-test-runner.config.mjs picks one by $VP_BROWSER;
-// test/harness/test.mjs runs them one after another and adds up their counts.
+// test/harness/test.mjs runs them (two at a time: test/harness/steps.mjs) and adds up their counts.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

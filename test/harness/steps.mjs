@@ -14,7 +14,9 @@
 //   after     steps that must have ended first, whatever their result
 //   alone     nothing else runs beside it (it changes what other steps read: `npm pack` with its
 //             scripts rewrites package.json while it packs)
-//   group     steps of one group never run at the same time (the example apps' fixed ports)
+//   group     steps of one group never run at the same time (a name, or a list of them): 'examples',
+//             the example apps' fixed ports; 'renders', the steps that make real media (ffmpeg on
+//             both cores, with time limits for a render: two of them together starve each other)
 //   background  takes no slot: it runs beside everything from the start (downloads, then a build)
 //   missing   () => why it cannot run (a browser not installed): counted as a failure, not run
 //
@@ -77,6 +79,7 @@ export function steps({ engines } = {}) {
     count: 'browser',
     engine: name,
     needs: BUILT,
+    ...(ENGINES[name].realMedia ? { group: 'renders' } : {}),
     missing: () => (ENGINES[name].installed() ? undefined : `not installed: ${ENGINES[name].install}`),
   });
   const nodeTests = (name, files, extra = []) => ({
@@ -84,6 +87,7 @@ export function steps({ engines } = {}) {
     run: ['node', '--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files],
     count: 'node',
     after: BUILT,
+    group: 'renders',
   });
   const later = (names) => engineNames.filter((name) => names.includes(name)).map(engine);
   return [
@@ -122,7 +126,7 @@ export function steps({ engines } = {}) {
       run: ['node', 'test/harness/starter.mjs'],
       count: 'playwright',
       needs: BUILT,
-      group: 'examples',
+      group: ['examples', 'renders'],
     },
     ...apps.map((app) => ({
       name: `build examples/frameworks/${app}`,

@@ -245,7 +245,7 @@ async function runStep(step) {
 }
 
 // ---- The scheduler: starts every step whose `needs` passed and whose `after` ended, in the
-// table's order, while slots are free and its group is idle. A ready `alone` step that cannot start
+// table's order, while slots are free and none of its groups is busy. A ready `alone` step that cannot start
 // yet holds back the steps after it, so that it is not starved.
 const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
 const tableModule = process.env.VP_TEST_STEPS ? pathToFileURL(resolve(process.env.VP_TEST_STEPS)).href : './steps.mjs';
@@ -277,7 +277,8 @@ function schedule() {
     const ready = [...(step.needs ?? []), ...(step.after ?? [])].every((name) => ended.has(name));
     if (!ready) continue;
     const slots = step.background ? 0 : step.alone ? JOBS : 1;
-    const groupBusy = step.group && [...active.values()].some((other) => other.group === step.group);
+    const groups = [step.group ?? []].flat();
+    const groupBusy = [...active.values()].some((other) => [other.group ?? []].flat().some((g) => groups.includes(g)));
     if (used + slots > JOBS || groupBusy) {
       if (step.alone) break;
       continue;

@@ -45,7 +45,7 @@ writeFileSync(
     { name: 'three', run: stepRun('three'), count: 'check' },
     { name: 'alone', run: stepRun('alone'), count: 'check', needs: ['one'], alone: true },
     { name: 'x1', run: stepRun('x1'), count: 'check', group: 'x' },
-    { name: 'x2', run: stepRun('x2'), count: 'check', group: 'x' },
+    { name: 'x2', run: stepRun('x2'), count: 'check', group: ['other', 'x'] },
     { name: 'fails', run: stepRun('fails', { code: 1, say: 'Error: it broke' }), count: 'check' },
     { name: 'needs what failed', run: stepRun('never'), count: 'check', needs: ['fails'] },
     { name: 'counts', run: stepRun('counts', { say: '3 passed, 1 failed' }), count: 'totals', after: ['three'] },

@@ -53,6 +53,15 @@ export const TIMED_NODE_TESTS = [
   'packages/service/test/http/live.test.ts',
 ];
 
+/**
+ * Node test files that render real media (ffmpeg on both cores, a time limit per render): every file
+ * under packages/service/test/media/, and the two that read a finished render's progress and files.
+ * They run one file at a time, never beside another step that renders.
+ */
+export const rendersMedia = (file) =>
+  file.startsWith('packages/service/test/media/') ||
+  ['packages/service/test/jobs/progress.test.ts', 'packages/service/test/http/static.test.ts'].includes(file);
+
 /** Node test files that pack the repository with its scripts (package.json is rewritten meanwhile). */
 export const PACKING_NODE_TESTS = ['test/node/publish.test.ts'];
 
@@ -87,7 +96,8 @@ export function steps({ engines } = {}) {
     run: ['node', '--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files],
     count: 'node',
     after: BUILT,
-    group: 'renders',
+    // One Node step at a time: the timed files never run beside another Node file.
+    group: 'node',
   });
   const later = (names) => engineNames.filter((name) => names.includes(name)).map(engine);
   return [
@@ -113,10 +123,17 @@ export function steps({ engines } = {}) {
       alone: true,
     },
     { ...nodeTests('node tests: packing (publish)', PACKING_NODE_TESTS), alone: true },
-    // The rest of the Node suites, two files at a time.
+    // The Node suites that render real media, one file at a time; the rest two files at a time.
+    {
+      ...nodeTests(
+        'node tests: real media (one file at a time)',
+        nodeFiles.filter((file) => !apart.has(file) && rendersMedia(file)),
+      ),
+      group: ['node', 'renders'],
+    },
     nodeTests(
       'node tests',
-      nodeFiles.filter((file) => !apart.has(file)),
+      nodeFiles.filter((file) => !apart.has(file) && !rendersMedia(file)),
       ['--test-concurrency=2'],
     ),
     ...later(['chromium', 'firefox', 'webkit']),
@@ -142,7 +159,10 @@ export function steps({ engines } = {}) {
       group: 'examples',
     },
     ...later(['chromium-block-all', 'chromium-unpartitioned']),
-    nodeTests('node tests: load, crash, live (one file at a time)', TIMED_NODE_TESTS),
+    {
+      ...nodeTests('node tests: load, crash, live (one file at a time)', TIMED_NODE_TESTS),
+      group: ['node', 'renders'],
+    },
     {
       name: 'docs site (npm run docs)',
       run: ['node', 'scripts/docs.mjs'],

@@ -368,7 +368,9 @@ export function frameCommandsPlugin() {
     name: 'video-plugin-frame-commands',
     async executeCommand({ command, payload, session }) {
       if (!command.startsWith('frame-') && command !== 'browser-log') return undefined;
-      const args = { timeout: 8000, ...payload };
+      // A hang detector, not a pace: a real-media render on a busy machine takes more than 8 s (the
+      // old default failed four journeys in Chromium at load average 13; 30 s passed them all).
+      const args = { timeout: 30_000, ...payload };
       if (command === 'browser-log') return browserLog(session, args);
       return session.browser.type === 'webdriver'
         ? inTurn(() => webdriverCommand(session, command, args))

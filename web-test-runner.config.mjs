@@ -1,18 +1,19 @@
 // Browser tests: test pages on http://localhost:PORT, frames on http://127.0.0.1:PORT (same dev
 // server, another site) and the real local service on 127.0.0.1. One engine per run, chosen by
-// $VP_BROWSER (scripts/browsers.mjs: chromium, chromium-block-all, chromium-unpartitioned, firefox,
-// webkit); `npm test` runs each in turn.
+// $VP_BROWSER (test/harness/browsers.mjs: chromium, chromium-block-all, chromium-unpartitioned, firefox,
+// webkit); `npm test` runs each, two at a time (test/harness/steps.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
-import { testServicePlugin } from './test/support/service-plugin.mjs';
-import { frameCommandsPlugin } from './test/support/frame-commands.mjs';
-import { REAL_MEDIA_SUITES, selectedEngine } from './scripts/browsers.mjs';
-import { cspPlugin } from './test/support/csp-plugin.mjs';
-import { faultPlugin } from './test/support/fault-plugin.mjs';
-import { diagnosePlugin } from './test/support/diagnose-plugin.mjs';
+import { testServicePlugin } from './test/harness/wtr/service-plugin.mjs';
+import { frameCommandsPlugin } from './test/harness/wtr/frame-commands.mjs';
+import { REAL_MEDIA_SUITES, selectedEngine } from './test/harness/browsers.mjs';
+import { cspPlugin } from './test/harness/wtr/csp-plugin.mjs';
+import { faultPlugin } from './test/harness/wtr/fault-plugin.mjs';
+import { diagnosePlugin } from './test/harness/wtr/diagnose-plugin.mjs';
+import { freePort } from './test/harness/free-port.mjs';
 
-/** Counts every test of every file and writes them where scripts/test.mjs reads them. */
+/** Counts every test of every file and writes them where test/harness/test.mjs reads them. */
 function countReporter() {
   return {
     onTestRunFinished({ sessions }) {
@@ -39,7 +40,7 @@ function countReporter() {
 const engine = selectedEngine();
 
 /**
- * The test files: the engine's (scripts/browsers.mjs), or those in $VP_SUITES (comma-separated,
+ * The test files: the engine's (test/harness/browsers.mjs), or those in $VP_SUITES (comma-separated,
  * what `npm run test:changed` picks).
  */
 const files = process.env.VP_SUITES?.split(',').filter(Boolean) ?? engine.files;
@@ -73,6 +74,9 @@ export default {
   groups: files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
   nodeResolve: true,
   hostname: 'localhost',
+  // A port the system picked, not web-test-runner's search from 8000: `npm test` runs two engines
+  // at once, and two searches that start together can settle on the same port.
+  port: await freePort(),
   // One test file at a time: a background tab gets no animation frames, and the frame commands
   // (real clicks inside the iframe) need a page that renders.
   concurrency: 1,

@@ -1,7 +1,7 @@
 // The library (ESM build in dist/) and the CDN bundle on a partner page with a strict
 // Content-Security-Policy in a real header — no unsafe-inline, no unsafe-eval, Trusted Types
 // required with no policy allowed, frame-src only the service — served by
-// test/support/csp-plugin.mjs. The page runs a journey (accounts, a topic search, the AI page, a
+// test/harness/wtr/csp-plugin.mjs. The page runs a journey (accounts, a topic search, the AI page, a
 // Plugin and a <video-plugin>) and reports by postMessage. Zero violations are required on the
 // page (securitypolicyviolation and report-uri) and in the service's own iframes (their CSP issues,
 // read through the DevTools protocol); a sentinel violation proves each of the three listens.

@@ -2,7 +2,7 @@
 // partner does not allow, an unknown partner, a CSP without frame-src or connect-src for the
 // service, Referrer-Policies, a service that is down, one of another protocol version, one whose
 // frame-ancestors refuses the page — and a healthy page where every check is ok. Each page is a
-// real page of the test server (test/support/diagnose-plugin.mjs) with real headers, framed
+// real page of the test server (test/harness/wtr/diagnose-plugin.mjs) with real headers, framed
 // same-origin by the test page; diagnose() runs in that page, against the real local service.
 import { expect } from '@open-wc/testing';
 import type { Diagnosis, DiagnosisCheckID, DiagnosisStatus, DiagnoseTarget } from '../../src/diagnose/index.js';
@@ -68,7 +68,7 @@ const check = (diagnosis: Diagnosis, id: DiagnosisCheckID) => {
 const statuses = (diagnosis: Diagnosis) =>
   Object.fromEntries(diagnosis.checks.map((c) => [c.id, c.status])) as Record<DiagnosisCheckID, DiagnosisStatus>;
 
-/** Whether this engine gives a cross-site frame no storage (scripts/browsers.mjs). */
+/** Whether this engine gives a cross-site frame no storage (test/harness/browsers.mjs). */
 const storageBlocked = async () =>
   ['chromium-block-all', 'chromium-unpartitioned'].includes((await diagnoseConfig()).engine);
 

@@ -2,7 +2,7 @@
 // iframe reloaded, navigated away or removed. Every promise settles with the documented error,
 // subscriptions resume after recovery with each status once, in order, and the page stays usable.
 // The service is the real one, run as its own process with --data behind a proxy that plays the
-// network (test/support/fault-plugin.mjs).
+// network (test/harness/wtr/fault-plugin.mjs).
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { ConnectionError, NotFoundError, OriginNotAllowedError, ServiceError, TimeoutError } from '../../src/errors.js';
@@ -480,22 +480,37 @@ describe('faults', function () {
       expect(error.data).to.deep.include({ retryable: true });
     });
 
-    it("this page's CSP blocks the frame: FrameBlockedError with the frame-src to add, and no other violation", async () => {
-      const service = new URL((await faults()).proxyURL).origin;
+    /** A partner page served with the policy `csp` (test/harness/wtr/diagnose-plugin.mjs), framed here. */
+    type PartnerPage = Window & {
+      Plugin: new (partnerID: string, options: object) => Plugin;
+      violations: string[];
+      console: Console;
+    };
+
+    /**
+     * Runs `test` with a partner page whose CSP is `csp`, once it has loaded; what the SDK prints is
+     * spied on in that page's console. The frame is removed afterwards, whatever happened.
+     */
+    async function inPartnerPage(csp: string, test: (page: PartnerPage) => Promise<void>) {
       const frame = document.createElement('iframe');
       frame.title = 'A partner page';
       const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-      frame.src = `/__diagnose/page.html?csp=${encodeURIComponent("default-src 'self'")}`;
+      frame.src = `/__diagnose/page.html?csp=${encodeURIComponent(csp)}`;
       document.body.append(frame);
       try {
         await loaded;
-        const page = frame.contentWindow as Window & {
-          Plugin: new (partnerID: string, options: object) => Plugin;
-          violations: string[];
-          console: Console;
-        };
+        const page = frame.contentWindow as PartnerPage;
         restore();
         spyOn(page.console);
+        await test(page);
+      } finally {
+        frame.remove();
+      }
+    }
+
+    it("this page's CSP blocks the frame: FrameBlockedError with the frame-src to add, and no other violation", async () => {
+      const service = new URL((await faults()).proxyURL).origin;
+      await inPartnerPage("default-src 'self'", async (page) => {
         const started = performance.now();
         const plugin = new page.Plugin('test-partner', { serviceURL: service });
         const error = await rejection(plugin.ready);
@@ -511,27 +526,12 @@ describe('faults', function () {
         // The browser's own report of the frame, and nothing the SDK asked on top.
         expect(page.violations.filter((line) => !line.startsWith('frame-src '))).to.deep.equal([]);
         await plugin.cleanup();
-      } finally {
-        frame.remove();
-      }
+      });
     });
 
     it("a page whose connect-src refuses the question: no guess (not 'nothing answers'), the connect limit decides", async () => {
       const { closedURL } = await faults();
-      const frame = document.createElement('iframe');
-      frame.title = 'A partner page';
-      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-      frame.src = `/__diagnose/page.html?csp=${encodeURIComponent(`default-src 'self'; frame-src ${closedURL}`)}`;
-      document.body.append(frame);
-      try {
-        await loaded;
-        const page = frame.contentWindow as Window & {
-          Plugin: new (partnerID: string, options: object) => Plugin;
-          violations: string[];
-          console: Console;
-        };
-        restore();
-        spyOn(page.console);
+      await inPartnerPage(`default-src 'self'; frame-src ${closedURL}`, async (page) => {
         // Past the 3 s after which a frame that never loaded is explained too (Firefox, WebKit).
         const plugin = new page.Plugin('test-partner', { serviceURL: closedURL, connectTimeout: 4000 });
         const error = await rejection(plugin.ready);
@@ -541,9 +541,7 @@ describe('faults', function () {
         // The question was asked and refused by the page's policy, as documented.
         expect(page.violations.some((line) => line.startsWith('connect-src '))).to.equal(true);
         await plugin.cleanup();
-      } finally {
-        frame.remove();
-      }
+      });
     });
 
     it('a healthy service prints nothing, and cleanup() before the connection prints nothing either', async () => {

@@ -24,7 +24,7 @@ import {
   until,
 } from '../support/plugin.js';
 
-/** What the frame-fit command reads inside the studio (test/support/frame-commands.mjs). */
+/** What the frame-fit command reads inside the studio (test/harness/wtr/frame-commands.mjs). */
 interface Fit {
   clientWidth: number;
   scrollWidth: number;

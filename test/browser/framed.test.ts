@@ -1,7 +1,7 @@
 // The partner page itself inside a cross-site iframe (a CMS preview, an admin panel that frames
 // apps): this test page on localhost frames the partner page on 127.0.0.1, which embeds the
 // service frame. Everything must connect and work as on a top-level page, in every engine (storage
-// rules decide nothing here: no signed-in studio reloads; scripts/browsers.mjs, STORAGE_SUITES).
+// rules decide nothing here: no signed-in studio reloads; test/harness/browsers.mjs, STORAGE_SUITES).
 import { expect } from '@open-wc/testing';
 
 interface FramedMessage {

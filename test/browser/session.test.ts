@@ -10,7 +10,7 @@
 // How a reload loses the storage here: the suite runs in default Chromium and Firefox (which keep
 // a cross-site frame's partitioned storage) and in Chromium with third-party storage blocked
 // (where the frame has none). `reloadWithoutStorage` first clears the frame's sessionStorage from
-// inside the frame (puppeteer, test/support/frame-commands.mjs) — what the user or the browser does
+// inside the frame (puppeteer, test/harness/wtr/frame-commands.mjs) — what the user or the browser does
 // when it clears site data, and, for the page that reloads, the same as a browser that denies the
 // storage: nothing to read. Where the storage is blocked the clear finds nothing, and the reload
 // loses the session on its own. Nothing in the service page knows about tests.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error -- a script of the repository, JavaScript without declarations
-import { RUN_MARK, leftoverFiles, markedProcesses, removeLinksInto } from '../../scripts/leftovers.mjs';
+import { RUN_MARK, leftoverFiles, markedProcesses, removeLinksInto } from '../harness/leftovers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = '/etc/wordpress/config-127.0.0.1.php';
@@ -30,7 +30,7 @@ test(
       const mark = randomUUID();
       const tmp = mkdtempSync(join(tmpdir(), 'video-plugin-leftovers-'));
       after(() => rmSync(tmp, { recursive: true, force: true }));
-      const check = spawn(process.execPath, [join(root, 'scripts/wordpress-check.mjs')], {
+      const check = spawn(process.execPath, [join(root, 'test/harness/wordpress-check.mjs')], {
         env: { ...process.env, [RUN_MARK]: mark, TMPDIR: tmp },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

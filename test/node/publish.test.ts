@@ -98,8 +98,8 @@ describe('package metadata', () => {
     }
   });
 
-  test('engines says the Node versions npm test runs on: 20 (the machine), 22 and 24 (scripts/node-versions.mjs)', async () => {
-    const script = pathToFileURL(join(root, 'scripts/node-versions.mjs')).href;
+  test('engines says the Node versions npm test runs on: 20 (the machine), 22 and 24 (test/harness/node-versions.mjs)', async () => {
+    const script = pathToFileURL(join(root, 'test/harness/node-versions.mjs')).href;
     const { VERSIONS } = (await import(script)) as { VERSIONS: { major: number }[] };
     const tested = ['^20.19', ...VERSIONS.map(({ major }) => `^${major}`)].join(' || ');
     assert.equal(tested, '^20.19 || ^22 || ^24');

@@ -1,4 +1,4 @@
-// `npm run test:changed` (scripts/test-changed.mjs): which suites a change selects. A suite is
+// `npm run test:changed` (test/harness/test-changed.mjs): which suites a change selects. A suite is
 // selected when its own file or any module it reaches through imports changed; a change to the
 // browser harness or the studio's pages selects every browser suite; nothing else selects one.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 // @ts-expect-error: a plain JavaScript script without declarations.
-import { importsOf, selectSuites } from '../../scripts/test-changed.mjs';
+import { importsOf, selectSuites } from '../harness/test-changed.mjs';
 
 type Select = (root: string, changed: string[]) => { browser: string[]; node: string[] };
 const select = selectSuites as Select;
@@ -22,7 +22,7 @@ const files: Record<string, string> = {
   'src/element/index.ts': "export * from '../plugin.js';\n",
   'src/server/index.ts': 'export const sign = () => 1;\n',
   'test/support/plugin.ts': "import type { V } from '../../src/plugin.js';\nexport type T = V;\n",
-  'test/support/service-plugin.mjs': 'export const plugin = {};\n',
+  'test/harness/wtr/service-plugin.mjs': 'export const plugin = {};\n',
   'test/browser/plugin.test.ts': "import { type T } from '../support/plugin.js';\nexport type U = T;\n",
   'test/browser/element.test.ts': "import '../../src/element/index.js';\n",
   'test/browser/wire.test.ts': [
@@ -87,8 +87,8 @@ describe('test:changed: the suites a change selects', () => {
   test("the browser harness or the studio's pages changed: every browser suite", () => {
     for (const file of [
       'web-test-runner.config.mjs',
-      'scripts/browsers.mjs',
-      'test/support/service-plugin.mjs',
+      'test/harness/browsers.mjs',
+      'test/harness/wtr/service-plugin.mjs',
       'packages/service/src/pages/app.ts',
     ]) {
       assert.deepEqual(select(root, [file]), { browser: ALL_BROWSER, node: [] }, file);

@@ -28,8 +28,8 @@ interface ServedConfig extends Omit<TestConfig, 'realMedia'> {
 let config: Promise<TestConfig> | undefined;
 
 /**
- * Where the test service runs (started by test/support/service-plugin.mjs). In an engine that runs
- * some suites with real media (scripts/browsers.mjs), this file's page gets that service.
+ * Where the test service runs (started by test/harness/wtr/service-plugin.mjs). In an engine that runs
+ * some suites with real media (test/harness/browsers.mjs), this file's page gets that service.
  */
 export function testConfig(): Promise<TestConfig> {
   config ??= Promise.all([fetch('/__test/config').then((r) => r.json() as Promise<ServedConfig>), getConfig()]).then(
@@ -61,7 +61,7 @@ const created: Plugin[] = [];
 
 /**
  * Records, from now until `stop(until)`, every console error or warning of the page and its frames
- * and every HTTP response >= 400 they get (test/support/frame-commands.mjs). The browser reports
+ * and every HTTP response >= 400 they get (test/harness/wtr/frame-commands.mjs). The browser reports
  * them a little after the page has its answer, so `stop` first waits for an entry matching `until`
  * (make the test's last step cause one: what came before it has then been reported too). `stop`
  * gives false in WebKit, where WebDriver sees neither.

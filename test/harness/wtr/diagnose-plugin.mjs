@@ -9,19 +9,7 @@
 // - /__diagnose/fa/…: a "service" whose plugin page allows only https://shop.example as its
 //   frame-ancestors (the browser refuses to show it in the test page);
 // - /__diagnose/config: a loopback port nothing listens on (a service that is down) and the engine.
-import { createServer } from 'node:net';
-
-/** A port that was free a moment ago: nothing listens on it. */
-function unusedPort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.mjs';
 
 const escape = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -76,7 +64,7 @@ export function diagnosePlugin() {
       if (context.path === '/__diagnose/config') {
         return {
           body: JSON.stringify({
-            downServiceURL: `http://127.0.0.1:${await unusedPort()}`,
+            downServiceURL: `http://127.0.0.1:${await freePort()}`,
             engine: process.env.VP_BROWSER || 'chromium',
           }),
           type: 'application/json',

@@ -6,7 +6,7 @@
 //   Audits domain replays every issue the frame recorded), and can provoke one as a sentinel.
 import { readFile } from 'node:fs/promises';
 
-const PAGE = new URL('../fixtures/csp.html', import.meta.url);
+const PAGE = new URL('../../fixtures/csp.html', import.meta.url);
 
 /** The policy of the test page: only what the library needs, given the service origin. */
 export function strictCsp(serviceOrigin, reportURI) {

@@ -15,10 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS, findChromium } from './chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.mjs';
+import { freePort } from './free-port.mjs';
 import { stopGroup } from './leftovers.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const WORDPRESS = '/usr/share/wordpress';
 const THEME = `${WORDPRESS}/wp-content/themes/twentytwentythree`;
 const CONFIG = '/etc/wordpress/config-127.0.0.1.php';
@@ -106,14 +107,6 @@ async function until(what, ready, ms = 30_000) {
   }
   throw new Error(`${what} did not start within ${ms / 1000} s`);
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function main() {
   // ---- The database: MariaDB on a socket of its own, no network ----
@@ -203,7 +196,7 @@ async function main() {
   writeFileSync(
     CONFIG,
     `<?php
-// video-plugin wordpress-check: written and removed by scripts/wordpress-check.mjs.
+// video-plugin wordpress-check: written and removed by test/harness/wordpress-check.mjs.
 define('DB_NAME', 'wordpress');
 define('DB_USER', 'wp');
 define('DB_PASSWORD', 'wp');

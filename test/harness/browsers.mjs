@@ -1,12 +1,12 @@
 // The browser matrix of the tests: every engine and storage mode that partners' users run, each a
 // real browser from Debian's packages. web-test-runner.config.mjs picks one by $VP_BROWSER;
-// scripts/test.mjs runs them one after another and adds up their counts.
+// test/harness/test.mjs runs them (two at a time: test/harness/steps.mjs) and adds up their counts.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS, findChromium } from './chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium } from '../../scripts/chromium.mjs';
 import { findWebKit, webkitLauncher } from './webkit.mjs';
 
 const FIREFOX_CANDIDATES = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'];

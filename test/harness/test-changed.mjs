@@ -13,7 +13,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Where the suites are: browser suites run by web-test-runner, Node suites by node --test. */
 export const SUITE_FOLDERS = {
@@ -29,8 +29,9 @@ export const SUITE_FOLDERS = {
  */
 export const BROWSER_HARNESS = [
   /^web-test-runner\.config\.mjs$/,
-  /^scripts\/(browsers|chromium|webkit)\.mjs$/,
-  /^test\/support\/[^/]+\.mjs$/,
+  /^test\/harness\/(browsers|webkit|leftovers)\.mjs$/,
+  /^scripts\/chromium\.mjs$/,
+  /^test\/harness\/wtr\/[^/]+\.mjs$/,
   /^packages\/service\/src\/pages\//,
 ];
 

@@ -3,11 +3,11 @@
 // WebDriver) under Xvfb. Playwright cannot drive Debian's WebKit (it needs its own patched build,
 // which cannot be downloaded here), so this is a small web-test-runner launcher that speaks the
 // few WebDriver commands the runner needs over fetch: start a session, open a URL, read it back.
-// The frame commands (test/support/frames.mjs) use the same `webdriver()` call to act inside the
+// The frame commands (test/harness/wtr/frame-commands.mjs) use the same `webdriver()` call to act inside the
 // service's iframe.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.mjs';
 import { stopGroup } from './leftovers.mjs';
 
 /** The pids of a process's children (Linux). */
@@ -39,17 +39,6 @@ export function findWebKit() {
   const driver = which('WebKitWebDriver');
   const xvfbRun = which('xvfb-run');
   return minibrowser && driver && xvfbRun ? { minibrowser, driver, xvfbRun } : undefined;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A web-test-runner launcher for WebKitGTK: one MiniBrowser window, one test file at a time. */

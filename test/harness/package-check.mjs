@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const { REPO_ONLY } = await import(pathToFileURL(join(root, 'scripts/pack.mjs')).href);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 

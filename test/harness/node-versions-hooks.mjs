@@ -1,4 +1,4 @@
-// Loaded with --import in every Node process of a run of scripts/node-versions.mjs: resolves
+// Loaded with --import in every Node process of a run of test/harness/node-versions.mjs: resolves
 // `better-sqlite3` to the copy built for this Node's ABI (VP_BETTER_SQLITE3), for import and
 // require alike, wherever it is imported from (the repository's sources or an installed package).
 import * as module from 'node:module';

@@ -1,6 +1,6 @@
 // web-test-runner commands that act inside the service's cross-origin iframe the way a person
 // would: real clicks and typing through the browser, found by the iframe's channel. Puppeteer
-// drives Chromium and Firefox (CDP / WebDriver BiDi); WebDriver drives WebKit (scripts/webkit.mjs).
+// drives Chromium and Firefox (CDP / WebDriver BiDi); WebDriver drives WebKit (test/harness/webkit.mjs).
 // Tests call them with executeServerCommand from @web/test-runner-commands:
 //   frame-click, frame-fill, frame-text   {channel, selector, value?, timeout?}
 //   frame-reload, frame-navigate          {channel, url?}   (the fault tests)
@@ -157,7 +157,7 @@ const POLICY = (url) =>
 
 /** Where frame-screenshot saves its pictures, per engine. */
 function screenshotPath(name) {
-  const dir = new URL('../../.test-results/screenshots/', import.meta.url);
+  const dir = new URL('../../../.test-results/screenshots/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   return new URL(`${process.env.VP_BROWSER ?? 'chromium'}-${name.replace(/[^\w.-]/g, '_')}.png`, dir);
 }
@@ -424,7 +424,9 @@ export function frameCommandsPlugin() {
     name: 'video-plugin-frame-commands',
     async executeCommand({ command, payload, session }) {
       if (!command.startsWith('frame-') && command !== 'browser-log') return undefined;
-      const args = { timeout: 8000, ...payload };
+      // A hang detector, not a pace: a real-media render on a busy machine takes more than 8 s (the
+      // old default failed four journeys in Chromium at load average 13; 30 s passed them all).
+      const args = { timeout: 30_000, ...payload };
       if (command === 'browser-log') return browserLog(session, args);
       return session.browser.type === 'webdriver'
         ? inTurn(() => webdriverCommand(session, command, args))

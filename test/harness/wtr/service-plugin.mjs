@@ -30,7 +30,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
   return {
     name: 'video-plugin-test-service',
     async serverStart() {
-      const dist = new URL('../../dist/', import.meta.url);
+      const dist = new URL('../../../dist/', import.meta.url);
       if (!existsSync(new URL('service/server.js', dist))) {
         throw new Error('dist/ is missing: run `npm run build` before the browser tests (npm test does).');
       }

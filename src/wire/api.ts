@@ -300,3 +300,17 @@ export interface FrameDiagnosis {
   hostOrigin: string;
 }
 export type MethodName = keyof Answers;
+
+/**
+ * Where a scene came from: the page, the page's text each of its texts was taken from (an excerpt:
+ * the sentence, heading, title or description as the page has it), and its picture's URL. A text
+ * without an excerpt was written by the service (the closing line, a business name from the
+ * address); one the user edited keeps no excerpt either.
+ */
+export interface SceneSources {
+  pageURL: string;
+  heading?: string;
+  text?: string;
+  voiceover?: string;
+  pictureURL?: string;
+}

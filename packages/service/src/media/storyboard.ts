@@ -15,6 +15,9 @@
  */
 import { QUALITY_LIMITS } from './quality.js';
 import { SentenceSplitter } from './source/sentences.js';
+import type { SceneSources } from 'video-plugin/internal';
+
+export type { SceneSources };
 
 /** The aspect ratios and their standard resolutions. */
 export const RESOLUTIONS = { '16:9': [1280, 720], '4:5': [1080, 1350] } as const;
@@ -138,20 +141,6 @@ export interface Scene {
   narration: string;
   /** Where the scene's text and picture came from (absent in storyboards made before issue 33). */
   sources?: SceneSources;
-}
-
-/**
- * Where a scene came from: the page, the page's text each of its texts was taken from (an excerpt:
- * the sentence, heading, title or description as the page has it), and its picture's URL. A text
- * without an excerpt was written by the service (the closing line, a business name from the
- * address); one the user edited keeps no excerpt either.
- */
-export interface SceneSources {
-  pageURL: string;
-  heading?: string;
-  text?: string;
-  voiceover?: string;
-  pictureURL?: string;
 }
 
 export interface Storyboard {

@@ -8,9 +8,9 @@ import {
   type SerializedError,
   type Account,
   type Progress,
+  type SceneSources,
   type Video,
 } from 'video-plugin/internal';
-import type { SceneSources } from '../media/storyboard.js';
 
 /** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
 export interface SceneDraft {

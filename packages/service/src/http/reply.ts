@@ -35,6 +35,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   invalid_state: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
+  service_unavailable: 503,
 };
 
 /** The HTTP status of an error: token errors are 401, unknown errors 500. */
@@ -71,6 +72,9 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   // After a refused oversized body the rest of it may still be arriving: do not reuse the socket.
   if (status === 413) res.setHeader('connection', 'close');
+  // An error that says when to try again (a data file that refused a change) tells HTTP clients too.
+  const retryAfter = error instanceof VideoPluginError ? error.data?.retryAfterSeconds : undefined;
+  if (typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
   // An unexpected error's own message (a path, a driver's text) stays in the log: the answer says
   // only that the service failed.
   const body =

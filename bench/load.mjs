@@ -22,6 +22,7 @@ import { createServer, request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 
 const argument = (name, fallback) =>
@@ -556,39 +557,21 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
     );
     owner.stream.close();
   }
-  // The subscribers: half SSE, half WebSocket, spread over the accounts. Each counts the renames of
-  // its account's video it is sent; one whose connection ends before the load does is dropped.
-  const subscribers = [];
-  let loadOver = false;
-  for (let i = 0; i < SUBSCRIBERS; i++) {
-    const owner = owners[i % ACCOUNTS];
-    const subscriber = { kind: i % 2 ? 'socket' : 'stream', owner, renames: 0, last: undefined, dropped: false };
-    const seen = (record) => {
-      if (record?.id !== owner.videoId) return;
-      subscriber.renames++;
-      subscriber.last = record.name;
-    };
-    if (subscriber.kind === 'stream') {
-      const stream = await openStream(owner.session);
-      stream.onEvent = (event) => event.event === 'video' && seen(event.data);
-      subscriber.close = stream.close;
-      stream.ended.then(() => (subscriber.dropped ||= !loadOver));
-    } else {
-      const ws = new WebSocket(`${BASE.replace('http', 'ws')}/api/live`, { headers: { origin: BASE } });
-      await new Promise((resolve, reject) => {
-        ws.once('open', resolve);
-        ws.once('error', reject);
-      });
-      ws.send(JSON.stringify({ session: owner.session }));
-      ws.on('message', (data) => {
-        const message = JSON.parse(String(data));
-        if (message.change?.kind === 'video') seen(message.change.record);
-      });
-      ws.once('close', () => (subscriber.dropped ||= !loadOver));
-      subscriber.close = () => ws.close();
-    }
-    subscribers.push(subscriber);
-  }
+  // The subscribers, in a worker thread of their own (bench/load-subscribers.mjs).
+  const worker = new Worker(new URL('./load-subscribers.mjs', import.meta.url), {
+    workerData: {
+      base: BASE,
+      owners: owners.map(({ session, videoId }) => ({ session, videoId })),
+      count: SUBSCRIBERS,
+    },
+  });
+  const fromWorker = () =>
+    new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await fromWorker();
+  const openFilesWithSubscribers = serviceResources().openFiles;
   // The calls: open loop at RATE per second (a call is sent on time whether or not the previous
   // ones have answered): half list videos, a quarter read one video, a quarter rename it.
   const latencies = { read: [], rename: [] };
@@ -616,19 +599,21 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
           latencies[kind].push(performance.now() - sent);
           statuses[status] = (statuses[status] ?? 0) + 1;
         },
-        (error) => (statuses[error.message.slice(0, 40)] = (statuses[error.message.slice(0, 40)] ?? 0) + 1),
+        (error) => {
+          // A call that got no answer: undici's reason (a connect timeout…), counted by it.
+          const reason = `no answer: ${error.cause?.code ?? error.message.slice(0, 40)}`;
+          statuses[reason] = (statuses[reason] ?? 0) + 1;
+        },
       ),
     );
   }
   await Promise.all(calls);
   const seconds = (performance.now() - began) / 1000;
-  // Every subscriber is sent its account's last rename (a hang detector of 60 s).
-  const deadline = Date.now() + 60_000;
-  const behind = () => subscribers.filter((s) => !s.dropped && s.last !== lastName.get(s.owner.videoId));
-  while (behind().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  loadOver = true;
-  const resources = serviceResources();
-  for (const subscriber of subscribers) subscriber.close();
+  const resources = { ...serviceResources(), openFilesWithSubscribers };
+  // Every subscriber still connected is sent its account's last name (the worker waits for it).
+  worker.postMessage({ lastNames: Object.fromEntries(lastName) });
+  const { report } = await fromWorker();
+  await worker.terminate();
   const percentile = (values, p) => {
     const sorted = [...values].sort((a, b) => a - b);
     return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1));
@@ -636,11 +621,7 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
   const all = [...latencies.read, ...latencies.rename];
   results.subscribers = {
     subscribers: SUBSCRIBERS,
-    streams: subscribers.filter((s) => s.kind === 'stream').length,
-    sockets: subscribers.filter((s) => s.kind === 'socket').length,
-    dropped: subscribers.filter((s) => s.dropped).length,
-    behind: behind().length,
-    renamesSentPerSubscriber: Math.round(subscribers.reduce((sum, s) => sum + s.renames, 0) / SUBSCRIBERS),
+    ...report,
     calls: all.length,
     callsPerSecond: Number((all.length / seconds).toFixed(1)),
     statuses,
@@ -658,7 +639,7 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
   console.log(
     `4. ${SUBSCRIBERS} subscribers (${r.streams} SSE, ${r.sockets} WebSocket) under ${r.callsPerSecond} calls/s for ${seconds.toFixed(0)} s: ` +
       `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms (reads ${r.latencyMs.readP50}/${r.latencyMs.readP99}, renames ${r.latencyMs.renameP50}/${r.latencyMs.renameP99}); ` +
-      `dropped ${r.dropped}, behind ${r.behind}; statuses ${JSON.stringify(statuses)}; service RSS ${resources.rssMB} MB, ${resources.openFiles} open files`,
+      `dropped ${r.dropped} ${JSON.stringify(r.droppedReasons)}, behind ${r.behind}; statuses ${JSON.stringify(statuses)}; service RSS ${resources.rssMB} MB, ${resources.openFilesWithSubscribers} open files with the subscribers`,
   );
 }
 

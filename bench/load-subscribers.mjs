@@ -6,8 +6,9 @@
 // dropped, with the reason.
 //
 // Messages: in `{ base, owners: [{ session, videoId }], count }` (workerData), out `{ ready }`
-// once all are open; in `{ finish, lastNames }`, out `{ report }` once every subscriber still
-// connected has been sent its account's last name (at most 60 s).
+// once all are open; in `{ lastNames, renames }` (each video's final name, the renames made per
+// video), out `{ report }` once every subscriber still connected has been sent its video's final
+// name (at most 60 s).
 /* global performance */
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -19,7 +20,13 @@ let over = false;
 
 function subscribe(index) {
   const owner = owners[index % owners.length];
-  const subscriber = { kind: index % 2 ? 'socket' : 'stream', videoId: owner.videoId, renames: 0, last: undefined };
+  // Each account has both kinds: its first subscriber a stream, its second a socket…
+  const subscriber = {
+    kind: Math.floor(index / owners.length) % 2 ? 'socket' : 'stream',
+    videoId: owner.videoId,
+    renames: 0,
+    last: undefined,
+  };
   const seen = (record) => {
     if (record?.id !== owner.videoId) return;
     subscriber.renames++;
@@ -74,7 +81,7 @@ for (let i = 0; i < count; i += 50) {
 }
 parentPort.postMessage({ ready: true });
 
-parentPort.on('message', async ({ lastNames }) => {
+parentPort.on('message', async ({ lastNames, renames }) => {
   const behind = () => subscribers.filter((s) => !s.dropped && s.last !== lastNames[s.videoId]);
   const deadline = performance.now() + 60_000;
   while (behind().length > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -88,7 +95,14 @@ parentPort.on('message', async ({ lastNames }) => {
     dropped: subscribers.filter((s) => s.dropped).length,
     droppedReasons: reasons,
     behind: behind().length,
+    behindStreams: behind().filter((s) => s.kind === 'stream').length,
+    behindSample: behind()
+      .slice(0, 3)
+      .map((s) => ({ kind: s.kind, last: s.last, expected: lastNames[s.videoId], renames: s.renames })),
     renamesSentPerSubscriber: Math.round(subscribers.reduce((sum, s) => sum + s.renames, 0) / subscribers.length),
+    renamesPerVideo: Math.round(renames),
+    /** Subscribers that were sent fewer renames of their video than were made. */
+    missedSome: subscribers.filter((s) => s.renames < Math.round(renames)).length,
   };
   for (const s of subscribers) s.close?.();
   parentPort.postMessage({ report });

@@ -577,13 +577,15 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
   const latencies = { read: [], rename: [] };
   const statuses = {};
   const lastName = new Map();
+  let renamesPerVideo;
   const calls = [];
   const began = performance.now();
   for (let n = 0; n < RATE * LOAD_SECONDS; n++) {
     const due = began + (n * 1000) / RATE;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const owner = owners[n % ACCOUNTS];
+    // Every account gets each kind of call in turn (n / 4 picks the account, n % 4 the kind).
+    const owner = owners[Math.floor(n / 4) % ACCOUNTS];
     const kind = n % 4 === 3 ? 'rename' : 'read';
     const sent = performance.now();
     const call =
@@ -592,7 +594,7 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
         : n % 4 === 2
           ? api('GET', `/api/videos/${owner.videoId}`, { session: owner.session })
           : api('GET', '/api/videos', { session: owner.session });
-    if (kind === 'rename') lastName.set(owner.videoId, `Load ${n}`);
+    if (kind === 'rename') renamesPerVideo = (renamesPerVideo ?? 0) + 1 / ACCOUNTS;
     calls.push(
       call.then(
         ({ status }) => {
@@ -610,8 +612,14 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
   await Promise.all(calls);
   const seconds = (performance.now() - began) / 1000;
   const resources = { ...serviceResources(), openFilesWithSubscribers };
-  // Every subscriber still connected is sent its account's last name (the worker waits for it).
-  worker.postMessage({ lastNames: Object.fromEntries(lastName) });
+  // Every subscriber still connected is sent its account's last name (the worker waits for it):
+  // the name the service kept, which is not always the last one sent (renames of a video overlap
+  // when answers are slow, and the service applies them as they arrive).
+  for (const owner of owners) {
+    const { body } = await api('GET', `/api/videos/${owner.videoId}`, { session: owner.session });
+    lastName.set(owner.videoId, body.video.name);
+  }
+  worker.postMessage({ lastNames: Object.fromEntries(lastName), renames: renamesPerVideo });
   const { report } = await fromWorker();
   await worker.terminate();
   const percentile = (values, p) => {
@@ -639,7 +647,7 @@ if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
   console.log(
     `4. ${SUBSCRIBERS} subscribers (${r.streams} SSE, ${r.sockets} WebSocket) under ${r.callsPerSecond} calls/s for ${seconds.toFixed(0)} s: ` +
       `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms (reads ${r.latencyMs.readP50}/${r.latencyMs.readP99}, renames ${r.latencyMs.renameP50}/${r.latencyMs.renameP99}); ` +
-      `dropped ${r.dropped} ${JSON.stringify(r.droppedReasons)}, behind ${r.behind}; statuses ${JSON.stringify(statuses)}; service RSS ${resources.rssMB} MB, ${resources.openFilesWithSubscribers} open files with the subscribers`,
+      `dropped ${r.dropped} ${JSON.stringify(r.droppedReasons)}, behind ${r.behind}, sent fewer renames than made ${r.missedSome} (of ${r.renamesPerVideo} per video); statuses ${JSON.stringify(statuses)}; service RSS ${resources.rssMB} MB, ${resources.openFilesWithSubscribers} open files with the subscribers`,
   );
 }
 

@@ -22,6 +22,7 @@ import { createServer, request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 
 const argument = (name, fallback) =>
@@ -29,6 +30,25 @@ const argument = (name, fallback) =>
 const SOAK_MINUTES = argument('--soak-minutes', 10);
 const GENERATIONS = argument('--generations', 20);
 const ABORTS = argument('--aborts', 100);
+/** `--service-env NAME=VALUE` (repeatable): set in the service's environment, e.g. an allocator to compare. */
+const SERVICE_ENV = Object.fromEntries(
+  process.argv.flatMap((value, index) =>
+    process.argv[index - 1] === '--service-env' ? [value.split(/=(.*)/s).slice(0, 2)] : [],
+  ),
+);
+/**
+ * `--subscribers N`: also run the held-load phase: N live status subscribers (half SSE streams,
+ * half WebSockets) while `--rate` API calls per second run for `--load-seconds`. `--only
+ * subscribers` runs that phase alone.
+ */
+const SUBSCRIBERS = argument('--subscribers', 0);
+const RATE = argument('--rate', 200);
+const LOAD_SECONDS = argument('--load-seconds', 60);
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** `--out FILE`: where the results go (default bench/results/load.json), so that runs side by side keep theirs. */
+const OUT = process.argv.includes('--out')
+  ? process.argv[process.argv.indexOf('--out') + 1]
+  : fileURLToPath(new URL('./results/load.json', import.meta.url));
 
 const BIN = fileURLToPath(new URL('../packages/service/bin/video-plugin-service.js', import.meta.url));
 const { createAccountToken, loginAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url));
@@ -99,7 +119,7 @@ child = spawn(
     '--job-ms',
     '1000',
   ],
-  { stdio: ['ignore', 'pipe', 'pipe'] },
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_ENV } },
 );
 let serviceLog = '';
 child.stderr.on('data', (chunk) => (serviceLog += chunk));
@@ -148,6 +168,26 @@ async function heapAfterGC() {
   return Math.round(result.value / 1048576);
 }
 
+/**
+ * The service's memory split: RSS, the JavaScript heap in use after a full collection, and the
+ * native memory (RSS less the V8 heap's own pages: libvips, SQLite, WebAssembly memories, buffers,
+ * the allocator's arenas), in MB.
+ */
+async function memorySplit() {
+  await inspector.send('HeapProfiler.collectGarbage');
+  const { result } = await inspector.send('Runtime.evaluate', {
+    expression: 'JSON.stringify(process.memoryUsage())',
+  });
+  const usage = JSON.parse(result.value);
+  const MB = (bytes) => Math.round(bytes / 1048576);
+  return {
+    rssMB: MB(usage.rss),
+    heapAfterGCMB: MB(usage.heapUsed),
+    nativeMB: MB(usage.rss - usage.heapTotal),
+    externalMB: MB(usage.external),
+  };
+}
+
 /** Open files and resident memory of the service process. */
 function serviceResources() {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -170,6 +210,28 @@ async function settledResources() {
     last = now;
   }
   return { ...last, heapAfterGCMB: await heapAfterGC() };
+}
+
+/**
+ * The soak's memory over its second half: the sample nearest the half-way mark against the last
+ * one (the growth the issue holds to 5 %), and the highest RSS in between.
+ */
+function lastHalf(samples) {
+  if (samples.length < 3) return undefined;
+  const end = samples.at(-1);
+  const mid = samples.reduce((best, one) =>
+    Math.abs(one.atSeconds - end.atSeconds / 2) < Math.abs(best.atSeconds - end.atSeconds / 2) ? one : best,
+  );
+  const pair = (field) => [mid[field], end[field]];
+  return {
+    fromSeconds: mid.atSeconds,
+    toSeconds: end.atSeconds,
+    rssMB: pair('rssMB'),
+    rssGrowthPercent: Number((((end.rssMB - mid.rssMB) / mid.rssMB) * 100).toFixed(1)),
+    rssHighestMB: Math.max(...samples.filter((one) => one.atSeconds >= mid.atSeconds).map((one) => one.rssMB)),
+    heapAfterGCMB: pair('heapAfterGCMB'),
+    nativeMB: pair('nativeMB'),
+  };
 }
 
 async function api(method, path, { session, body } = {}) {
@@ -201,7 +263,7 @@ async function openStream(session) {
   });
   const events = [];
   const waiters = new Set();
-  (async () => {
+  const reading = (async () => {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
@@ -214,7 +276,9 @@ async function openStream(session) {
           const event = /^event: (.*)$/m.exec(frame)?.[1];
           const data = /^data: (.*)$/m.exec(frame)?.[1];
           if (event && data) {
-            events.push({ event, data: JSON.parse(data) });
+            const parsed = { event, data: JSON.parse(data) };
+            if (handle.onEvent) handle.onEvent(parsed);
+            else events.push(parsed);
             for (const waiter of waiters) waiter();
           }
         }
@@ -223,7 +287,11 @@ async function openStream(session) {
       // closed
     }
   })();
-  return {
+  const handle = {
+    /** When set, events go to it instead of being kept (the held-load phase's many subscribers). */
+    onEvent: undefined,
+    /** Resolves when the stream has ended (closed here or by the service). */
+    ended: reading,
     events,
     close: () => abort.abort(),
     /** Resolves once `done(events)` is true; rejects after `ms`. */
@@ -244,6 +312,7 @@ async function openStream(session) {
       });
     },
   };
+  return handle;
 }
 
 const FINAL = ['COMPLETE', 'FAILED'];
@@ -263,7 +332,7 @@ const start = serviceResources();
 results.start = start;
 
 // ---- 1. Generations at once ----
-{
+if (ONLY === undefined) {
   const { session } = await newAccount();
   const stream = await openStream(session);
   const topicId = await completedTopic(session, stream);
@@ -339,7 +408,7 @@ function abortedDownload(path, range) {
     req.end();
   });
 }
-{
+if (ONLY === undefined) {
   const path = `/media/videos/${results.generations.previewVideoId}/preview.mp4`;
   const before = await settledResources();
   const statuses = await Promise.all(
@@ -355,7 +424,7 @@ function abortedDownload(path, range) {
 }
 
 // ---- 3. Soak ----
-{
+if (ONLY === undefined) {
   const began = Date.now();
   const until = began + SOAK_MINUTES * 60_000;
   const counts = {};
@@ -415,7 +484,6 @@ function abortedDownload(path, range) {
     }
   };
   let index = 0;
-  let nextSample = began;
   let nextGeneration = began;
   // Four users at a time, until the time is up.
   const user = async () => {
@@ -423,13 +491,20 @@ function abortedDownload(path, range) {
       const mine = index++;
       await round(mine).catch((error) => count(`error: ${error.message.slice(0, 60)}`, false));
       await new Promise((resolve) => setTimeout(resolve, 50));
-      if (Date.now() >= nextSample) {
-        nextSample = Date.now() + 30_000;
-        samples.push({ atSeconds: Math.round((Date.now() - began) / 1000), ...serviceResources() });
-      }
     }
   };
-  await Promise.all([user(), user(), user(), user()]);
+  // A memory sample every 30 s while the users run.
+  const sampler = async () => {
+    while (Date.now() < until) {
+      samples.push({
+        atSeconds: Math.round((Date.now() - began) / 1000),
+        openFiles: serviceResources().openFiles,
+        ...(await memorySplit()),
+      });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, Math.max(0, until - Date.now()))));
+    }
+  };
+  await Promise.all([user(), user(), user(), user(), sampler()]);
   sharedStream.close();
   const after = await settledResources();
   results.soak = {
@@ -440,6 +515,7 @@ function abortedDownload(path, range) {
     before,
     after,
     samples,
+    lastHalf: lastHalf(samples),
   };
   console.log(
     `3. ${SOAK_MINUTES}-minute soak: ${results.soak.requests} rounds' steps, failures ${JSON.stringify(failures)}; ` +
@@ -447,9 +523,136 @@ function abortedDownload(path, range) {
       `heap after GC ${before.heapAfterGCMB} → ${after.heapAfterGCMB} MB`,
   );
   console.log(`   ${JSON.stringify(counts)}`);
+  const half = results.soak.lastHalf;
+  if (half)
+    console.log(
+      `   last half (${half.fromSeconds} → ${half.toSeconds} s): RSS ${half.rssMB.join(' → ')} MB (${half.rssGrowthPercent} %, ` +
+        `highest ${half.rssHighestMB} MB), heap after GC ${half.heapAfterGCMB.join(' → ')} MB, native ${half.nativeMB.join(' → ')} MB`,
+    );
 }
 
-delete results.generations.session;
-writeFileSync(new URL('./results/load.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-console.log('bench/results/load.json written');
+// ---- 4. Held load: live subscribers while the API is busy ----
+if (SUBSCRIBERS > 0 && (ONLY === undefined || ONLY === 'subscribers')) {
+  const ACCOUNTS = 10;
+  // The accounts, each with a real video to rename (a rename is a change every subscriber of the
+  // account is sent).
+  const owners = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const { session } = await newAccount();
+    const stream = await openStream(session);
+    const topicId = await completedTopic(session, stream);
+    const { body } = await api('POST', '/api/generations', {
+      session,
+      body: { topicId, aspectRatio: '16:9', duration: 5 },
+    });
+    owners.push({ session, stream, videoId: body.videoId, requestId: body.requestId });
+  }
+  for (const owner of owners) {
+    await owner.stream.until(
+      (events) =>
+        events.some(
+          (e) => e.event === 'generation' && e.data.requestId === owner.requestId && FINAL.includes(e.data.status),
+        ),
+      20 * 60_000,
+    );
+    owner.stream.close();
+  }
+  // The subscribers, in a worker thread of their own (bench/load-subscribers.mjs).
+  const worker = new Worker(new URL('./load-subscribers.mjs', import.meta.url), {
+    workerData: {
+      base: BASE,
+      owners: owners.map(({ session, videoId }) => ({ session, videoId })),
+      count: SUBSCRIBERS,
+    },
+  });
+  const fromWorker = () =>
+    new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await fromWorker();
+  const openFilesWithSubscribers = serviceResources().openFiles;
+  // The calls: open loop at RATE per second (a call is sent on time whether or not the previous
+  // ones have answered): half list videos, a quarter read one video, a quarter rename it.
+  const latencies = { read: [], rename: [] };
+  const statuses = {};
+  const lastName = new Map();
+  let renamesPerVideo;
+  const calls = [];
+  const began = performance.now();
+  for (let n = 0; n < RATE * LOAD_SECONDS; n++) {
+    const due = began + (n * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    // Every account gets each kind of call in turn (n / 4 picks the account, n % 4 the kind).
+    const owner = owners[Math.floor(n / 4) % ACCOUNTS];
+    const kind = n % 4 === 3 ? 'rename' : 'read';
+    const sent = performance.now();
+    const call =
+      kind === 'rename'
+        ? api('PATCH', `/api/videos/${owner.videoId}`, { session: owner.session, body: { name: `Load ${n}` } })
+        : n % 4 === 2
+          ? api('GET', `/api/videos/${owner.videoId}`, { session: owner.session })
+          : api('GET', '/api/videos', { session: owner.session });
+    if (kind === 'rename') renamesPerVideo = (renamesPerVideo ?? 0) + 1 / ACCOUNTS;
+    calls.push(
+      call.then(
+        ({ status }) => {
+          latencies[kind].push(performance.now() - sent);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+        (error) => {
+          // A call that got no answer: undici's reason (a connect timeout…), counted by it.
+          const reason = `no answer: ${error.cause?.code ?? error.message.slice(0, 40)}`;
+          statuses[reason] = (statuses[reason] ?? 0) + 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(calls);
+  const seconds = (performance.now() - began) / 1000;
+  const resources = { ...serviceResources(), openFilesWithSubscribers };
+  // Every subscriber still connected is sent its account's last name (the worker waits for it):
+  // the name the service kept, which is not always the last one sent (renames of a video overlap
+  // when answers are slow, and the service applies them as they arrive).
+  for (const owner of owners) {
+    const { body } = await api('GET', `/api/videos/${owner.videoId}`, { session: owner.session });
+    lastName.set(owner.videoId, body.video.name);
+  }
+  worker.postMessage({ lastNames: Object.fromEntries(lastName), renames: renamesPerVideo });
+  const { report } = await fromWorker();
+  await worker.terminate();
+  const percentile = (values, p) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1));
+  };
+  const all = [...latencies.read, ...latencies.rename];
+  results.subscribers = {
+    subscribers: SUBSCRIBERS,
+    ...report,
+    calls: all.length,
+    callsPerSecond: Number((all.length / seconds).toFixed(1)),
+    statuses,
+    latencyMs: {
+      p50: percentile(all, 50),
+      p99: percentile(all, 99),
+      readP50: percentile(latencies.read, 50),
+      readP99: percentile(latencies.read, 99),
+      renameP50: percentile(latencies.rename, 50),
+      renameP99: percentile(latencies.rename, 99),
+    },
+    service: resources,
+  };
+  const r = results.subscribers;
+  console.log(
+    `4. ${SUBSCRIBERS} subscribers (${r.streams} SSE, ${r.sockets} WebSocket) under ${r.callsPerSecond} calls/s for ${seconds.toFixed(0)} s: ` +
+      `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms (reads ${r.latencyMs.readP50}/${r.latencyMs.readP99}, renames ${r.latencyMs.renameP50}/${r.latencyMs.renameP99}); ` +
+      `dropped ${r.dropped} ${JSON.stringify(r.droppedReasons)}, behind ${r.behind}, sent fewer renames than made ${r.missedSome} (of ${r.renamesPerVideo} per video); statuses ${JSON.stringify(statuses)}; service RSS ${resources.rssMB} MB, ${resources.openFilesWithSubscribers} open files with the subscribers`,
+  );
+}
+
+delete results.generations?.session;
+results.serviceEnv = SERVICE_ENV;
+writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`${OUT} written`);
 process.exit(0);

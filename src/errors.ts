@@ -130,6 +130,9 @@ export const ERROR_CODES = [
   'rate_limited',
   'not_found',
   'internal_error',
+  // The service cannot save changes for now (its data file is not writable): HTTP 503 with
+  // Retry-After. It reaches a page through the iframe as `internal_error` with the same data.
+  'service_unavailable',
 ] as const;
 
 /** A stable machine-readable error code. */

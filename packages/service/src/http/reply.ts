@@ -36,6 +36,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   idempotency_key_reused: 422,
   payload_too_large: 413,
   rate_limited: 429,
+  service_unavailable: 503,
 };
 
 /** The HTTP status of an error: token errors are 401, unknown errors 500. */
@@ -72,9 +73,13 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   // After a refused oversized body the rest of it may still be arriving: do not reuse the socket.
   if (status === 413) res.setHeader('connection', 'close');
-  // A refused budget (http/limits.ts) says when to come back, in whole seconds (RFC 9110 §10.2.3).
-  if (status === 429 && error instanceof VideoPluginError && typeof error.data?.retryAfterMs === 'number') {
-    res.setHeader('retry-after', String(Math.max(1, Math.ceil(error.data.retryAfterMs / 1000))));
+  // An error that says when to come back tells HTTP clients too, in whole seconds (RFC 9110 §10.2.3):
+  // a refused budget (http/limits.ts: `retryAfterMs`), a data file that refused a change
+  // (`retryAfterSeconds`).
+  if (error instanceof VideoPluginError) {
+    const { retryAfterMs, retryAfterSeconds } = error.data ?? {};
+    const seconds = typeof retryAfterMs === 'number' ? Math.max(1, Math.ceil(retryAfterMs / 1000)) : retryAfterSeconds;
+    if (typeof seconds === 'number') res.setHeader('retry-after', String(seconds));
   }
   // An unexpected error's own message (a path, a driver's text) stays in the log: the answer says
   // only that the service failed.

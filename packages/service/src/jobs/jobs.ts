@@ -28,6 +28,7 @@ import {
   type GenerationRecord,
   type VideoRecord,
 } from '../store/store.js';
+import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
@@ -222,8 +223,11 @@ export class Jobs {
       try {
         await this.#renderFiles(board, `${video.id}-preview`);
       } catch (error) {
-        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
-        console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
+        const failure = renderFailure(error);
+        if (!failure || this.#closing.signal.aborted) throw error;
+        console.error(
+          `video-plugin-service: the preview of ${video.id} could not be rendered again: ${failure.message}`,
+        );
         return;
       }
       video.hasPreview = true;
@@ -279,8 +283,20 @@ export class Jobs {
     this.#store.afterCommit(() => {
       this.#running++;
       const running = job()
-        .catch((error: unknown) => {
+        .catch(async (error: unknown) => {
           if (this.#closing.signal.aborted) return;
+          if (isStorageError(error)) {
+            // The data file refused the job's step (a full or read-only disk): the store put the
+            // record back as the file has it, and the job goes on from there once it can be saved.
+            console.error(
+              `video-plugin-service: a background job could not save its step (${(error as Error).message}); it goes on from its last saved state in ${STORAGE_RETRY_AFTER_SECONDS} s.`,
+            );
+            await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000).then(
+              () => this.#run(job),
+              () => {},
+            );
+            return;
+          }
           console.error('video-plugin-service: a background job failed unexpectedly:', error);
         })
         .finally(() => {
@@ -432,9 +448,10 @@ export class Jobs {
       try {
         await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress);
       } catch (error) {
-        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        const failure = renderFailure(error);
+        if (!failure || this.#closing.signal.aborted) throw error;
         progress.fail();
-        advance(generation, 'FAILED', { code: error.code, message: `The preview render failed: ${error.message}` });
+        advance(generation, 'FAILED', { code: failure.code, message: `The preview render failed: ${failure.message}` });
         this.#store.changed(change);
         return;
       }
@@ -469,12 +486,13 @@ export class Jobs {
           return undefined;
         });
       } catch (error) {
-        if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
+        const failure = renderFailure(error);
+        if (!failure || this.#closing.signal.aborted) throw error;
         progress.fail();
         for (const render of video.renders) {
           render.progress = first.progress!;
           if (render.status === 'PENDING') advance(render, 'PROCESSING');
-          if (render.status === 'PROCESSING') advance(render, 'FAILED', { code: error.code, message: error.message });
+          if (render.status === 'PROCESSING') advance(render, 'FAILED', failure);
         }
         video.updatedAt = nowISO();
         this.#store.changed({ kind: 'video', record: video });
@@ -500,6 +518,31 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#webhooks?.videoRendered(video);
   }
+}
+
+/** The errors of a file that could not be written for want of space (a disk or quota full, a file-size limit). */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+/** The same, as ffmpeg reports them in its last lines. */
+const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too large/i;
+
+/**
+ * What a render that did not finish ends with (its record's `error`): `storage_full` when the
+ * media folder's disk refused its files (from the service's own writes or ffmpeg's), else the
+ * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
+ */
+export function renderFailure(error: unknown): { code: string; message: string } | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (
+    (typeof code === 'string' && STORAGE_FULL.has(code)) ||
+    (error instanceof RenderError && STORAGE_FULL_TEXT.test(error.message))
+  ) {
+    return {
+      code: 'storage_full',
+      message:
+        "The render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
+    };
+  }
+  return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
 }
 
 /** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */

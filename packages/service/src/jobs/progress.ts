@@ -105,7 +105,14 @@ export class ProgressTracker implements ProgressReporter {
     const fraction = this.#fraction(share);
     if (fraction - this.current.fraction < PROGRESS_STEP || this.#now() - this.#sentAt < PROGRESS_INTERVAL_MS) return;
     this.#set(this.current.stage, fraction);
-    this.#send();
+    try {
+      this.#send();
+    } catch (error) {
+      // A step within a stage that the data file refused (a full disk) is skipped, not thrown: it
+      // may come from a callback (ffmpeg's progress), where a throw would end the process. The
+      // job's next stage or status meets the same refusal, and the job is retried (jobs.ts).
+      console.error(`video-plugin-service: a progress update was not saved: ${(error as Error).message}`);
+    }
   }
 
   /** Like {@link within}, but without publishing: for a caller that publishes the record itself. */

@@ -7,20 +7,32 @@ export class DataFileError extends Error {
 }
 
 /**
- * A change that could not be written to the data file (disk full, I/O error…). Thrown inside the
- * request that made it, it answers 500 `internal_error` with this message: nothing was kept. The
- * file's path stays in the service's log (the `cause`), not in the answer to the page.
+ * How long a partner should wait before retrying a change the data file refused (the
+ * `Retry-After` of the 503), and how long a background job waits before it goes on from its last
+ * saved state, in seconds.
+ */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A change that could not be written to the data file (disk full, a read-only or failing disk…).
+ * Thrown inside the request that made it, it answers 503 `service_unavailable` with a
+ * `Retry-After` and this message: nothing was kept, and reads go on. The file's path stays in the
+ * service's log (the `cause`), not in the answer to the page.
  */
 export function storageError(file: string, cause: unknown): ServiceError {
   const reason = (cause as Error).message;
   const error = new ServiceError(
-    'internal_error',
-    `The service could not save the change (${reason}), so nothing was changed. Try again; if this persists, the service's disk needs attention.`,
-    { retryable: true },
+    'service_unavailable',
+    `The service could not save the change (${reason}), so nothing was changed. Try again in ${STORAGE_RETRY_AFTER_SECONDS} s; if this persists, the service's disk needs attention (full, read-only or failing).`,
+    { retryable: true, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS },
   );
   error.cause = new Error(`writing ${file}: ${reason}`, { cause });
   return error;
 }
+
+/** Whether `error` is a change the data file refused ({@link storageError}). */
+export const isStorageError = (error: unknown): boolean =>
+  error instanceof ServiceError && error.code === 'service_unavailable';
 
 /** The refusal of a file that is neither this service's database nor a 0.1 JSON data file. */
 export function notOurs(file: string): DataFileError {

@@ -1,6 +1,6 @@
 // --data FILE: an SQLite database. State survives a restart, unfinished jobs and webhook deliveries
 // go on after it, one process owns a file, a 0.1 JSON data file is imported, a foreign file is
-// refused, and a write that fails fails its request. (packages/service/test/store/crash.test.ts kills the service.)
+// refused, and a write that fails fails its request (503; test/faults/ fills a real disk). (packages/service/test/store/crash.test.ts kills the service.)
 import assert from 'node:assert/strict';
 import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -321,7 +321,7 @@ test('files that are not a data file of this service are refused with a clear me
   );
 });
 
-test('a change that cannot be written fails its request with 500, and is not kept', async () => {
+test('a change that cannot be written fails its request with 503 and Retry-After, and is not kept', async () => {
   const dataFile = join(dir, 'failing.db');
   const first = await startTestService({ dataFile });
   const { session } = await createAccount(first, { externalID: 'writer' });
@@ -345,8 +345,9 @@ test('a change that cannot be written fails its request with 500, and is not kep
   const before = service.stats();
   const token = await createAccountToken({ partnerID: PARTNER, secret: SECRET, account: { externalID: 'doomed' } });
   const refused = await api(service, 'POST', '/api/accounts', { body: { token } });
-  assert.equal(refused.status, 500);
-  assert.equal(refused.body.error.code, 'internal_error');
+  assert.equal(refused.status, 503);
+  assert.equal(refused.headers.get('retry-after'), '5');
+  assert.equal(refused.body.error.code, 'service_unavailable');
   assert.match(
     refused.body.error.message,
     /could not save the change \(simulated disk failure\), so nothing was changed/,
@@ -361,7 +362,7 @@ test('a change that cannot be written fails its request with 500, and is not kep
   ).body;
   assert.ok(requestId);
   const rename = await api(service, 'PATCH', `/api/videos/${videoId}`, { session, body: { name: 'doomed' } });
-  assert.equal(rename.status, 500);
+  assert.equal(rename.status, 503);
   const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
   assert.notEqual(video.name, 'doomed', 'the name that was not saved is not shown either');
   assert.equal(

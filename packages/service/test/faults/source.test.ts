@@ -1,0 +1,67 @@
+// Issue 35: a source site that trickles its page a byte at a time, or stops sending and never ends.
+// The topic search's fetch has one time budget for all of it (connection, redirects, headers and
+// body: `fetchTimeoutMs`), not only an idle timeout that each trickled byte would reset: the search
+// fails with `source_timeout` at `reading_page` once the budget is spent, the site's connection is
+// closed, and the service's other jobs go on meanwhile.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { EventStream, api, createAccount, serve, startTestService, statusesUntilFinal } from '../support/helpers.js';
+
+const LIMIT_MS = 3000;
+/** Connections of the slow pages still open on the site's side. */
+const open = new Set<string>();
+let allClosed: (() => void) | undefined;
+const timers = new Set<NodeJS.Timeout>();
+after(() => timers.forEach(clearInterval));
+const source = await serve((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  if (req.url === '/page') return res.end('<title>A page that answers</title><p>Quickly.</p>');
+  res.write('<!doctype html><html><head><title>');
+  open.add(req.url!);
+  res.once('close', () => {
+    open.delete(req.url!);
+    if (open.size === 0) allClosed?.();
+  });
+  // /trickle: one byte every 50 ms, forever; /stalled: nothing more, and no end.
+  if (req.url === '/trickle') {
+    const timer = setInterval(() => res.write('a'), 50);
+    timers.add(timer);
+    res.once('close', () => clearInterval(timer));
+  }
+});
+
+test('a page that trickles or never ends fails at reading_page within the fetch budget; other jobs go on', async () => {
+  const service = await startTestService({ jobMs: 60, fetchTimeoutMs: LIMIT_MS });
+  const { session } = await createAccount(service);
+  const stream = await EventStream.open(service, session);
+  await stream.next((event) => event.event === 'ready');
+  const search = async (path: string) =>
+    (await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}${path}` } })).body
+      .topicId as string;
+  const slow = { trickle: await search('/trickle'), stalled: await search('/stalled') };
+  const started = Date.now();
+  await stream.next(
+    (event) => event.event === 'topic' && event.data.id === slow.trickle && event.data.status === 'PROCESSING',
+  );
+
+  // Another search goes on while both slow pages are still being read.
+  const quick = await search('/page');
+  assert.equal((await statusesUntilFinal(stream, 'topic', (data) => data.id === quick)).at(-1), 'COMPLETE');
+  assert.deepEqual([...open].sort(), ['/stalled', '/trickle'], 'both slow pages were still being read');
+
+  for (const [path, id] of Object.entries(slow)) {
+    const failed = await stream.next(
+      (event) => event.event === 'topic' && event.data.id === id && event.data.status === 'FAILED',
+    );
+    assert.equal(failed.data.error.code, 'source_timeout', path);
+    assert.match(failed.data.error.message, new RegExp(`did not answer within ${LIMIT_MS} ms`), path);
+    assert.equal(failed.data.progress.stage, 'reading_page', path);
+  }
+  const elapsed = Date.now() - started;
+  // The budget, not an idle timeout (the trickle is never idle for 3 s); the upper bound only
+  // detects a hang, generous for a busy machine.
+  assert.ok(elapsed >= LIMIT_MS - 100, `failed after ${elapsed} ms, before the ${LIMIT_MS} ms budget`);
+  assert.ok(elapsed < LIMIT_MS + 20_000, `failed after ${elapsed} ms`);
+  // The service hung up on both sites.
+  if (open.size > 0) await new Promise<void>((resolve) => (allClosed = resolve));
+});

@@ -12,8 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
 import { downloadImage } from '../media/images.js';
-import type { LimitFunction } from 'p-limit';
-import { RenderError, renderQueue, renderVideo } from '../media/render.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { availableParallelism } from 'node:os';
+import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { buildStoryboard, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
 import { fetchSourcePage, SourceError } from '../media/source.js';
@@ -25,6 +27,7 @@ import {
   type Store,
   type TopicRecord,
   type GenerationRecord,
+  type RenderRecord,
   type VideoRecord,
 } from '../store/store.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
@@ -70,6 +73,11 @@ export class Jobs {
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
   readonly #renders: LimitFunction;
+  /** The scenes' encodes of every render, at most the cores at once (render.ts). */
+  readonly #encodes: LimitFunction;
+  /** The scene cache (segments.ts), in `<media>/cache/scenes`; real media only. */
+  readonly #cache: SceneCache | undefined;
+  readonly #stallMs: number | undefined;
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
@@ -89,6 +97,10 @@ export class Jobs {
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
       /** What source pages and images may be fetched from (default: a service on loopback). */
       egress?: EgressPolicy;
+      /** Size limit of the scene cache in bytes (default {@link CACHE_BYTES}). */
+      sceneCacheBytes?: number;
+      /** How long ffmpeg may report no progress before it counts as hung (media/encoder.ts). */
+      renderStallMs?: number;
     },
   ) {
     this.#store = store;
@@ -97,6 +109,13 @@ export class Jobs {
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
     this.#renders = renderQueue(options.renderConcurrency);
+    this.#encodes = pLimit(Math.max(1, options.renderConcurrency ?? availableParallelism()));
+    // Emptied at every start: a restart never reuses what another version of the code made.
+    this.#cache =
+      this.#media === 'real' && this.#mediaDir
+        ? new SceneCache(join(this.#mediaDir, 'cache', 'scenes'), options.sceneCacheBytes ?? CACHE_BYTES)
+        : undefined;
+    this.#stallMs = options.renderStallMs;
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
@@ -203,7 +222,7 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#run(async () => {
       try {
-        await this.#renderFiles(board, `${video.id}-preview`);
+        video.preview = describe(await this.#renderFiles(board, `${video.id}-preview`));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${error.message}`);
@@ -273,10 +292,16 @@ export class Jobs {
    * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
    * one place that takes a render slot: callers never wrap it in the queue again.
    */
-  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<unknown> {
+  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
-      renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal, progress),
+      renderVideo(board, join(this.#mediaDir, 'videos'), name, {
+        signal: this.#closing.signal,
+        progress,
+        cache: this.#cache,
+        encodes: this.#encodes,
+        stallMs: this.#stallMs,
+      }),
     );
   }
 
@@ -394,7 +419,7 @@ export class Jobs {
         generation,
       );
       try {
-        await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress);
+        video.preview = describe(await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         progress.fail();
@@ -421,10 +446,11 @@ export class Jobs {
     const progress = new ProgressTracker(first, renderKind(video), () =>
       this.#store.changed({ kind: 'video', record: video }),
     );
+    let made: RenderDescription | undefined;
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        await this.#renderFiles(board, `${video.id}-final`, progress);
+        made = describe(await this.#renderFiles(board, `${video.id}-final`, progress));
       } catch (error) {
         if (!(error instanceof RenderError) || this.#closing.signal.aborted) throw error;
         progress.fail();
@@ -450,12 +476,20 @@ export class Jobs {
       if (render.status === 'PROCESSING') {
         advance(render, 'COMPLETE');
         render.renderedAt = now;
+        if (made) Object.assign(render, made);
       }
     }
     video.updatedAt = now;
     this.#store.changed({ kind: 'video', record: video });
     this.#webhooks?.videoRendered(video);
   }
+}
+
+/** What a render record keeps of a finished render: its files' hashes and what it did. */
+type RenderDescription = Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
+
+function describe({ sha256, stats }: RenderedFiles): RenderDescription {
+  return { sha256: { ...sha256 }, stats: { ...stats } };
 }
 
 /** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */

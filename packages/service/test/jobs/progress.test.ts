@@ -85,6 +85,9 @@ async function updatesUntilFinal(
   }
 }
 
+/** A fraction as the tracker rounds it (to 0.001). */
+const round = (fraction: number) => Math.round(fraction * 1000) / 1000;
+
 describe('the progress tracker', () => {
   /** A tracker on a fresh record with a clock the test moves, and what it published. */
   function tracked(kind: keyof typeof PLANS, record: { progress?: Progress } = {}) {
@@ -159,6 +162,24 @@ describe('the progress tracker', () => {
     tracker.within(0.25 / 0.95);
     // 1000 ms for a quarter of the job: 3000 ms left.
     assert.deepEqual(sent.at(-1), { stage: 'rendering', fraction: 0.25, etaMs: 3000 });
+  });
+
+  test('scenes taken from the cache count as done at once, and the time left is the pace of the work left', () => {
+    // A real render's rendering stage spans 0.3 .. 0.95: 5 of 6 equal scenes reused are 5/6 of it.
+    const { tracker, sent, tick, record } = tracked('renderReal');
+    tracker.stage('rendering');
+    tracker.credit(5 / 6);
+    assert.equal(record.progress!.fraction, round(0.3 + 0.65 * (5 / 6)));
+    // The last scene: half of it encoded in 5 s.
+    tick(5000);
+    tracker.within(5 / 6 + 1 / 12);
+    const { fraction, etaMs } = sent.at(-1)!;
+    assert.equal(fraction, round(0.3 + 0.65 * (11 / 12)));
+    // Worked in 5 s: the stages before plus half a scene (0.3 + 0.65/12); left: 1 - fraction.
+    const worked = 0.3 + 0.65 / 12;
+    assert.equal(etaMs, Math.round((5000 * (1 - fraction)) / worked / 100) * 100);
+    // Counting the reused scenes as worked would have promised far less time than is left.
+    assert.ok(etaMs! > 2 * Math.round((5000 * (1 - fraction)) / fraction / 100) * 100, `${etaMs}`);
   });
 
   test('COMPLETE is finishing at 1 without estimate; FAILED keeps where it was, without estimate', () => {
@@ -319,9 +340,8 @@ describe('renderVideo reports its stages and the encoder’s progress', () => {
         { aspectRatio: '16:9', duration: 30, language: 'en-US' },
       );
       const log: (ProgressStage | number)[] = [];
-      await renderVideo(board, join(work, 'direct'), 'vid_progress', undefined, {
-        stage: (stage) => log.push(stage),
-        within: (share) => log.push(share),
+      await renderVideo(board, join(work, 'direct'), 'vid_progress', {
+        progress: { stage: (stage) => log.push(stage), within: (share) => log.push(share) },
       });
       const stages = log.filter((entry): entry is ProgressStage => typeof entry === 'string');
       assert.deepEqual(stages, ['voicing', 'composing_scenes', 'rendering', 'finishing']);

@@ -96,6 +96,8 @@ export const getStoryboard: Handler = (request) => {
       })),
       images: files.map((file) => `${base}/${file.split('/').pop()}`),
       editable: board !== undefined && !video.isCompleted,
+      // The current preview render: its files' SHA-256 and what it did (real media).
+      ...(video.preview ? { preview: { sha256: { ...video.preview.sha256 }, stats: { ...video.preview.stats } } } : {}),
     },
   };
 };

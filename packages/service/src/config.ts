@@ -101,6 +101,8 @@ const ServiceOptionsSchema = strictObject({
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
   renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
+  sceneCacheBytes: z.optional(z.int().check(z.gte(0))),
+  renderStallMs: z.optional(z.int().check(z.gte(100), z.lte(600_000))),
   webhookRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
   webhookTries: z.optional(z.int().check(z.gte(1), z.lte(MAX_WEBHOOK_TRIES))),
   webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
@@ -134,6 +136,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
  *   temporary folder removed at `close()` when the data is in memory);
  * - `renderConcurrency`: renders at once (default: the machine's cores);
+ * - `sceneCacheBytes`: size limit of the scene cache (default 256 MB; media/segments.ts);
+ *   `renderStallMs`: how long ffmpeg may report no progress before it counts as hung (default
+ *   20000; media/encoder.ts);
  * - `webhookRetryMs`: wait before a webhook's first retry, doubled for each next one, at most 60000
  *   (default 1000); `webhookTries`: tries per delivery, 1–10 (default 5); `webhookTimeoutMs`: time
  *   limit of one attempt (default 5000).
@@ -172,6 +177,9 @@ export interface ServiceConfig {
   /** Undefined: a temporary folder, made at start and removed at close. */
   readonly mediaDir: string | undefined;
   readonly renderConcurrency: number;
+  /** Undefined: the renderer's defaults (`CACHE_BYTES`, `STALL_MS`). */
+  readonly sceneCacheBytes: number | undefined;
+  readonly renderStallMs: number | undefined;
   readonly webhookRetryMs: number;
   readonly webhookTries: number;
   readonly webhookTimeoutMs: number;
@@ -215,6 +223,8 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
     renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
+    sceneCacheBytes: parsed.sceneCacheBytes,
+    renderStallMs: parsed.renderStallMs,
     webhookRetryMs: parsed.webhookRetryMs ?? DEFAULT_WEBHOOK_RETRY_MS,
     webhookTries: parsed.webhookTries ?? DEFAULT_WEBHOOK_TRIES,
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,

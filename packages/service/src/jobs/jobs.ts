@@ -98,9 +98,9 @@ export class Jobs {
       /** What source pages and images may be fetched from (default: a service on loopback). */
       egress?: EgressPolicy;
       /** Size limit of the scene cache in bytes (default {@link CACHE_BYTES}). */
-      sceneCacheBytes?: number;
+      sceneCacheBytes?: number | undefined;
       /** How long ffmpeg may report no progress before it counts as hung (media/encoder.ts). */
-      renderStallMs?: number;
+      renderStallMs?: number | undefined;
     },
   ) {
     this.#store = store;

@@ -155,7 +155,7 @@ for (const duration of durations) {
     const times = [];
     const stageRuns = [];
     const cpuRuns = [];
-    const reuse = { same: [], edited: [] };
+    const reuse = { same: [], edited: [], sameCpu: [], editedCpu: [] };
     let ffmpegPeak = 0;
     for (let run = 0; run < runs; run++) {
       // A fresh cache per run: the first render makes every scene (a full render).
@@ -172,11 +172,15 @@ for (const duration of durations) {
       stageRuns.push(clock.done());
       ffmpegPeak = Math.max(ffmpegPeak, stop());
       // "Complete video" after the preview: the same storyboard again, every scene reused.
+      let before = cpuSeconds();
       const same = await renderVideo(board, work, `${name}-same`, { cache });
+      reuse.sameCpu.push(cpuSince(before));
       // One scene edited (its text and its voice line), then rendered again.
       const scene = board.scenes[Math.floor(board.scenes.length / 2)];
       board.scenes[board.scenes.indexOf(scene)] = { ...scene, heading: 'Fresh today', narration: 'Fresh today.' };
+      before = cpuSeconds();
       const edited = await renderVideo(board, work, `${name}-edited`, { cache });
+      reuse.editedCpu.push(cpuSince(before));
       reuse.same.push(same.stats.ms / 1000);
       reuse.edited.push(edited.stats.ms / 1000);
     }
@@ -191,6 +195,8 @@ for (const duration of durations) {
       cpu: cpuRuns[times.indexOf(median(times))],
       sameAgainSeconds: Number(median(reuse.same).toFixed(2)),
       oneSceneEditedSeconds: Number(median(reuse.edited).toFixed(2)),
+      sameAgainCpu: reuse.sameCpu[times.indexOf(median(times))],
+      oneSceneEditedCpu: reuse.editedCpu[times.indexOf(median(times))],
     };
     results.push(row);
     console.log(
@@ -199,7 +205,8 @@ for (const duration of durations) {
       )
         .map(([stage, seconds]) => `${stage} ${seconds.toFixed(2)}`)
         .join(', ')}; CPU node ${row.cpu.node} s, ffmpeg ${row.cpu.ffmpeg} s; again ${row.sameAgainSeconds} s, ` +
-        `one scene edited ${row.oneSceneEditedSeconds} s (${Math.round((100 * row.oneSceneEditedSeconds) / row.seconds)} %)`,
+        `one scene edited ${row.oneSceneEditedSeconds} s (${Math.round((100 * row.oneSceneEditedSeconds) / row.seconds)} %); ` +
+        `CPU again ${row.sameAgainCpu.node} + ${row.sameAgainCpu.ffmpeg} s, edited ${row.oneSceneEditedCpu.node} + ${row.oneSceneEditedCpu.ffmpeg} s`,
     );
   }
 }

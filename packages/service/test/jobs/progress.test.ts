@@ -277,7 +277,7 @@ describe('the jobs report progress on every status update', () => {
     stream.close();
   });
 
-  test('a real render: its stages, and a fraction driven by the encoder', { timeout: 180_000 }, async () => {
+  test('a real render: its stages, and a fraction driven by the encoder', { timeout: 300_000 }, async () => {
     const service = await startTestService({ jobMs: 40, media: 'real', mediaDir: join(work, 'media') });
     const { session } = await createAccount(service);
     const stream = await EventStream.open(service, session);
@@ -302,6 +302,19 @@ describe('the jobs report progress on every status update', () => {
       'finishing',
     ]);
 
+    // The preview makes every scene: ffmpeg's -progress reports drive the fraction while the scenes
+    // are encoded and joined (composing_scenes and rendering: 0.4 .. 0.95 of a generation).
+    const encoding = generation
+      .filter((update) => ['composing_scenes', 'rendering'].includes(update.progress!.stage))
+      .map((u) => u.progress!);
+    const distinct = new Set(encoding.map((progress) => progress.fraction));
+    assert.ok(distinct.size >= 3, `several fractions while encoding: ${[...distinct].join(', ')}`);
+    assert.ok([...distinct].every((fraction) => fraction >= 0.4 && fraction < 0.95));
+    assert.ok(
+      encoding.some((progress) => progress.etaMs !== undefined),
+      'an estimate while encoding',
+    );
+
     await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
     const render = await updatesUntilFinal(
       stream,
@@ -311,15 +324,15 @@ describe('the jobs report progress on every status update', () => {
     );
     assertForwardOnly(render);
     assert.deepEqual(stagesOf(render), ['queued', 'voicing', 'composing_scenes', 'rendering', 'finishing']);
-    // ffmpeg's -progress reports drive the fraction through the rendering stage's span (0.3 .. 0.95).
-    const encoding = render.filter((update) => update.progress!.stage === 'rendering').map((u) => u.progress!);
-    const distinct = new Set(encoding.map((progress) => progress.fraction));
-    assert.ok(distinct.size >= 3, `several fractions while encoding: ${[...distinct].join(', ')}`);
-    assert.ok([...distinct].every((fraction) => fraction >= 0.3 && fraction < 0.95));
+    // The final render takes every scene of the preview (no edit since): they count as done at once,
+    // so every update after the stage's start is past the scenes' share of rendering (0.3 + 0.65 × 0.75).
+    const rendering = render.filter((update) => update.progress!.stage === 'rendering').map((u) => u.progress!);
     assert.ok(
-      encoding.some((progress) => progress.etaMs !== undefined),
-      'an estimate while encoding',
+      rendering.slice(1).every((progress) => progress.fraction >= 0.787),
+      rendering.map((p) => p.fraction).join(', '),
     );
+    const [final] = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video.renders;
+    assert.deepEqual({ ...final.stats, ms: 0 }, { scenes: 6, scenesRendered: 0, scenesReused: 6, ms: 0 });
     stream.close();
   });
 });

@@ -5,7 +5,7 @@
  *
  * Scene by scene (docs/service.md, "Scenes, segments and the cache"):
  * 1. `voicing`: each scene's narration is spoken (voice.ts) and padded to the scene's frames; the
- *    parts make one track, brought to −16 LUFS once, by one gain (loudness.ts).
+ *    parts make one track, brought to −16 LUFS once, by one gain and a peak limiter (loudness.ts).
  * 2. `composing_scenes`: each scene's still is composed by sharp (`still.ts`), and its frames are
  *    encoded as an H.264 segment of their own (the still repeated by ffmpeg's `loop` filter, faded
  *    in and out); the segments of a render are encoded in parallel, at most `encodes`' limit at
@@ -29,7 +29,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { transcript } from './accessibility.js';
 import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
-import { loudnessGain } from './loudness.js';
+import { loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
 import type { Scene, Storyboard } from './storyboard.js';
 import { sceneStill } from './still.js';
@@ -313,7 +313,7 @@ export async function renderVideo(
       'rendering',
       [
         ...['-f', 'concat', '-safe', '0', '-i', list, '-i', voice],
-        ...['-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-af', `volume=${gain}dB`],
+        ...['-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-af', loudnessFilter(gain)],
         ...['-c:a', 'aac', '-b:a', '96k', '-ar', '44100', '-ac', '2', '-t', String(board.duration)],
         ...BITEXACT,
         ...['-movflags', '+faststart', video],

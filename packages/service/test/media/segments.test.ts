@@ -3,11 +3,13 @@
 // same storyboard gives the same bytes; an edit re-renders only its scene and leaves the other
 // scenes' decoded frames identical; the joins have no seam (frame timing, no repeated frame, the
 // voice within 40 ms of its picture); the voice track is at −16 LUFS ± 1 with a true peak ≤ −1
-// dBTP, measured on the MP4 by ffmpeg's ebur128 filter; the cache's size limit and its emptying.
+// dBTP, measured on the MP4 by ffmpeg's ebur128 filter; the cache's size limit and its emptying; the
+// bundled 2018 ffmpeg (the fallback) through the same pipeline.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { LOUDNESS } from '../../src/media/loudness.js';
@@ -247,4 +249,27 @@ describe('the scene cache', () => {
     assert.deepEqual(readdirSync(cache.dir), []);
     assert.equal(existsSync(join(dir, 'old.mp4')), false);
   });
+});
+
+describe('the bundled ffmpeg (the fallback without a system one)', () => {
+  test(
+    'renders the same way: segments, join, limiter, bit-exact files, twice the same bytes',
+    { timeout: 300_000 },
+    async () => {
+      const bundled = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+      const before = process.env.VIDEO_PLUGIN_FFMPEG;
+      process.env.VIDEO_PLUGIN_FFMPEG = bundled;
+      try {
+        assert.equal(ffmpegPath(), bundled);
+        const board = buildStoryboard(SOURCE, { aspectRatio: '16:9', duration: 5, language: 'en-US' });
+        const first = await render(board);
+        const second = await render(board, new SceneCache(join(work, 'bundled-cache')));
+        assert.deepEqual(second.sha256, first.sha256);
+        assert.equal(frameHashes(first.video).length, 125);
+      } finally {
+        if (before === undefined) delete process.env.VIDEO_PLUGIN_FFMPEG;
+        else process.env.VIDEO_PLUGIN_FFMPEG = before;
+      }
+    },
+  );
 });

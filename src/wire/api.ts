@@ -77,6 +77,22 @@ export interface Progress {
 }
 
 /**
+ * What a render did (`Render.stats`): a render is made of one segment per scene, and a scene whose
+ * picture and voice did not change since an earlier render (the preview, or before an edit) is
+ * taken as it was made.
+ */
+export interface RenderStats {
+  /** Scenes of the video. */
+  scenes: number;
+  /** Scenes made by this render (their picture or voice was new). */
+  scenesRendered: number;
+  /** Scenes taken unchanged from an earlier render. */
+  scenesReused: number;
+  /** Wall time of the render in milliseconds, from its start to its files in place. */
+  ms: number;
+}
+
+/**
  * The account fields a partner may set (in a creation or sign-in-or-sign-up token, and later with
  * `updateAccountInfo`), each with its longest value in characters. The one truth for their names
  * and limits: the token helpers, the `Plugin`, the iframe page and the service all check against

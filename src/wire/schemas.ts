@@ -8,7 +8,14 @@
  * through `video-plugin/internal`.
  */
 import * as z from 'zod/mini';
-import { ASPECT_RATIOS, STATUSES, type PluginEventName, type Progress, type RenderQuality } from './api.js';
+import {
+  ASPECT_RATIOS,
+  STATUSES,
+  type PluginEventName,
+  type Progress,
+  type RenderQuality,
+  type RenderStats,
+} from './api.js';
 
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
@@ -34,6 +41,11 @@ export const mediaFileSchema = z.object({
   url: z.string(),
   /** Its media type: the `Content-Type` the URL answers with, e.g. `video/mp4`. */
   type: z.string(),
+  /**
+   * SHA-256 of its bytes (64 hex digits; real media). The same storyboard rendered again gives the
+   * same bytes, so a test can snapshot this.
+   */
+  sha256: optionalString,
 });
 
 /**
@@ -49,7 +61,7 @@ export const renderFilesSchema = z.object({
   /** A still of the video: `<video poster>`, or an `<img>` before it plays. */
   poster: mediaFileSchema,
   /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
-  captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string() })),
+  captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string(), sha256: optionalString })),
   /** The narration as plain text, scene by scene, for a transcript beside the player. */
   transcript: z.optional(mediaFileSchema),
 });
@@ -59,6 +71,8 @@ export const renderSchema = z.object({
   status: z.enum(STATUSES),
   /** How far the render is (see {@link Progress}). */
   progress: z.optional(z.custom<Progress>()),
+  /** Set when `status` is `COMPLETE` (real media): what the render did (see {@link RenderStats}). */
+  stats: z.optional(z.custom<RenderStats>()),
   /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
   url: optionalString,
   renderedAt: optionalString,

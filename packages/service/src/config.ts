@@ -142,6 +142,8 @@ const ServiceOptionsSchema = strictObject({
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
   renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
+  sceneCacheBytes: z.optional(z.int().check(z.gte(0))),
+  renderStallMs: z.optional(z.int().check(z.gte(100), z.lte(600_000))),
   webhookRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
   webhookMaxRetryMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_WEBHOOK_RETRY_MS))),
   webhookRetryForMs: z.optional(z.int().check(z.gte(0), z.lte(EVENT_RETENTION_MS))),
@@ -186,6 +188,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
  *   temporary folder removed at `close()` when the data is in memory);
  * - `renderConcurrency`: renders at once (default: the machine's cores);
+ * - `sceneCacheBytes`: size limit of the scene cache (default 256 MB; media/segments.ts);
+ *   `renderStallMs`: how long ffmpeg may report no progress before it counts as hung (default
+ *   20000; media/encoder.ts);
  * - `webhookRetryMs`: wait before a webhook's first retry, doubled for each next one (default 1000),
  *   up to `webhookMaxRetryMs` (default 1 hour); `webhookRetryForMs`: how long from its event a
  *   delivery is retried (default 3 days, at most the log's 30); `webhookTries`: an optional cap on
@@ -237,6 +242,9 @@ export interface ServiceConfig {
   /** Undefined: a temporary folder, made at start and removed at close. */
   readonly mediaDir: string | undefined;
   readonly renderConcurrency: number;
+  /** Undefined: the renderer's defaults (`CACHE_BYTES`, `STALL_MS`). */
+  readonly sceneCacheBytes: number | undefined;
+  readonly renderStallMs: number | undefined;
   readonly webhookRetryMs: number;
   readonly webhookMaxRetryMs: number;
   readonly webhookRetryForMs: number;
@@ -289,6 +297,8 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
     renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
+    sceneCacheBytes: parsed.sceneCacheBytes,
+    renderStallMs: parsed.renderStallMs,
     webhookRetryMs: parsed.webhookRetryMs ?? DEFAULT_WEBHOOK_RETRY_MS,
     webhookMaxRetryMs: parsed.webhookMaxRetryMs ?? DEFAULT_WEBHOOK_MAX_RETRY_MS,
     webhookRetryForMs: parsed.webhookRetryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS,

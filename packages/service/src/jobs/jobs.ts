@@ -12,8 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
 import { downloadImage, imageURLsOf } from '../media/images.js';
-import type { LimitFunction } from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { availableParallelism } from 'node:os';
 import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { measureQuality } from '../media/quality.js';
 import { buildStoryboard, editedSources, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
@@ -26,6 +28,7 @@ import {
   type Store,
   type TopicRecord,
   type GenerationRecord,
+  type RenderRecord,
   type VideoRecord,
 } from '../store/store.js';
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
@@ -74,6 +77,11 @@ export class Jobs {
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
   readonly #renders: LimitFunction;
+  /** The scenes' encodes of every render, at most the cores at once (render.ts). */
+  readonly #encodes: LimitFunction;
+  /** The scene cache (segments.ts), in `<media>/cache/scenes`; real media only. */
+  readonly #cache: SceneCache | undefined;
+  readonly #stallMs: number | undefined;
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
@@ -97,6 +105,10 @@ export class Jobs {
       egress?: EgressPolicy;
       /** Topic searches fetching at once (default {@link DEFAULT_SEARCH_SLOTS}); the others wait PENDING. */
       searchSlots?: { perAccount: number; total: number };
+      /** Size limit of the scene cache in bytes (default {@link CACHE_BYTES}). */
+      sceneCacheBytes?: number | undefined;
+      /** How long ffmpeg may report no progress before it counts as hung (media/encoder.ts). */
+      renderStallMs?: number | undefined;
     },
   ) {
     this.#store = store;
@@ -105,6 +117,13 @@ export class Jobs {
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
     this.#renders = renderQueue(options.renderConcurrency);
+    this.#encodes = pLimit(Math.max(1, options.renderConcurrency ?? availableParallelism()));
+    // Emptied at every start: a restart never reuses what another version of the code made.
+    this.#cache =
+      this.#media === 'real' && this.#mediaDir
+        ? new SceneCache(join(this.#mediaDir, 'cache', 'scenes'), options.sceneCacheBytes ?? CACHE_BYTES)
+        : undefined;
+    this.#stallMs = options.renderStallMs;
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
     this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
@@ -221,7 +240,7 @@ export class Jobs {
     this.#store.changed({ kind: 'video', record: video });
     this.#run(async () => {
       try {
-        await this.#renderFiles(board, `${video.id}-preview`);
+        video.preview = describe(await this.#renderFiles(board, `${video.id}-preview`));
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
@@ -314,7 +333,13 @@ export class Jobs {
   #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
-      renderVideo(board, join(this.#mediaDir, 'videos'), name, this.#closing.signal, progress),
+      renderVideo(board, join(this.#mediaDir, 'videos'), name, {
+        signal: this.#closing.signal,
+        progress,
+        cache: this.#cache,
+        encodes: this.#encodes,
+        stallMs: this.#stallMs,
+      }),
     );
   }
 
@@ -446,7 +471,7 @@ export class Jobs {
         generation,
       );
       try {
-        await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress);
+        video.preview = describe(await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress));
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
@@ -475,10 +500,12 @@ export class Jobs {
       this.#store.changed({ kind: 'video', record: video }),
     );
     let quality: RenderQuality | undefined;
+    let made: RenderDescription | undefined;
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
         const files = await this.#renderFiles(board, `${video.id}-final`, progress);
+        made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
         quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
           if (this.#closing.signal.aborted) throw error;
@@ -512,6 +539,7 @@ export class Jobs {
         advance(render, 'COMPLETE');
         render.renderedAt = now;
         if (quality) render.quality = quality;
+        if (made) Object.assign(render, made);
       }
     }
     video.updatedAt = now;
@@ -543,6 +571,13 @@ export function renderFailure(error: unknown): { code: string; message: string }
     };
   }
   return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
+}
+
+/** What a render record keeps of a finished render: its files' hashes and what it did. */
+type RenderDescription = Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
+
+function describe({ sha256, stats }: RenderedFiles): RenderDescription {
+  return { sha256: { ...sha256 }, stats: { ...stats } };
 }
 
 /** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */

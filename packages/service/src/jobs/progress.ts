@@ -13,7 +13,8 @@
  * - Throttled: an update is published at most every {@link PROGRESS_INTERVAL_MS} and only when the
  *   fraction moved by at least {@link PROGRESS_STEP}; a stage change is always published.
  * - `etaMs`: the time left at the pace so far (time spent ÷ share done since the job started running
- *   in this process), rounded to 100 ms; absent until {@link ETA_AFTER} of the job is done, and on
+ *   in this process, not counting what was credited: scenes a render took from its cache count as
+ *   done in `fraction` but took no time), rounded to 100 ms; absent until {@link ETA_AFTER} of the job is done, and on
  *   COMPLETE and FAILED.
  * - COMPLETE: `{ stage: 'finishing', fraction: 1 }`. FAILED keeps the stage and fraction it failed at.
  */
@@ -72,6 +73,8 @@ export class ProgressTracker implements ProgressReporter {
   /** The stage the job is in; the record may show a later one (a resumed job catching up). */
   #stage: ProgressStage;
   #sentAt = -Infinity;
+  /** The share of the job credited as done without work in this run (see {@link credit}). */
+  #credited = 0;
 
   constructor(record: { progress?: Progress }, kind: JobKind, publish: () => void, now: () => number = Date.now) {
     this.#record = record;
@@ -115,17 +118,41 @@ export class ProgressTracker implements ProgressReporter {
     }
   }
 
+  /**
+   * Counts `share` of the current stage as done without work (a render's scenes taken from its
+   * cache): the fraction moves on, and the time left is estimated from the work actually done.
+   */
+  credit(share: number): void {
+    const before = this.current.fraction;
+    const start = this.#fraction(0);
+    const after = this.#fraction(Math.max(0, (before - start) / this.#span()) + share);
+    if (after <= before) return;
+    this.#credited += after - before;
+    this.#set(this.current.stage, after);
+  }
+
   /** Like {@link within}, but without publishing: for a caller that publishes the record itself. */
   note(share: number): void {
     const fraction = this.#fraction(share);
     if (fraction > this.current.fraction) this.#set(this.current.stage, fraction);
   }
 
-  /** The fraction of the whole job at `share` of the current stage. */
-  #fraction(share: number): number {
+  /** Where the current stage starts and ends in the whole job. */
+  #bounds(): [number, number] {
     const start = this.#plan[this.#stage] ?? 0;
     const later = PROGRESS_STAGES.slice(order(this.#stage) + 1);
-    const end = later.map((stage) => this.#plan[stage]).find((at) => at !== undefined) ?? 1;
+    return [start, later.map((stage) => this.#plan[stage]).find((at) => at !== undefined) ?? 1];
+  }
+
+  /** The share of the whole job that the current stage spans. */
+  #span(): number {
+    const [start, end] = this.#bounds();
+    return end - start || 1;
+  }
+
+  /** The fraction of the whole job at `share` of the current stage. */
+  #fraction(share: number): number {
+    const [start, end] = this.#bounds();
     // The stage's end belongs to the next stage's start: it is never reached from within.
     return Math.min(round(start + (end - start) * Math.min(1, Math.max(0, share))), round(end - 0.001));
   }
@@ -142,7 +169,7 @@ export class ProgressTracker implements ProgressReporter {
   }
 
   #set(stage: ProgressStage, fraction: number): void {
-    const done = fraction - this.#from;
+    const done = fraction - this.#from - this.#credited;
     const spent = this.#now() - this.#started;
     const progress: Progress = { stage, fraction };
     if (done >= ETA_AFTER) progress.etaMs = Math.round((spent * (1 - fraction)) / done / 100) * 100;

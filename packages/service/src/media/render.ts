@@ -1,25 +1,43 @@
 /**
  * The render: a storyboard and its voiceover into an MP4 (H.264 video, AAC audio, `+faststart` so
  * players start before the end is loaded), a thumbnail that is a real frame of it, WebVTT
- * captions of the narration and its plain-text transcript (accessibility.ts). Each scene's still is
- * composed by sharp (`still.ts`: its image cover-cropped to the frame or the palette's colour, a
- * shaded band, the text laid out by measured width); ffmpeg repeats the stills for their scenes'
- * lengths, fades between them and encodes.
+ * captions of the narration and its plain-text transcript (accessibility.ts).
+ *
+ * Scene by scene (docs/service.md, "Scenes, segments and the cache"):
+ * 1. `voicing`: each scene's narration is spoken (voice.ts) and padded to the scene's frames; the
+ *    parts make one track, brought to −16 LUFS once, by one gain and a peak limiter (loudness.ts).
+ * 2. `composing_scenes`: each scene's still is composed by sharp (`still.ts`), and its frames are
+ *    encoded as an H.264 segment of their own (the still repeated by ffmpeg's `loop` filter, faded
+ *    in and out); the segments of a render are encoded in parallel, at most `encodes`' limit at
+ *    once across every render of the service.
+ * 3. `rendering`: the segments are joined without re-encoding (ffmpeg's concat demuxer) and muxed
+ *    with the voice track, encoded once as AAC.
+ * A scene's segment and voice are kept in the scene cache (segments.ts) under a key of everything
+ * they depend on: the next render of an unchanged scene takes them as they are.
+ *
+ * Every file is a pure function of the storyboard and the ffmpeg used: bit-exact flags, no
+ * metadata, no creation time, a fixed number of encoder threads (docs/service.md, "Byte-identical
+ * renders"). Each file's SHA-256 comes with it.
  *
  * Files are written under temporary names and renamed at the end: a failed or aborted render leaves
  * nothing that could be served.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { captions, transcript } from './accessibility.js';
-import type { Storyboard } from './storyboard.js';
+import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
+import { loudnessFilter, loudnessGain } from './loudness.js';
+import { cacheKey, SceneCache } from './segments.js';
+import type { Scene, Storyboard } from './storyboard.js';
 import { sceneStill } from './still.js';
 import type { ProgressStage } from 'video-plugin/internal';
-import { ffmpegPath } from './tools.js';
-import { voiceover } from './voice.js';
+import { currentFfmpeg, ffmpegVersion } from './tools.js';
+import { parseWav, voiceover, wavFile } from './voice.js';
+
+export { RenderError } from './encoder.js';
 
 /**
  * What a job reports its progress to; the jobs' `ProgressTracker` (jobs/progress.ts) is the
@@ -30,16 +48,19 @@ export interface ProgressReporter {
   stage(stage: ProgressStage): unknown;
   /** How far the current stage is, 0..1 (published when the throttle allows). */
   within(share: number): void;
+  /**
+   * Counts `share` (0..1) of the current stage as done without work (a scene taken from the
+   * cache): the time left is then estimated from the work actually done.
+   */
+  credit?(share: number): void;
 }
 
-/** A render that did not produce its file. */
-export class RenderError extends Error {
-  constructor(
-    readonly code: 'render_failed' | 'render_aborted',
-    message: string,
-  ) {
-    super(message);
-  }
+/** What a render did: its scenes, how many it made and took from the cache, its wall time. */
+export interface RenderStats {
+  scenes: number;
+  scenesRendered: number;
+  scenesReused: number;
+  ms: number;
 }
 
 export { captions } from './accessibility.js';
@@ -49,159 +70,261 @@ export interface RenderedFiles {
   thumbnail: string;
   captions: string;
   transcript: string;
+  /** The SHA-256 (hex) of each file. */
+  sha256: { video: string; thumbnail: string; captions: string; transcript: string };
+  stats: RenderStats;
+}
+
+export interface RenderOptions {
+  signal?: AbortSignal | undefined;
+  progress?: ProgressReporter | undefined;
+  /** Where scenes are kept between renders; without one, every scene is made (and not kept). */
+  cache?: SceneCache | undefined;
+  /** Runs the scenes' encodes (default: a limit of the cores for this render alone). */
+  encodes?: LimitFunction | undefined;
+  /** How long ffmpeg may report no progress before it counts as hung (encoder.ts). */
+  stallMs?: number | undefined;
 }
 
 /**
- * Runs ffmpeg with `args`; rejects with its last lines of output when it fails. With `onTime`,
- * ffmpeg reports its own progress (`-progress pipe:1`, a block about every half second) and
- * `onTime` gets the seconds of output written so far (`out_time_us`) from each block.
+ * x264 threads of every encode. Fixed, not the machine's cores: x264's output depends on its
+ * number of threads, and a render must give the same bytes on every machine.
  */
-export function ffmpeg(args: string[], signal?: AbortSignal, onTime?: (seconds: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const progress = onTime ? ['-progress', 'pipe:1', '-nostats'] : [];
-    const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...progress, ...args], {
-      stdio: ['ignore', onTime ? 'pipe' : 'ignore', 'pipe'],
-      ...(signal ? { signal } : {}),
-    });
-    let partial = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const lines = (partial + chunk.toString()).split('\n');
-      partial = lines.pop() ?? '';
-      // `out_time_us` (and, in FFmpeg 4, the misnamed `out_time_ms`) are microseconds; `N/A` at first.
-      for (const line of lines) {
-        const match = /^out_time_[mu]s=(\d+)$/.exec(line.trim());
-        if (match) onTime?.(Number(match[1]) / 1e6);
-      }
-    });
-    let errors = '';
-    child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-    child.on('error', (error) =>
-      reject(
-        signal?.aborted
-          ? new RenderError('render_aborted', 'The render was stopped.')
-          : new RenderError('render_failed', `ffmpeg could not run: ${error.message}`),
-      ),
-    );
-    child.on('close', (code) => {
-      if (code === 0) resolve();
-      else if (!signal?.aborted) {
-        reject(
-          new RenderError(
-            'render_failed',
-            `ffmpeg failed (${code}): ${errors.trim().split('\n').slice(-3).join(' | ')}`,
-          ),
-        );
-      }
-    });
-  });
+const ENCODER_THREADS = 2;
+/** Settings of the scenes' H.264 (chosen by measurement: BENCHMARKS.md, "Scene-level rendering"). */
+const H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-pix_fmt', 'yuv420p'];
+/** Share of the `rendering` stage that joining and muxing takes (the rest: the scenes' encodes). */
+const JOIN_SHARE = 0.25;
+
+/** The frame at which `seconds` begin (scenes start and end on whole frames). */
+const frameAt = (board: Storyboard, seconds: number) => Math.round(seconds * board.fps);
+
+/** The number of frames of `scene`. */
+const framesOf = (board: Storyboard, scene: Scene) =>
+  frameAt(board, scene.start + scene.duration) - frameAt(board, scene.start);
+
+/** The ffmpeg in use, as a part of every cache key (a new encoder never reuses old segments). */
+let encoderId: { path: string; version: string } | undefined;
+function encoder(): string {
+  const { path } = currentFfmpeg();
+  if (encoderId?.path !== path) encoderId = { path, version: ffmpegVersion(path) };
+  return encoderId.version;
+}
+
+/** The key of `scene`'s picture segment: everything its frames depend on. */
+async function pictureKey(board: Storyboard, scene: Scene): Promise<string> {
+  // The image's bytes, not its name: the same file name may hold another picture later.
+  const image = scene.image
+    ? createHash('sha256')
+        .update(await readFile(scene.image))
+        .digest('hex')
+    : null;
+  const { kind, heading, body } = scene;
+  const { width, height, fps, palette, pace } = board;
+  return cacheKey('picture', encoder(), { kind, heading, body, image, width, height, fps, palette, pace }, [
+    framesOf(board, scene),
+  ]);
+}
+
+/** The key of `scene`'s voice: its line, the language's voice, the pace, its length. */
+function voiceKey(board: Storyboard, scene: Scene): string {
+  return cacheKey('voice', scene.narration, board.language, board.pace, board.fps, framesOf(board, scene));
+}
+
+/** `scene`'s voice as a WAV of exactly its frames' length. */
+async function sceneVoice(board: Storyboard, scene: Scene): Promise<Buffer> {
+  const alone: Storyboard = { ...board, duration: scene.duration, scenes: [{ ...scene, start: 0 }] };
+  const pcm = parseWav(await voiceover(alone));
+  const samples = new Int16Array(Math.round((framesOf(board, scene) / board.fps) * pcm.rate));
+  samples.set(pcm.samples.subarray(0, samples.length));
+  return wavFile({ rate: pcm.rate, samples });
+}
+
+/** The ffmpeg arguments that encode `still` as the `frames` frames of one scene, into `file`. */
+function segmentArgs(board: Storyboard, still: string, frames: number, file: string): string[] {
+  const fade = board.pace === 'brisk' ? 0.25 : 0.45;
+  const out = (frames / board.fps - fade).toFixed(3);
+  // The still is decoded once and repeated by the loop filter (an image input with -loop would
+  // be read and decoded again for every frame).
+  const filter =
+    `format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
+    `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}`;
+  return [
+    '-i',
+    still,
+    '-vf',
+    filter,
+    '-frames:v',
+    String(frames),
+    '-r',
+    String(board.fps),
+    ...H264,
+    '-threads',
+    String(ENCODER_THREADS),
+    '-an',
+    ...BITEXACT,
+    file,
+  ];
+}
+
+/** Why the picture of the scene at `index` could not be made, for the partner. */
+function pictureError(index: number, scene: Scene, error: unknown): RenderError {
+  // The message reaches the partner: the image's name, not where the service keeps it.
+  const reason = (error as Error).message.replaceAll(scene.image ?? '\0', basename(scene.image ?? ''));
+  return new RenderError('render_failed', `The picture of scene ${index + 1} could not be made: ${reason}`);
+}
+
+/** The SHA-256 (hex) of `file`. */
+async function sha256(file: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }
 
 /**
  * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions)
- * and `<name>.txt` (transcript). Resolves with their paths once all four are in place.
+ * and `<name>.txt` (transcript). Resolves with their paths, hashes and what the render did once
+ * all four are in place.
  *
- * `progress` is told each stage as it starts (`voicing`, `composing_scenes`, `rendering`,
- * `finishing`) and how far the stage is: the stills made, and while encoding the share of the
- * video's duration ffmpeg reports written.
+ * `options.progress` is told each stage as it starts (`voicing`, `composing_scenes`, `rendering`,
+ * `finishing`) and how far the stage is; scenes taken from the cache count as done at once.
  */
 export async function renderVideo(
   board: Storyboard,
   dir: string,
   name: string,
-  signal?: AbortSignal,
-  progress?: ProgressReporter,
+  options: RenderOptions = {},
 ): Promise<RenderedFiles> {
+  const started = Date.now();
+  const { signal, progress, cache, stallMs } = options;
+  const encodes = options.encodes ?? pLimit(Math.max(1, availableParallelism()));
+  const run: RunOptions = { signal, stallMs };
+  const stopped = () => {
+    if (signal?.aborted) throw new RenderError('render_aborted', 'The render was stopped.');
+  };
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const work = await mkdtemp(join(dir, `.${name}-`));
+  const scenes = board.scenes.length;
+  const made = new Set<number>();
+  const segments: Promise<void>[] = [];
   try {
+    // 1. The voice: each scene's line from the cache or spoken, then one track.
     progress?.stage('voicing');
-    const voice = join(work, 'voice.wav');
-    await writeFile(voice, await voiceover(board));
-    // 1. One still picture per scene, composed by sharp (image, band, text): the costly scaling and
-    //    text layout happen once per scene, not once per frame. One scene at a time: libvips
-    //    already uses every core for each, and only one frame-sized picture is held at once.
-    progress?.stage('composing_scenes');
+    const parts: Buffer[] = [];
     for (const [index, scene] of board.scenes.entries()) {
-      progress?.within(index / board.scenes.length);
+      const key = `${voiceKey(board, scene)}.wav`;
+      const file = join(work, `voice-${index}.wav`);
+      if (await cache?.take(key, file)) {
+        progress?.credit?.(1 / scenes);
+      } else {
+        await writeFile(file, await sceneVoice(board, scene));
+        await cache?.put(key, file);
+        made.add(index);
+        progress?.within((index + 1) / scenes);
+      }
+      parts.push(await readFile(file));
+      stopped();
+    }
+    const pcm = parts.map((part) => parseWav(part));
+    const rate = pcm[0]?.rate ?? 22050;
+    const track = new Int16Array(pcm.reduce((sum, part) => sum + part.samples.length, 0));
+    pcm.reduce((at, part) => (track.set(part.samples, at), at + part.samples.length), 0);
+    const voice = join(work, 'voice.wav');
+    await writeFile(voice, wavFile({ rate, samples: track }));
+    const gain = await loudnessGain(voice, run);
+
+    // 2. The scenes' segments: each still composed by sharp (one at a time: libvips already uses
+    //    every core, and one frame-sized picture is held at once), its encode started at once.
+    progress?.stage('composing_scenes');
+    const totalFrames = board.scenes.reduce((sum, scene) => sum + framesOf(board, scene), 0);
+    const encoded = new Map<number, number>();
+    let reusedFrames = 0;
+    let rendering = false;
+    // Reported once the `rendering` stage has begun (encodes start while stills are composed);
+    // scenes taken from the cache count as encoded (they were credited when the stage began).
+    const reportEncoding = () => {
+      if (!rendering) return;
+      const done = [...encoded.values()].reduce((sum, frames) => sum + frames, reusedFrames);
+      progress?.within(((1 - JOIN_SHARE) * done) / totalFrames);
+    };
+    for (const [index, scene] of board.scenes.entries()) {
+      let key: string;
+      try {
+        key = `${await pictureKey(board, scene)}.mp4`;
+      } catch (error) {
+        throw pictureError(index, scene, error);
+      }
+      const segment = join(work, `segment-${index}.mp4`);
+      if (await cache?.take(key, segment)) {
+        reusedFrames += framesOf(board, scene);
+        progress?.credit?.(1 / scenes);
+        continue;
+      }
       let still: Buffer;
       try {
         still = await sceneStill(scene, board);
       } catch (error) {
-        // The message reaches the partner: the image's name, not where the service keeps it.
-        const reason = (error as Error).message.replaceAll(scene.image ?? '\0', basename(scene.image ?? ''));
-        throw new RenderError('render_failed', `The picture of scene ${index + 1} could not be made: ${reason}`);
+        throw pictureError(index, scene, error);
       }
-      if (signal?.aborted) throw new RenderError('render_aborted', 'The render was stopped.');
-      await writeFile(join(work, `still-${index}.png`), still);
+      stopped();
+      const png = join(work, `still-${index}.png`);
+      await writeFile(png, still);
+      made.add(index);
+      progress?.within((index + 1) / scenes);
+      const frames = framesOf(board, scene);
+      const encoding = encodes(() =>
+        encode('rendering', segmentArgs(board, png, frames, segment), {
+          ...run,
+          onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
+        }),
+      ).then(async () => {
+        encoded.set(index, frames);
+        await cache?.put(key, segment);
+      });
+      // Handled below, after every encode has settled: one failure must not leave others running.
+      encoding.catch(() => {});
+      segments.push(encoding);
     }
 
-    // 2. The video: each still for its scene's length, faded in and out, then the voiceover.
-    const inputs: string[] = [];
-    const filters: string[] = [];
-    const fade = board.pace === 'brisk' ? 0.25 : 0.45;
-    for (const [index, scene] of board.scenes.entries()) {
-      // The still is decoded once and repeated by the loop filter (an image input with -loop would
-      // be read and decoded again for every frame).
-      inputs.push('-i', join(work, `still-${index}.png`));
-      const frames = Math.round(scene.duration * board.fps);
-      const out = (scene.duration - fade).toFixed(3);
-      filters.push(
-        `[${index}:v]format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
-          `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}[v${index}]`,
-      );
-    }
-    const count = board.scenes.length;
-    inputs.push('-i', voice);
-    filters.push(`${board.scenes.map((_, i) => `[v${i}]`).join('')}concat=n=${count}:v=1:a=0[v]`);
-    const video = join(work, 'video.mp4');
+    // 3. The segments joined as they are, the voice normalised and encoded once.
     progress?.stage('rendering');
-    await ffmpeg(
+    rendering = true;
+    if (reusedFrames > 0) progress?.credit?.(((1 - JOIN_SHARE) * reusedFrames) / totalFrames);
+    const settled = await Promise.allSettled(segments);
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    stopped();
+    const list = join(work, 'segments.txt');
+    await writeFile(list, board.scenes.map((_, index) => `file 'segment-${index}.mp4'\n`).join(''));
+    const video = join(work, 'video.mp4');
+    await encode(
+      'rendering',
       [
-        ...inputs,
-        '-filter_complex',
-        filters.join(';'),
-        '-map',
-        '[v]',
-        '-map',
-        `${count}:a`,
-        '-t',
-        String(board.duration),
-        '-r',
-        String(board.fps),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-tune',
-        'stillimage',
-        '-pix_fmt',
-        'yuv420p',
-        '-threads',
-        String(Math.max(1, Math.min(4, availableParallelism()))),
-        '-c:a',
-        'aac',
-        '-b:a',
-        '96k',
-        '-ar',
-        '44100',
-        '-ac',
-        '2',
-        '-movflags',
-        '+faststart',
-        video,
+        ...['-f', 'concat', '-safe', '0', '-i', list, '-i', voice],
+        ...['-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-af', loudnessFilter(gain)],
+        ...['-c:a', 'aac', '-b:a', '96k', '-ar', '44100', '-ac', '2', '-t', String(board.duration)],
+        ...BITEXACT,
+        ...['-movflags', '+faststart', video],
       ],
-      signal,
-      progress && ((seconds) => progress.within(seconds / board.duration)),
+      { ...run, onTime: (seconds) => progress?.within(1 - JOIN_SHARE + (JOIN_SHARE * seconds) / board.duration) },
     );
+
     progress?.stage('finishing');
     // The thumbnail: a real frame, in the middle of the first scene (after its fade-in).
     const thumbnail = join(work, 'thumbnail.jpg');
     const at = Math.min(board.scenes[0]!.duration / 2, board.duration - 0.1).toFixed(2);
-    await ffmpeg(['-ss', at, '-i', video, '-frames:v', '1', '-q:v', '3', thumbnail], signal);
+    await encode(
+      'finishing',
+      ['-ss', at, '-i', join(work, 'segment-0.mp4'), '-frames:v', '1', '-q:v', '3', ...BITEXACT, thumbnail],
+      run,
+    );
     const vtt = join(work, 'captions.vtt');
     await writeFile(vtt, captions(board));
     const text = join(work, 'transcript.txt');
     await writeFile(text, transcript(board));
+    const [videoHash, thumbnailHash, captionsHash, transcriptHash] = await Promise.all(
+      [video, thumbnail, vtt, text].map(sha256),
+    );
     const files = {
       video: join(dir, `${name}.mp4`),
       thumbnail: join(dir, `${name}.jpg`),
@@ -215,8 +338,14 @@ export async function renderVideo(
     await rename(text, files.transcript);
     // The video last: once it is there, everything is.
     await rename(video, files.video);
-    return files;
+    return {
+      ...files,
+      sha256: { video: videoHash!, thumbnail: thumbnailHash!, captions: captionsHash!, transcript: transcriptHash! },
+      stats: { scenes, scenesRendered: made.size, scenesReused: scenes - made.size, ms: Date.now() - started },
+    };
   } finally {
+    // No encode may still write into the work folder (or the cache) once the render is over.
+    await Promise.allSettled(segments);
     await rm(work, { recursive: true, force: true });
   }
 }

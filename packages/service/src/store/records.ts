@@ -2,7 +2,7 @@
  * What the service keeps: the records of each kind, as the API, the jobs and the database see
  * them. Plain JSON data: the database stores each record as it is here.
  */
-import type { WebhookEvent, Progress, RenderQuality } from 'video-plugin/internal';
+import type { WebhookEvent, Progress, RenderQuality, RenderStats } from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
 
 /** Status of a topic search, a generation or a render. */
@@ -93,6 +93,18 @@ export interface RenderRecord {
   renderedAt?: string;
   /** What the finished file measures (real media, COMPLETE): media/quality.ts. */
   quality?: RenderQuality;
+  /** Real media, once COMPLETE: each file's SHA-256 (render.ts). */
+  sha256?: RenderHashes;
+  /** Real media, once COMPLETE: what the render did. */
+  stats?: RenderStats;
+}
+
+/** The SHA-256 (hex) of each file of a real render. */
+export interface RenderHashes {
+  video: string;
+  thumbnail: string;
+  captions: string;
+  transcript: string;
 }
 
 /** A stored video. Media URLs are not stored: they depend on where the service listens. */
@@ -117,6 +129,8 @@ export interface VideoRecord extends Owner {
   storyboard?: Storyboard;
   /** Whether the preview render (made when the generation completes) is there. */
   hasPreview?: boolean;
+  /** The latest preview render's file hashes and what it did (real media). */
+  preview?: Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
 }
 
 /** A webhook delivery that is not over: one event to one URL (the webhook outbox). */

@@ -3,9 +3,17 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type { RenderFiles, Progress, RenderQuality } from 'video-plugin/internal';
+import type { RenderFiles, RenderStats, Progress, RenderQuality } from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
-import type { AccountRecord, GenerationRecord, StatusError, Status, TopicRecord, VideoRecord } from './store.js';
+import type {
+  AccountRecord,
+  GenerationRecord,
+  RenderRecord,
+  StatusError,
+  Status,
+  TopicRecord,
+  VideoRecord,
+} from './store.js';
 
 /**
  * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves
@@ -87,6 +95,8 @@ export interface RenderView {
   altText?: string;
   /** The finished file's quality report (real media, COMPLETE). */
   quality?: RenderQuality;
+  /** What the render did (real media, once COMPLETE). */
+  stats?: RenderStats;
 }
 
 /** The account without its owner field and internal flag. */
@@ -151,25 +161,31 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       // The scenes cannot change once the video is completed: the alt text and the transcript
       // describe what the render shows (the name may change; the alt text follows it).
       ...(render.status === 'COMPLETE'
-        ? { files: renderFiles(video, media, render.format), altText: altText(video, video.storyboard) }
+        ? { files: renderFiles(video, media, render), altText: altText(video, video.storyboard) }
         : {}),
       ...(render.status === 'COMPLETE' && render.quality ? { quality: render.quality } : {}),
+      ...(render.status === 'COMPLETE' && render.stats ? { stats: { ...render.stats } } : {}),
     })),
   };
 }
 
 /**
- * The files of a COMPLETE render under `media` (the video's media URL). Real media has all four;
- * the SVG stand-ins only a video and a poster (they have no narration to caption or transcribe).
+ * The files of a COMPLETE render under `media` (the video's media URL), each with its SHA-256 when
+ * the render recorded it. Real media has all four; the SVG stand-ins only a video and a poster
+ * (they have no narration to caption or transcribe).
  */
-function renderFiles(video: VideoRecord, media: string, format: string): RenderFiles {
+function renderFiles(video: VideoRecord, media: string, { format, sha256 }: RenderRecord): RenderFiles {
   if (video.media === 'mp4') {
-    const file = (name: keyof typeof MEDIA_FILES) => ({ url: `${media}/${name}`, type: MEDIA_FILES[name].type });
+    const file = (name: keyof typeof MEDIA_FILES, hash: string | undefined) => ({
+      url: `${media}/${name}`,
+      type: MEDIA_FILES[name].type,
+      ...(hash ? { sha256: hash } : {}),
+    });
     return {
-      video: file('render.mp4'),
-      poster: file('poster.jpg'),
-      captions: { ...file('captions.vtt'), language: video.storyboard?.language ?? video.language },
-      transcript: file('transcript.txt'),
+      video: file('render.mp4', sha256?.video),
+      poster: file('poster.jpg', sha256?.thumbnail),
+      captions: { ...file('captions.vtt', sha256?.captions), language: video.storyboard?.language ?? video.language },
+      transcript: file('transcript.txt', sha256?.transcript),
     };
   }
   return {

@@ -85,6 +85,9 @@ async function updatesUntilFinal(
   }
 }
 
+/** A fraction as the tracker rounds it (to 0.001). */
+const round = (fraction: number) => Math.round(fraction * 1000) / 1000;
+
 describe('the progress tracker', () => {
   /** A tracker on a fresh record with a clock the test moves, and what it published. */
   function tracked(kind: keyof typeof PLANS, record: { progress?: Progress } = {}) {
@@ -159,6 +162,24 @@ describe('the progress tracker', () => {
     tracker.within(0.25 / 0.95);
     // 1000 ms for a quarter of the job: 3000 ms left.
     assert.deepEqual(sent.at(-1), { stage: 'rendering', fraction: 0.25, etaMs: 3000 });
+  });
+
+  test('scenes taken from the cache count as done at once, and the time left is the pace of the work left', () => {
+    // A real render's rendering stage spans 0.3 .. 0.95: 5 of 6 equal scenes reused are 5/6 of it.
+    const { tracker, sent, tick, record } = tracked('renderReal');
+    tracker.stage('rendering');
+    tracker.credit(5 / 6);
+    assert.equal(record.progress!.fraction, round(0.3 + 0.65 * (5 / 6)));
+    // The last scene: half of it encoded in 5 s.
+    tick(5000);
+    tracker.within(5 / 6 + 1 / 12);
+    const { fraction, etaMs } = sent.at(-1)!;
+    assert.equal(fraction, round(0.3 + 0.65 * (11 / 12)));
+    // Worked in 5 s: the stages before plus half a scene (0.3 + 0.65/12); left: 1 - fraction.
+    const worked = 0.3 + 0.65 / 12;
+    assert.equal(etaMs, Math.round((5000 * (1 - fraction)) / worked / 100) * 100);
+    // Counting the reused scenes as worked would have promised far less time than is left.
+    assert.ok(etaMs! > 2 * Math.round((5000 * (1 - fraction)) / fraction / 100) * 100, `${etaMs}`);
   });
 
   test('COMPLETE is finishing at 1 without estimate; FAILED keeps where it was, without estimate', () => {
@@ -256,7 +277,7 @@ describe('the jobs report progress on every status update', () => {
     stream.close();
   });
 
-  test('a real render: its stages, and a fraction driven by the encoder', { timeout: 180_000 }, async () => {
+  test('a real render: its stages, and a fraction driven by the encoder', { timeout: 300_000 }, async () => {
     const service = await startTestService({ jobMs: 40, media: 'real', mediaDir: join(work, 'media') });
     const { session } = await createAccount(service);
     const stream = await EventStream.open(service, session);
@@ -281,6 +302,19 @@ describe('the jobs report progress on every status update', () => {
       'finishing',
     ]);
 
+    // The preview makes every scene: ffmpeg's -progress reports drive the fraction while the scenes
+    // are encoded and joined (composing_scenes and rendering: 0.4 .. 0.95 of a generation).
+    const encoding = generation
+      .filter((update) => ['composing_scenes', 'rendering'].includes(update.progress!.stage))
+      .map((u) => u.progress!);
+    const distinct = new Set(encoding.map((progress) => progress.fraction));
+    assert.ok(distinct.size >= 3, `several fractions while encoding: ${[...distinct].join(', ')}`);
+    assert.ok([...distinct].every((fraction) => fraction >= 0.4 && fraction < 0.95));
+    assert.ok(
+      encoding.some((progress) => progress.etaMs !== undefined),
+      'an estimate while encoding',
+    );
+
     await api(service, 'POST', `/api/videos/${videoId}/complete`, { session });
     const render = await updatesUntilFinal(
       stream,
@@ -290,15 +324,15 @@ describe('the jobs report progress on every status update', () => {
     );
     assertForwardOnly(render);
     assert.deepEqual(stagesOf(render), ['queued', 'voicing', 'composing_scenes', 'rendering', 'finishing']);
-    // ffmpeg's -progress reports drive the fraction through the rendering stage's span (0.3 .. 0.95).
-    const encoding = render.filter((update) => update.progress!.stage === 'rendering').map((u) => u.progress!);
-    const distinct = new Set(encoding.map((progress) => progress.fraction));
-    assert.ok(distinct.size >= 3, `several fractions while encoding: ${[...distinct].join(', ')}`);
-    assert.ok([...distinct].every((fraction) => fraction >= 0.3 && fraction < 0.95));
+    // The final render takes every scene of the preview (no edit since): they count as done at once,
+    // so every update after the stage's start is past the scenes' share of rendering (0.3 + 0.65 × 0.75).
+    const rendering = render.filter((update) => update.progress!.stage === 'rendering').map((u) => u.progress!);
     assert.ok(
-      encoding.some((progress) => progress.etaMs !== undefined),
-      'an estimate while encoding',
+      rendering.slice(1).every((progress) => progress.fraction >= 0.787),
+      rendering.map((p) => p.fraction).join(', '),
     );
+    const [final] = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video.renders;
+    assert.deepEqual({ ...final.stats, ms: 0 }, { scenes: 6, scenesRendered: 0, scenesReused: 6, ms: 0 });
     stream.close();
   });
 });
@@ -319,9 +353,8 @@ describe('renderVideo reports its stages and the encoder’s progress', () => {
         { aspectRatio: '16:9', duration: 30, language: 'en-US' },
       );
       const log: (ProgressStage | number)[] = [];
-      await renderVideo(board, join(work, 'direct'), 'vid_progress', undefined, {
-        stage: (stage) => log.push(stage),
-        within: (share) => log.push(share),
+      await renderVideo(board, join(work, 'direct'), 'vid_progress', {
+        progress: { stage: (stage) => log.push(stage), within: (share) => log.push(share) },
       });
       const stages = log.filter((entry): entry is ProgressStage => typeof entry === 'string');
       assert.deepEqual(stages, ['voicing', 'composing_scenes', 'rendering', 'finishing']);

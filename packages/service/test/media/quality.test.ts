@@ -373,7 +373,6 @@ describe('every render meets the quality limits, measured on the file apart from
     'every render is at -16 LUFS ± 1 with a true peak at most -1 dBTP (EBU R128 on the file), and the report says so',
     {
       timeout: RENDER_TIMEOUT_MS * 2,
-      skip: 'the voice is normalised by the render branch (issue 33, "render"): remove this skip when it is merged',
     },
     async () => {
       for (const { code } of RENDERS) {

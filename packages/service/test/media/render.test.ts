@@ -277,7 +277,9 @@ describe('render', () => {
       assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.150 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
       // Readable by the service's user only, like the data file.
-      for (const file of Object.values(files)) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+      for (const file of [files.video, files.thumbnail, files.captions, files.transcript]) {
+        assert.equal(statSync(file).mode & 0o777, 0o600, file);
+      }
       // Nothing else is left in the folder (the work files are gone).
       assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.txt', 'vid_1.vtt']);
     },

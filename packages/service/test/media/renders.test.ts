@@ -3,6 +3,7 @@
 // in the video.rendered webhook alike; every URL answers through the real service with its type.
 // Real media end to end (a 5 s render), the SVG stand-ins of placeholder media, the access rules.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,12 +128,31 @@ describe('the files of a finished render', () => {
       const [render] = renders;
       assert.equal(renders.length, 1);
       assert.equal(render!.url, `${media}/render.mp4`);
+      const sha256 = /^[0-9a-f]{64}$/;
       assert.deepEqual(render!.files, {
-        video: { url: `${media}/render.mp4`, type: 'video/mp4' },
-        poster: { url: `${media}/poster.jpg`, type: 'image/jpeg' },
-        captions: { url: `${media}/captions.vtt`, type: 'text/vtt; charset=utf-8', language: 'en-GB' },
-        transcript: { url: `${media}/transcript.txt`, type: 'text/plain; charset=utf-8' },
+        video: { url: `${media}/render.mp4`, type: 'video/mp4', sha256: render!.files!.video.sha256 },
+        poster: { url: `${media}/poster.jpg`, type: 'image/jpeg', sha256: render!.files!.poster.sha256 },
+        captions: {
+          url: `${media}/captions.vtt`,
+          type: 'text/vtt; charset=utf-8',
+          language: 'en-GB',
+          sha256: render!.files!.captions!.sha256,
+        },
+        transcript: {
+          url: `${media}/transcript.txt`,
+          type: 'text/plain; charset=utf-8',
+          sha256: render!.files!.transcript!.sha256,
+        },
       });
+      // Each file carries the SHA-256 of the bytes it serves.
+      for (const file of Object.values(render!.files!)) {
+        assert.match(file.sha256 ?? '', sha256, file.url);
+        const bytes = Buffer.from(await (await fetch(file.url)).arrayBuffer());
+        assert.equal(createHash('sha256').update(bytes).digest('hex'), file.sha256, file.url);
+      }
+      // Completed without an edit since its preview (only the name changed): every scene reused.
+      assert.deepEqual({ ...render!.stats, ms: 0 }, { scenes: 2, scenesRendered: 0, scenesReused: 2, ms: 0 });
+      assert.ok(render!.stats!.ms > 0);
 
       // Each URL answers 200 with the type it is listed with, readable from any origin.
       const files = Object.values(render!.files!);
@@ -171,9 +191,10 @@ describe('the files of a finished render', () => {
       const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
       assert.deepEqual(video.renders, renders);
       const event = await renderedEvent('/real');
+      // The webhook's renders are the API's without the job's bookkeeping (status, progress, stats).
       assert.deepEqual(
         event.data.renders,
-        renders.map(({ status: _status, progress: _progress, ...rest }) => rest),
+        renders.map(({ status: _status, progress: _progress, stats: _stats, ...rest }) => rest),
       );
     },
   );

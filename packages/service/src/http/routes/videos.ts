@@ -100,6 +100,8 @@ export const getStoryboard: Handler = (request) => {
       })),
       images: files.map((file) => request.ctx.baseURL() + topicPicturePath(video.topicId ?? '', file)),
       editable: board !== undefined && !video.isCompleted,
+      // The current preview render: its files' SHA-256 and what it did (real media).
+      ...(video.preview ? { preview: { sha256: { ...video.preview.sha256 }, stats: { ...video.preview.stats } } } : {}),
     },
   };
 };

@@ -55,12 +55,17 @@ export const TIMED_NODE_TESTS = [
 
 /**
  * Node test files that render real media (ffmpeg on both cores, a time limit per render): every file
- * under packages/service/test/media/, and the two that read a finished render's progress and files.
+ * under packages/service/test/media/, the two that read a finished render's progress and files, and
+ * the disk-full fault (a render on a small disk).
  * They run one file at a time, never beside another step that renders.
  */
 export const rendersMedia = (file) =>
   file.startsWith('packages/service/test/media/') ||
-  ['packages/service/test/jobs/progress.test.ts', 'packages/service/test/http/static.test.ts'].includes(file);
+  [
+    'packages/service/test/jobs/progress.test.ts',
+    'packages/service/test/http/static.test.ts',
+    'packages/service/test/faults/disk.test.ts',
+  ].includes(file);
 
 /** Node test files that pack the repository with its scripts (package.json is rewritten meanwhile). */
 export const PACKING_NODE_TESTS = ['test/node/publish.test.ts'];

@@ -16,8 +16,8 @@
  *   with `--data` never serves a file made by another version of the code.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { link, rename, rm, utimes } from 'node:fs/promises';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { link, mkdir, rename, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -41,12 +41,14 @@ export class SceneCache {
   readonly #limit: number;
   #counter = 0;
 
-  /** A cache in `dir`, emptied now. */
+  /**
+   * A cache in `dir`, emptied now. The folder is made by the first entry kept, so a service that
+   * never renders leaves no media folder behind.
+   */
   constructor(dir: string, limit = CACHE_BYTES) {
     this.dir = dir;
     this.#limit = limit;
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
   /**
@@ -70,6 +72,7 @@ export class SceneCache {
   async put(name: string, source: string): Promise<void> {
     const temporary = join(this.dir, `.${name}.${process.pid}.${++this.#counter}`);
     try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
       await link(source, temporary);
       await rename(temporary, join(this.dir, name));
     } catch (error) {

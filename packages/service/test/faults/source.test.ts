@@ -44,9 +44,15 @@ test('a page that trickles or never ends fails at reading_page within the fetch 
     (event) => event.event === 'topic' && event.data.id === slow.trickle && event.data.status === 'PROCESSING',
   );
 
-  // Another search goes on while both slow pages are still being read.
-  const quick = await search('/page');
-  assert.equal((await statusesUntilFinal(stream, 'topic', (data) => data.id === quick)).at(-1), 'COMPLETE');
+  // Another account's search goes on while both slow pages are still being read (this account's
+  // two search slots are both taken by them: docs/service.md "Limits").
+  const other = await createAccount(service);
+  const otherStream = await EventStream.open(service, other.session);
+  await otherStream.next((event) => event.event === 'ready');
+  const quick = (
+    await api(service, 'POST', '/api/topics', { session: other.session, body: { sourceURL: `${source}/page` } })
+  ).body.topicId as string;
+  assert.equal((await statusesUntilFinal(otherStream, 'topic', (data) => data.id === quick)).at(-1), 'COMPLETE');
   assert.deepEqual([...open].sort(), ['/stalled', '/trickle'], 'both slow pages were still being read');
 
   for (const [path, id] of Object.entries(slow)) {

@@ -31,6 +31,9 @@ export default defineConfig({
       command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${PARTNER.id} --secret ${PARTNER.secret} --job-ms 300 --media placeholder`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
+      // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes
+      // the temporary folder it keeps the topics' checked pictures in.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {
       command: 'node serve.mjs',

@@ -12,6 +12,9 @@ import { existsSync } from 'node:fs';
 
 const APP_PORT = 8310;
 const SERVICE_PORT = 8311;
+// A second service with real media (MP4, poster, captions, transcript) for the snapshot test.
+const REAL_MEDIA_SERVICE_PORT = 8312;
+export const REAL_MEDIA_SERVICE_URL = `http://127.0.0.1:${REAL_MEDIA_SERVICE_PORT}`;
 // In your repo: the partner ID and secret of your staging account (from your CI's secrets), or any
 // pair when you run the local service.
 const partner = { id: 'example-partner', secret: 'example-partner-secret-0123456789abcdef' };
@@ -37,6 +40,13 @@ export default defineConfig({
       reuseExistingServer: false,
       // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes
       // the temporary folder it keeps the topics' checked pictures in.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    },
+    {
+      // Real media, for tests/snapshot.spec.ts: the same service without `--media placeholder`.
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${REAL_MEDIA_SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
+      url: `${REAL_MEDIA_SERVICE_URL}/api/health`,
+      reuseExistingServer: false,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {

@@ -183,7 +183,8 @@ export function steps({ engines } = {}) {
       run: npx('playwright', 'test', '-c', 'examples/partner-e2e/playwright.config.ts'),
       count: 'playwright',
       needs: BUILT,
-      group: 'examples',
+      // Its snapshot test renders real media (tests/snapshot.spec.ts).
+      group: ['examples', 'renders'],
     },
     // The server helpers, the service and its package installed on its own, on Node 22 and 24.
     ...NODE_VERSIONS.map(({ major }) => ({

@@ -47,8 +47,8 @@ export const VERSIONS = [
 
 /**
  * What runs on them: the server helpers (`video-plugin/server`: tokens, webhooks), the service's
- * HTTP API and token checks, its `--data` store (SQLite: the native addon), and the service
- * package installed on its own.
+ * HTTP API and token checks, its `--data` store (SQLite: the native addon), the service
+ * package installed on its own, and two fixed renders whose bytes must equal the harness's Node's.
  */
 export const SUITES = [
   'test/node/server-helpers.test.ts',
@@ -56,6 +56,8 @@ export const SUITES = [
   'packages/service/test/http/api.test.ts',
   'packages/service/test/store/persistence.test.ts',
   'packages/service/test/service-package.test.ts',
+  // Renders on this Node and on the harness's own (VP_REFERENCE_NODE): the same bytes (issue 33).
+  'packages/service/test/media/same-bytes.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -168,6 +170,8 @@ async function runSuites(major) {
       PATH: `${join(node, 'bin')}:${process.env.PATH}`,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${hooks}`].filter(Boolean).join(' '),
       VP_BETTER_SQLITE3: sqlite,
+      // The Node that runs the harness: same-bytes.test.ts renders on it too and compares.
+      VP_REFERENCE_NODE: process.execPath,
     },
   });
   child.on('exit', (code, signal) => {

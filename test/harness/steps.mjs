@@ -186,7 +186,8 @@ export function steps({ engines } = {}) {
       // Its snapshot test renders real media (tests/snapshot.spec.ts).
       group: ['examples', 'renders'],
     },
-    // The server helpers, the service and its package installed on its own, on Node 22 and 24.
+    // The server helpers, the service and its package installed on its own, on Node 22 and 24, and
+    // two fixed renders compared with this Node's bytes (so: with the steps that render).
     ...NODE_VERSIONS.map(({ major }) => ({
       name: `node tests on Node ${major}`,
       heading: `node tests on Node ${major} (node test/harness/node-versions.mjs ${major})`,
@@ -194,6 +195,7 @@ export function steps({ engines } = {}) {
       count: 'node',
       needs: [NODES_READY],
       after: BUILT,
+      group: 'renders',
     })),
     // The README's CDN snippets through WordPress's sanitizer, as an Author and an Administrator.
     {

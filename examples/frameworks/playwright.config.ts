@@ -17,6 +17,10 @@ export default defineConfig({
   outputDir: './test-results',
   reporter: 'list',
   timeout: 30_000,
+  // A web-first assertion waits up to 15 s, not Playwright's default 5: a real service and a real
+  // browser on a busy CI machine. It is a hang detector; each assertion still passes the moment its
+  // state appears.
+  expect: { timeout: 15_000 },
   forbidOnly: true,
   use: {
     launchOptions: chromium ? { executablePath: chromium } : {},

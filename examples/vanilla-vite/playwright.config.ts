@@ -22,6 +22,10 @@ export default defineConfig({
   reporter: 'list',
   // A real render of a 5 s video takes a few seconds, longer on a busy machine.
   timeout: 120_000,
+  // A web-first assertion waits up to 15 s, not Playwright's default 5: a real service and a real
+  // browser on a busy CI machine. It is a hang detector; each assertion still passes the moment its
+  // state appears.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: `http://localhost:${APP_PORT}`,
     launchOptions: chromium ? { executablePath: chromium } : {},

@@ -42,7 +42,7 @@ const jsonFile = option('--json');
  * the features of issues 28 and 29 that landed with them then cost about 0.55 kB (Plugin) and
  * 1.2 kB (CDN): naming a configuration fault within a second, the localised failure panel, render
  * status, the site-wide settings of the embeds. Issue 32's third pass (zod's `_custom` factory left
- * out, the service's wire schemas annotated pure) took 0.14–0.15 kB off every entry: Plugin 10.77
+ * out, the service's wire schemas annotated pure) took 0.12–0.16 kB off every entry: Plugin 10.77
  * kB (rollup), 11.16 (esbuild, the worst), CDN ES module 19.65, classic script 19.54. DESIGN §6's
  * targets (Plugin 10.5 kB in every bundler, CDN 18.7 kB) are still 0.66 and 0.95 kB away, and what
  * is left is behaviour, not waste (BENCHMARKS.md, "Issue 32, third pass"). A budget at the target

@@ -1,5 +1,5 @@
 /**
- * Verification of account tokens (DESIGN §3 "Tokens"). Each way a token can be wrong has its own
+ * Verification of account tokens (docs/service.md, "Tokens"). Each way a token can be wrong has its own
  * error code, so a partner sees exactly what to fix.
  *
  * The secret belongs to the partner named by `iss`, so the header and payload are first decoded

@@ -155,7 +155,7 @@ export interface RenderQuality {
   maxFlashesPerSecond: number;
   /** Length of the file, in seconds. */
   durationSeconds: number;
-  /** The largest gap between a caption cue's start and its spoken words, in milliseconds; at most 150. */
+  /** The largest gap between a caption cue's start and its spoken words, over every cue, in milliseconds; at most 150. */
   maxCaptionOffsetMs: number;
   /** Every limit broken, with its scene; empty when the render meets them all. */
   warnings: QualityWarning[];

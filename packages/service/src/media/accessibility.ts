@@ -19,17 +19,35 @@ export interface Cue {
 }
 
 /**
- * The caption cues of `board`. A scene's narration starts when its voice does (after the lead of
- * silence, voice.ts) and lasts to the scene's end; a narration longer than {@link MAX_CUE_CHARS} is
- * split between sentences, else between clauses (at a comma or a semicolon), else between words,
- * and its time is shared by the characters of each part, as the voice speaks them.
+ * The caption cues of `board`. A narration longer than {@link MAX_CUE_CHARS} is split between
+ * sentences, else between clauses (at a comma or a semicolon), else between words
+ * ({@link cueTexts}); the voice speaks each part as a piece of its own (voice.ts).
+ *
+ * `voiced` is where the voice track starts each piece, in seconds of the video, one per cue in
+ * order: the renderer reads it from the voice it made (the WAV's cue points), so each cue starts
+ * on its words and lasts until the next one's, the scene's last to the scene's end. Without it
+ * (nothing was spoken yet) the times are an estimate: the scene's first cue starts when its voice
+ * does ({@link VOICE_LEAD}) and the scene's time is shared by the characters of its cues.
  */
-export function cues(board: Storyboard): Cue[] {
+export function cues(board: Storyboard, voiced?: readonly number[]): Cue[] {
   const splitter = new SentenceSplitter(board.language);
+  const texts = board.scenes.map((scene) => cueTexts(scene.narration, splitter));
+  const count = texts.reduce((sum, parts) => sum + parts.length, 0);
+  if (voiced && voiced.length !== count) {
+    throw new Error(`the voice has ${voiced.length} cue points for ${count} caption cues`);
+  }
+  let next = 0;
   return board.scenes.flatMap((scene, index) => {
-    const start = scene.start + Math.min(VOICE_LEAD, scene.duration / 4);
+    const parts = texts[index]!;
     const end = scene.start + scene.duration;
-    const parts = cueTexts(scene.narration.trim(), splitter);
+    if (voiced) {
+      const starts = voiced.slice(next, (next += parts.length));
+      return parts.map((text, at) => {
+        const start = Math.min(starts[at]!, end);
+        return { start, end: Math.max(start, Math.min(starts[at + 1] ?? end, end)), text, scene: index };
+      });
+    }
+    const start = scene.start + Math.min(VOICE_LEAD, scene.duration / 4);
     const total = parts.reduce((sum, part) => sum + part.length, 0) || 1;
     let at = start;
     return parts.map((text) => {
@@ -41,8 +59,12 @@ export function cues(board: Storyboard): Cue[] {
   });
 }
 
-/** `text` in parts of at most {@link MAX_CUE_CHARS}, cut at the largest boundary that allows it. */
-function cueTexts(text: string, splitter: SentenceSplitter): string[] {
+/**
+ * A scene's `narration` in the parts its cues show (and its voice speaks one by one), each of at
+ * most {@link MAX_CUE_CHARS}, cut at the largest boundary that allows it.
+ */
+export function cueTexts(narration: string, splitter: SentenceSplitter): string[] {
+  const text = narration.trim();
   if (text.length <= MAX_CUE_CHARS) return [text];
   for (const pieces of [splitter.sentences(text), text.split(/(?<=[,;:])\s+/u), text.split(/\s+/u)]) {
     if (pieces.length < 2) continue;
@@ -58,14 +80,16 @@ function cueTexts(text: string, splitter: SentenceSplitter): string[] {
   return [text];
 }
 
-/** WebVTT captions of {@link cues}. */
-export function captions(board: Storyboard): string {
+/** WebVTT captions of {@link cues} (`voiced`: where the voice starts each one, in seconds). */
+export function captions(board: Storyboard, voiced?: readonly number[]): string {
   const time = (seconds: number) => {
     const ms = Math.round(seconds * 1000);
     const pad = (n: number, size = 2) => String(n).padStart(size, '0');
     return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
   };
-  const list = cues(board).map((cue, index) => `${index + 1}\n${time(cue.start)} --> ${time(cue.end)}\n${cue.text}\n`);
+  const list = cues(board, voiced).map(
+    (cue, index) => `${index + 1}\n${time(cue.start)} --> ${time(cue.end)}\n${cue.text}\n`,
+  );
   return `WEBVTT\n\n${list.join('\n')}`;
 }
 

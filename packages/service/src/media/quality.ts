@@ -11,8 +11,8 @@
  *   0.1 in relative luminance, the darker side below 0.8 (WCAG 2.3.1), counted in each of 48
  *   blocks of the frame (each about 2 % of it) within any one-second window;
  * - duration: the file's, as ffmpeg reads it;
- * - caption offset: where the voice starts after a silence (`silencedetect`), against the start
- *   of the cue nearest to it.
+ * - caption offset: for every cue (a scene's first and those split in the middle of its speech),
+ *   the nearest point where the voice starts after a silence (`silencedetect`) against its start.
  *
  * `warnings` names every limit of {@link QUALITY_LIMITS} the file breaks, with its scene.
  */
@@ -355,14 +355,13 @@ export async function measureQuality(
         message: `caption ${index + 1} reads at ${round(speed)} chars/s (at most ${L.captionCharsPerSecond}): shorten scene ${scene}'s voiceover`,
       });
     }
-    // The voice's start nearest the cue's: a cue that starts a scene must have one within a second.
+    // The voice's start nearest the cue's: every cue starts on its words (voice.ts speaks each
+    // cue's words as a piece of its own, after a pause).
     const nearest = sound.onsets.reduce(
       (best, onset) => (Math.abs(onset - cue.start) < Math.abs(best - cue.start) ? onset : best),
       Number.POSITIVE_INFINITY,
     );
     const gap = Math.abs(nearest - cue.start) * 1000;
-    const startsScene = board.scenes.some((s) => Math.abs(s.start - cue.start) < 0.5);
-    if (gap > 1000 && !startsScene) continue; // a cue split mid-speech has no silence before it
     offset = Math.max(offset, Math.min(gap, (board.duration + 1) * 1000));
     if (gap > L.captionOffsetMs) {
       warn({

@@ -6,6 +6,7 @@
  * Scene by scene (docs/service.md, "Scenes, segments and the cache"):
  * 1. `voicing`: each scene's narration is spoken (voice.ts) and padded to the scene's frames; the
  *    parts make one track, brought to −16 LUFS once, by one gain and a peak limiter (loudness.ts).
+ *    The voice's cue points (where each caption cue's words start) time the captions.
  * 2. `composing_scenes`: each scene's still is composed by sharp (`still.ts`), and its frames are
  *    encoded as an H.264 segment of their own (the still repeated by ffmpeg's `loop` filter, faded
  *    in and out); the segments of a render are encoded in parallel, at most `encodes`' limit at
@@ -137,7 +138,8 @@ async function sceneVoice(board: Storyboard, scene: Scene): Promise<Buffer> {
   const pcm = parseWav(await voiceover(alone));
   const samples = new Int16Array(Math.round((framesOf(board, scene) / board.fps) * pcm.rate));
   samples.set(pcm.samples.subarray(0, samples.length));
-  return wavFile({ rate: pcm.rate, samples });
+  const cues = (pcm.cues ?? []).map((cue) => Math.min(cue, samples.length));
+  return wavFile({ rate: pcm.rate, samples, cues });
 }
 
 /** The ffmpeg arguments that encode `still` as the `frames` frames of one scene, into `file`. */
@@ -228,7 +230,13 @@ export async function renderVideo(
     const pcm = parts.map((part) => parseWav(part));
     const rate = pcm[0]?.rate ?? 22050;
     const track = new Int16Array(pcm.reduce((sum, part) => sum + part.samples.length, 0));
-    pcm.reduce((at, part) => (track.set(part.samples, at), at + part.samples.length), 0);
+    // Where the voice starts each caption cue, in seconds: the scenes' cue points, laid end to end.
+    const voiced: number[] = [];
+    pcm.reduce((at, part) => {
+      track.set(part.samples, at);
+      for (const cue of part.cues ?? []) voiced.push((at + cue) / rate);
+      return at + part.samples.length;
+    }, 0);
     const voice = join(work, 'voice.wav');
     await writeFile(voice, wavFile({ rate, samples: track }));
     const gain = await loudnessGain(voice, run);
@@ -319,7 +327,7 @@ export async function renderVideo(
       run,
     );
     const vtt = join(work, 'captions.vtt');
-    await writeFile(vtt, captions(board));
+    await writeFile(vtt, captions(board, voiced));
     const text = join(work, 'transcript.txt');
     await writeFile(text, transcript(board));
     const [videoHash, thumbnailHash, captionsHash, transcriptHash] = await Promise.all(

@@ -97,7 +97,7 @@ const DISCOVER: Record<string, string> = {
 };
 
 /** The caption speed a narration is chosen for: the quality report's limit, less a margin. */
-const NARRATION_CPS = QUALITY_LIMITS.captionCharsPerSecond - 1;
+export const NARRATION_CPS = QUALITY_LIMITS.captionCharsPerSecond - 1;
 /** Seconds of silence before each scene's voice (voice.ts starts speaking after it). */
 export const VOICE_LEAD = 0.15;
 /** Longest on-video body of a content scene and of the title scene, in characters. */

@@ -4,11 +4,21 @@
  * reference. Each scene's narration is spoken at the storyboard's pace, sped up when it would not
  * fit its scene, then padded with silence to the scene's exact length; the scenes together make
  * one mono 16-bit WAV track as long as the video.
+ *
+ * The narration is spoken in the parts its caption cues show (accessibility.ts, `cueTexts`), each
+ * as a piece of its own, laid end to end: a cue starts where its piece starts, so its time is true
+ * by construction, not estimated. Cues are cut between sentences, else clauses, where eSpeak
+ * pauses anyway (about 330 ms after a sentence, 170 ms after a comma, the same alone as within the
+ * whole): the pieces keep the pause eSpeak ends them with, and lose the few milliseconds of
+ * silence it starts them with. The WAV carries where each piece starts as cue points (its
+ * standard `cue ` chunk), so a voice taken from the scene cache still knows its cues' times.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { cueTexts } from './accessibility.js';
+import { SentenceSplitter } from './source/sentences.js';
 import type { Storyboard } from './storyboard.js';
-import { VOICE_LEAD, WORDS_PER_MINUTE } from './storyboard.js';
+import { NARRATION_CPS, VOICE_LEAD, WORDS_PER_MINUTE } from './storyboard.js';
 
 /**
  * The eSpeak NG voice of each language code. eSpeak NG has no Australian or New Zealand English:
@@ -104,11 +114,15 @@ function synthesize(args: string[]): Promise<Uint8Array> {
   });
 }
 
-/** Mono 16-bit PCM samples and their rate. */
+/** Mono 16-bit PCM samples and their rate; `cues`, the samples where caption cues start. */
 export interface Pcm {
   rate: number;
   samples: Int16Array;
+  cues?: number[];
 }
+
+/** A piece's leading samples below this are silence, trimmed (−60 dBFS: the cut is inaudible). */
+const SILENCE = 33;
 
 /** Speaks `text` with eSpeak NG's `voice` at `wpm` words per minute (in a worker thread). */
 export async function speak(text: string, voice: string, wpm: number): Promise<Pcm> {
@@ -116,36 +130,43 @@ export async function speak(text: string, voice: string, wpm: number): Promise<P
   return parseWav(await synthesize(['-v', voice, '-s', String(Math.round(wpm)), '-w', '/out.wav', '--', text]));
 }
 
-/** Reads a PCM WAV file (mono or not: the first channel is kept). */
+/** Reads a PCM WAV file (mono or not: the first channel is kept), with its cue points if any. */
 export function parseWav(bytes: Uint8Array): Pcm {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let offset = 12;
   let rate = 22050;
   let channels = 1;
+  const cues: number[] = [];
   while (offset + 8 <= bytes.byteLength) {
     const id = String.fromCharCode(...bytes.subarray(offset, offset + 4));
     const size = view.getUint32(offset + 4, true);
     if (id === 'fmt ') {
       channels = view.getUint16(offset + 10, true);
       rate = view.getUint32(offset + 12, true);
+    } else if (id === 'cue ') {
+      // Each cue point is 24 bytes; its sample offset is the last field.
+      const count = view.getUint32(offset + 8, true);
+      for (let i = 0; i < count; i++) cues.push(view.getUint32(offset + 12 + i * 24 + 20, true));
     } else if (id === 'data') {
       // eSpeak writes a streaming header (size 0xffffffff or 0) when it cannot seek: read to the end.
       const end = size === 0 || offset + 8 + size > bytes.byteLength ? bytes.byteLength : offset + 8 + size;
       const frames = Math.floor((end - offset - 8) / 2 / channels);
       const samples = new Int16Array(frames);
       for (let i = 0; i < frames; i++) samples[i] = view.getInt16(offset + 8 + i * 2 * channels, true);
-      return { rate, samples };
+      // The cue chunk comes before the data (wavFile writes it there).
+      return cues.length > 0 ? { rate, samples, cues } : { rate, samples };
     }
     offset += 8 + size + (size % 2);
   }
   throw new Error('not a PCM WAV file');
 }
 
-/** A 16-bit mono WAV file of `pcm`. */
-export function wavFile({ rate, samples }: Pcm): Buffer {
-  const header = Buffer.alloc(44);
+/** A 16-bit mono WAV file of `pcm`, its cue points (if any) in a `cue ` chunk before the data. */
+export function wavFile({ rate, samples, cues = [] }: Pcm): Buffer {
+  const cueBytes = cues.length > 0 ? 12 + 24 * cues.length : 0;
+  const header = Buffer.alloc(44 + cueBytes);
   header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples.byteLength, 4);
+  header.writeUInt32LE(36 + cueBytes + samples.byteLength, 4);
   header.write('WAVEfmt ', 8);
   header.writeUInt32LE(16, 16);
   header.writeUInt16LE(1, 20);
@@ -154,32 +175,80 @@ export function wavFile({ rate, samples }: Pcm): Buffer {
   header.writeUInt32LE(rate * 2, 28);
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples.byteLength, 40);
+  let at = 36;
+  if (cueBytes > 0) {
+    header.write('cue ', at);
+    header.writeUInt32LE(cueBytes - 8, at + 4);
+    header.writeUInt32LE(cues.length, at + 8);
+    for (const [index, sample] of cues.entries()) {
+      // id, position, 'data', chunk start, block start, sample offset.
+      const point = at + 12 + index * 24;
+      header.writeUInt32LE(index + 1, point);
+      header.writeUInt32LE(sample, point + 4);
+      header.write('data', point + 8);
+      header.writeUInt32LE(sample, point + 20);
+    }
+    at += cueBytes;
+  }
+  header.write('data', at);
+  header.writeUInt32LE(samples.byteLength, at + 4);
   return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]);
 }
 
-/** The whole voiceover of `board`: each scene's narration within its scene, as one WAV file. */
+/** `pcm`'s samples from its first sound on (its leading silence trimmed). */
+function fromSound({ samples }: Pcm): Int16Array {
+  const first = samples.findIndex((sample) => Math.abs(sample) > SILENCE);
+  return first < 0 ? samples.subarray(samples.length) : samples.subarray(first);
+}
+
+/**
+ * The whole voiceover of `board`: each scene's narration within its scene, as one WAV file whose
+ * cue points are where each caption cue's words start (accessibility.ts, `cues`).
+ *
+ * A scene's cue texts are spoken one by one and laid end to end after {@link VOICE_LEAD}, each from
+ * its first sound, each with the pause eSpeak ends it with. A cue too short to read at
+ * {@link NARRATION_CPS} gets more silence after it, from the scene's spare time.
+ */
 export async function voiceover(board: Storyboard): Promise<Buffer> {
   const voice = VOICES[board.language] ?? VOICES['en-US']!;
+  const splitter = new SentenceSplitter(board.language);
   let rate = 22050;
   const parts: Int16Array[] = [];
+  const cues: number[] = [];
+  let sceneAt = 0;
   for (const scene of board.scenes) {
+    const texts = cueTexts(scene.narration, splitter);
+    const speakAll = (wpm: number) => Promise.all(texts.map((text) => speak(text, voice, wpm)));
     let wpm = WORDS_PER_MINUTE[board.pace];
-    let pcm = await speak(scene.narration, voice, wpm);
-    rate = pcm.rate;
+    let pcm = await speakAll(wpm);
+    rate = pcm[0]!.rate;
     const room = Math.max(0.5, scene.duration - 0.3);
-    const spoken = pcm.samples.length / rate;
+    const spoken = pcm.reduce((sum, piece) => sum + piece.samples.length, 0) / rate;
     if (spoken > room && wpm < MAX_WPM) {
       wpm = Math.min(MAX_WPM, (wpm * spoken) / room);
-      pcm = await speak(scene.narration, voice, wpm);
+      pcm = await speakAll(wpm);
     }
+    const pieces = pcm.map(fromSound);
     const length = Math.round(scene.duration * rate);
-    const part = new Int16Array(length);
-    // A short lead-in, then the speech; whatever still does not fit is cut.
     const lead = Math.round(VOICE_LEAD * rate);
-    part.set(pcm.samples.subarray(0, Math.max(0, length - lead)), lead);
+    // The silence each cue needs after its piece to be read in time (the last one's lasts to the
+    // scene's end); when the scene has less to spare, each gets its share of what there is.
+    const needs = pieces.map((piece, index) =>
+      Math.max(0, Math.ceil(([...texts[index]!].length / NARRATION_CPS) * rate) - piece.length),
+    );
+    const spare = length - lead - pieces.reduce((sum, piece) => sum + piece.length, 0);
+    const asked = needs.reduce((sum, need) => sum + need, 0);
+    const pads = needs.map((need) => (asked > spare ? Math.floor((need * Math.max(0, spare)) / asked) : need));
+    const part = new Int16Array(length);
+    // A short lead-in, then the pieces; whatever still does not fit is cut.
+    let at = lead;
+    for (const [index, piece] of pieces.entries()) {
+      cues.push(sceneAt + Math.min(at, length));
+      part.set(piece.subarray(0, Math.max(0, length - at)), Math.min(at, length));
+      at += piece.length + pads[index]!;
+    }
     parts.push(part);
+    sceneAt += length;
   }
   const total = new Int16Array(Math.round(board.duration * rate));
   let at = 0;
@@ -187,5 +256,5 @@ export async function voiceover(board: Storyboard): Promise<Buffer> {
     total.set(part.subarray(0, total.length - at), at);
     at += part.length;
   }
-  return wavFile({ rate, samples: total });
+  return wavFile({ rate, samples: total, cues: cues.map((cue) => Math.min(cue, total.length)) });
 }

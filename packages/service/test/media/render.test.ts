@@ -273,7 +273,9 @@ describe('render', () => {
       assert.deepEqual([thumbnail.format, thumbnail.width, thumbnail.height], ['jpeg', 1280, 720]);
       const [r, g, b] = pixel(files.thumbnail, 2, 2);
       assert.ok(r > 180 && g < 80 && b < 80, `top-left of the thumbnail is red: ${[r, g, b]}`);
-      assert.equal(readFileSync(files.captions, 'utf8'), captions(board));
+      // Each cue starts where the voice says its words: scene 2's 150 ms after its first frame, 2.52 s
+      // (scenes start on whole frames: 2.5 s at 25 fps rounds to frame 63).
+      assert.equal(readFileSync(files.captions, 'utf8'), captions(board, [0.15, 2.67]));
       assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.150 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
       // Readable by the service's user only, like the data file.

@@ -276,7 +276,7 @@ function schedule() {
     }
     const ready = [...(step.needs ?? []), ...(step.after ?? [])].every((name) => ended.has(name));
     if (!ready) continue;
-    const slots = step.background ? 0 : step.alone ? JOBS : 1;
+    const slots = step.background ? 0 : step.alone ? JOBS : JOBS === 1 ? 1 : (step.slots ?? 1);
     const groups = [step.group ?? []].flat();
     const groupBusy = [...active.values()].some((other) => [other.group ?? []].flat().some((g) => groups.includes(g)));
     if (used + slots > JOBS || groupBusy) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { API_SUITES, ENGINES, STORAGE_SUITES } from '../harness/browsers.mjs';
+import { API_SUITES, CHROMIUM_PARTS, ENGINES, STORAGE_SUITES } from '../harness/browsers.mjs';
 
 /**
  * What makes storage decide in a suite: the browser's storage APIs; the frame commands that read,
@@ -41,6 +41,20 @@ test('the storage-rule configurations run exactly STORAGE_SUITES, each an API su
     assert.ok(suites.includes(file), `${file} is in STORAGE_SUITES but does not exist`);
     assert.ok(API_SUITES.includes(file), `${file} is in STORAGE_SUITES but not in API_SUITES`);
   }
+});
+
+test("Chromium's two parts in npm test are every browser suite, each once", () => {
+  const real = CHROMIUM_PARTS['real-media'];
+  const other = CHROMIUM_PARTS['other-suites'];
+  const leftOut = other.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
+  assert.deepEqual(ENGINES.chromium.files, ['test/browser/**/*.test.ts']);
+  assert.deepEqual(
+    other.filter((pattern) => !pattern.startsWith('!')),
+    ENGINES.chromium.files,
+  );
+  // What the second part leaves out is exactly what the first runs, and each of those exists.
+  assert.deepEqual(leftOut, real);
+  for (const file of real) assert.ok(suites.includes(file), `${file} does not exist`);
 });
 
 test('the check finds storage in a suite: each sign is recognised', () => {

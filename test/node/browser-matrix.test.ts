@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+// @ts-expect-error -- a script of the repository, JavaScript without declarations
 import { API_SUITES, CHROMIUM_PARTS, ENGINES, STORAGE_SUITES } from '../harness/browsers.mjs';
 
 /**
@@ -44,8 +45,8 @@ test('the storage-rule configurations run exactly STORAGE_SUITES, each an API su
 });
 
 test("Chromium's two parts in npm test are every browser suite, each once", () => {
-  const real = CHROMIUM_PARTS['real-media'];
-  const other = CHROMIUM_PARTS['other-suites'];
+  const real: string[] = CHROMIUM_PARTS['real-media'];
+  const other: string[] = CHROMIUM_PARTS['other-suites'];
   const leftOut = other.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
   assert.deepEqual(ENGINES.chromium.files, ['test/browser/**/*.test.ts']);
   assert.deepEqual(

@@ -24,9 +24,12 @@ function countReporter() {
   const slowest = [];
   return {
     start({ sessions }) {
+      // The first files start before the reporters do: they count from here.
+      const runStarted = Date.now();
       sessions.on('session-status-updated', (session) => {
         if (session.status === 'INITIALIZING') started.set(session.id, Date.now());
-        if (session.status === 'FINISHED' && started.has(session.id)) {
+        if (session.status === 'FINISHED') {
+          if (!started.has(session.id)) started.set(session.id, runStarted);
           const name =
             session.group.name === classicGroup.name ? `${session.testFile} (classic CDN)` : session.testFile;
           seconds.set(name, (Date.now() - started.get(session.id)) / 1000);
@@ -37,9 +40,10 @@ function countReporter() {
       const rows = [...seconds].sort((a, b) => b[1] - a[1]);
       if (rows.length === 0) return;
       console.log(
-        `\nseconds per test file (${engine.id}; page open to last test; files overlap when concurrency > 1):`,
+        `\nseconds per test file (${engine.id}; page opened to last test, the first file from the run's start):`,
       );
-      for (const [file, s] of rows) console.log(`${s.toFixed(1).padStart(7)}  ${file}`);
+      for (const [file, s] of rows)
+        console.log(`${s.toFixed(1).padStart(7)}  ${file.replace(`${process.cwd()}/`, '')}`);
       console.log(`slowest tests (${engine.id}):`);
       for (const { ms, file, name } of slowest.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
         console.log(`${(ms / 1000).toFixed(1).padStart(7)}  ${file.replace(/^.*\/test\/browser\//, '')}: ${name}`);

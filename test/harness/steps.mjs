@@ -18,6 +18,9 @@
 //             the example apps' fixed ports; 'renders', the steps that make real media (ffmpeg on
 //             both cores, with time limits for a render: two of them together starve each other)
 //   background  takes no slot: it runs beside everything from the start (downloads, then a build)
+//   slots     the share of a slot it takes (default 1): 0.5 for a step that mostly waits (a browser
+//             configuration without real media uses a fifth to a half of a core), so two of them
+//             run where one busy step would; with VP_TEST_JOBS=1 every step takes a whole slot
 //   missing   () => why it cannot run (a browser not installed): counted as a failure, not run
 //
 // The order of the rows is the order in which ready steps start: the long ones first, so that the
@@ -85,17 +88,23 @@ export function steps({ engines } = {}) {
   const apart = new Set([...TIMED_NODE_TESTS, ...PACKING_NODE_TESTS]);
   const apps = frameworkApps();
   const engineNames = Object.keys(ENGINES).filter((name) => !engines || engines.includes(name));
-  const engine = (name) => ({
-    name: `browser tests: ${name}`,
-    heading: `browser tests: ${ENGINES[name].label}`,
+  const engineStep = (name, part) => ({
+    name: `browser tests: ${name}${part ? ` (${part})` : ''}`,
+    heading: `browser tests: ${ENGINES[name].label}${part ? `, ${part}` : ''}`,
     run: npx('web-test-runner'),
-    env: { VP_BROWSER: name },
+    env: { VP_BROWSER: name, ...(part ? { VP_PART: part } : {}) },
     count: 'browser',
-    engine: name,
+    engine: part ? `${name}.${part}` : name,
     needs: BUILT,
-    ...(ENGINES[name].realMedia ? { group: 'renders' } : {}),
+    // Only the part that makes real media is in the group: the other suites use SVG stand-ins, and
+    // mostly wait (CPU a fifth to a half of their wall time): half a slot each.
+    ...(ENGINES[name].realMedia && (!part || part === 'real-media') ? { group: 'renders' } : { slots: 0.5 }),
     missing: () => (ENGINES[name].installed() ? undefined : `not installed: ${ENGINES[name].install}`),
   });
+  // Chromium in its two parts (CHROMIUM_PARTS in browsers.mjs): the real-media suites in the
+  // 'renders' group, the others free to run beside the Node suites' renders.
+  const engine = (name) =>
+    ENGINES[name].parts ? Object.keys(ENGINES[name].parts).map((part) => engineStep(name, part)) : [engineStep(name)];
   const nodeTests = (name, files, extra = []) => ({
     name,
     run: ['node', '--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files],
@@ -104,7 +113,7 @@ export function steps({ engines } = {}) {
     // One Node step at a time: the timed files never run beside another Node file.
     group: 'node',
   });
-  const later = (names) => engineNames.filter((name) => names.includes(name)).map(engine);
+  const later = (names) => engineNames.filter((name) => names.includes(name)).flatMap(engine);
   return [
     // Node 22 and 24 (test/harness/node-versions.mjs --prepare: three downloads, then better-sqlite3
     // built for each) get ready in the background from the start.
@@ -136,12 +145,14 @@ export function steps({ engines } = {}) {
       ),
       group: ['node', 'renders'],
     },
+    // Before the Node suites without renders: Chromium's real-media part starts as soon as the Node
+    // renders end (the 'renders' steps, one after another, are the run's longest chain).
+    ...later(['chromium', 'firefox', 'webkit']),
     nodeTests(
       'node tests',
       nodeFiles.filter((file) => !apart.has(file) && !rendersMedia(file)),
       ['--test-concurrency=2'],
     ),
-    ...later(['chromium', 'firefox', 'webkit']),
     // The starter app (examples/vanilla-vite) from packed tarballs: its own tsc, Vite, Playwright.
     {
       name: 'starter app from packed tarballs (npm run test:starter)',

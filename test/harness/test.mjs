@@ -2,7 +2,8 @@
 // test/harness/steps.mjs — type check, lint, build, the packages (publint, attw), the Node suites
 // (and some again on Node 22 and 24), the browser suites in every engine (those where storage
 // decides also under each storage rule: test/harness/browsers.mjs), the example apps, WordPress,
-// the docs site and the size budget — at most $VP_TEST_JOBS (default 2) at a time.
+// the docs site and the size budget — at most $VP_TEST_JOBS (default 2) slots at a time (a
+// browser configuration without real media takes half of one).
 // Each step's output is kept and printed whole when it ends (steps run side by side, so their
 // lines would mix). Prints a table of the steps (wall seconds, CPU seconds, share of the run), then
 // what failed and why, then `N passed, N failed[, N skipped]` last, and exits non-zero on any
@@ -276,7 +277,7 @@ function schedule() {
     }
     const ready = [...(step.needs ?? []), ...(step.after ?? [])].every((name) => ended.has(name));
     if (!ready) continue;
-    const slots = step.background ? 0 : step.alone ? JOBS : 1;
+    const slots = step.background ? 0 : step.alone ? JOBS : JOBS === 1 ? 1 : (step.slots ?? 1);
     const groups = [step.group ?? []].flat();
     const groupBusy = [...active.values()].some((other) => [other.group ?? []].flat().some((g) => groups.includes(g)));
     if (used + slots > JOBS || groupBusy) {
@@ -332,7 +333,7 @@ if (left === 0) {
   failStep(`leftovers (${left})`);
 }
 console.log(
-  `\n== time per step, in the order they ended (${JOBS} at a time; CPU s: user + system of the step's processes; share: of the whole run's wall time, and steps overlap)\n${timingTable()}\n`,
+  `\n== time per step, in the order they ended (${JOBS} slots at a time, half a slot for a browser configuration without real media; CPU s: user + system of the step's processes; share: of the whole run's wall time, and steps overlap)\n${timingTable()}\n`,
 );
 if (failedSteps.length) {
   console.log("== what failed, and why (from each step's output above)");

@@ -16,10 +16,13 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const log = join(work, 'log');
 
 /**
- * A step's process: notes its start and end in the log. `meet` names a step that must be running at
- * the same time: each writes a file and waits for the other's (a hang here means they never met).
+ * A step's process: notes its start and end in the log. `meet` names the steps that must be running
+ * at the same time: each writes a file and waits for the others' (a hang here means they never met).
  */
-function stepRun(name: string, { meet, code = 0, say = '' }: { meet?: string; code?: number; say?: string } = {}) {
+function stepRun(
+  name: string,
+  { meet, code = 0, say = '' }: { meet?: string | string[]; code?: number; say?: string } = {},
+) {
   const script = `
     const fs = require('node:fs');
     const note = (what) => fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ name: ${JSON.stringify(name)}, what, at: process.hrtime.bigint().toString() }) + '\\n');
@@ -30,7 +33,7 @@ function stepRun(name: string, { meet, code = 0, say = '' }: { meet?: string; co
     else {
       fs.writeFileSync(${JSON.stringify(work)} + '/here-' + ${JSON.stringify(name)}, '');
       const wait = setInterval(() => {
-        if (fs.existsSync(${JSON.stringify(work)} + '/here-' + meet)) { clearInterval(wait); setTimeout(done, 100); }
+        if ([meet].flat().every((other) => fs.existsSync(${JSON.stringify(work)} + '/here-' + other))) { clearInterval(wait); setTimeout(done, 100); }
       }, 20);
     }`;
   return ['node', '-e', script];
@@ -40,6 +43,10 @@ const table = join(work, 'steps.mjs');
 writeFileSync(
   table,
   `export const steps = () => ${JSON.stringify([
+    // Two half-slot steps (steps that mostly wait) and a whole one: three at once in two slots.
+    { name: 'half-a', run: stepRun('half-a', { meet: ['half-b', 'whole'] }), count: 'check', slots: 0.5 },
+    { name: 'half-b', run: stepRun('half-b', { meet: ['half-a', 'whole'] }), count: 'check', slots: 0.5 },
+    { name: 'whole', run: stepRun('whole', { meet: ['half-a', 'half-b'] }), count: 'check' },
     { name: 'one', run: stepRun('one', { meet: 'two' }), count: 'check' },
     { name: 'two', run: stepRun('two', { meet: 'one' }), count: 'check' },
     { name: 'three', run: stepRun('three'), count: 'check' },
@@ -63,21 +70,21 @@ test('npm test runs its table two steps at a time, alone and grouped steps apart
   child.stderr.on('data', (chunk) => (output += chunk));
   const code = await new Promise((resolve) => child.on('close', resolve));
 
-  // Six checks and the leftover check pass; three of four counted by 'totals'; `fails` fails and so
+  // Nine checks and the leftover check pass; three of four counted by 'totals'; `fails` fails and so
   // does the fourth of 'counts'.
   const lines = output.trimEnd().split('\n');
-  assert.equal(lines.at(-1), '10 passed, 2 failed', output);
+  assert.equal(lines.at(-1), '13 passed, 2 failed', output);
   assert.equal(code, 1);
   assert.match(output, /needs what failed: not run \(fails did not pass\)/);
   assert.match(output, /== what failed, and why[\s\S]*fails:\n {2}Error: it broke/);
   // Every step that ran has its row: wall seconds, CPU seconds, share.
   assert.match(output, /^step +seconds +CPU s +share$/m);
-  for (const name of ['one', 'two', 'three', 'alone', 'x1', 'x2', 'fails', 'counts'])
+  for (const name of ['half-a', 'half-b', 'whole', 'one', 'two', 'three', 'alone', 'x1', 'x2', 'fails', 'counts'])
     assert.match(output, new RegExp(`^${name} +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d%$`, 'm'), name);
   assert.doesNotMatch(output, /^needs what failed +\d/m);
 
-  // The runs, from the steps' own notes: never more than two at once, `alone` with nothing beside
-  // it, x1 and x2 never together.
+  // The runs, from the steps' own notes: never more than two slots' worth at once (a half-slot step
+  // counts half), `alone` with nothing beside it, x1 and x2 never together.
   const notes = readFileSync(log, 'utf8')
     .trim()
     .split('\n')
@@ -100,6 +107,7 @@ test('npm test runs its table two steps at a time, alone and grouped steps apart
   assert.equal(overlap('x1', 'x2'), false, 'x1 and x2 ran together');
   for (const [at] of spans.values()) {
     const runningThen = names.filter((name) => spans.get(name)![0] <= at && at < spans.get(name)![1]);
-    assert.ok(runningThen.length <= 2, `${runningThen.join(', ')} ran at once`);
+    const slots = runningThen.reduce((sum, name) => sum + (name.startsWith('half-') ? 0.5 : 1), 0);
+    assert.ok(slots <= 2, `${runningThen.join(', ')} ran at once`);
   }
 });

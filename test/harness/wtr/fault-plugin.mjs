@@ -22,6 +22,7 @@
 // service's iframe reload itself or go to another page, from inside, as its own script would.
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
@@ -53,6 +54,10 @@ function startProcess(port, dataFile, refusing = false) {
   args.push('--secret', partner.secret, '--job-ms', String(JOB_MS), '--data', dataFile);
   if (refusing) args.push('--allowed-origin', REFUSING.origin);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Ended with web-test-runner even when it exits without serverStop (Ctrl-C: found left running).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk) => {
@@ -201,6 +206,8 @@ export function faultPlugin() {
     name: 'video-plugin-faults',
     async serverStart() {
       dir = await mkdtemp(join(tmpdir(), 'video-plugin-faults-'));
+      const folder = dir;
+      process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
       originalFile = dataFile = join(dir, 'state.db');
       await start();
       proxy = await startProxy(target);

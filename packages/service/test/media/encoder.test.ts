@@ -18,7 +18,9 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const board = () =>
   buildStoryboard(
     { sourceURL: 'https://harbor-lane.example/', title: 'Harbor Lane Coffee', images: [] },
-    { aspectRatio: '16:9', duration: 30, language: 'en-US' },
+    // 15 s (four scenes of 3.75 s): each scene's encode still lasts far longer than the few
+    // milliseconds the test takes to find its process, and a render is half the work of 30 s.
+    { aspectRatio: '16:9', duration: 15, language: 'en-US' },
   );
 
 /** Every process this test started and stopped: made to go on and end, whatever happens. */
@@ -69,6 +71,16 @@ async function nextEncoder(marker: string, seen: Set<number>): Promise<number> {
   }
 }
 
+/**
+ * The stall window of the two hang tests, which each wait it out (once, then twice): the renderer's
+ * `stallMs` (the service's `renderStallMs`, default 20 s), set short so that the tests wait 15 s in
+ * all instead of 30 (the window was 10 s). It applies to every ffmpeg of the render, not only the
+ * stopped one, so it stays ten times the half second between two progress reports of a working
+ * ffmpeg; a working process that it caught on a very busy machine would be run once more (the
+ * retry), not fail the render.
+ */
+const STALL_MS = 5_000;
+
 describe('the encoder killed or hanging mid-render', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
   test('an encoder killed mid-render is run once more, and the render completes', { timeout: 300_000 }, async () => {
     const seen = new Set<number>();
@@ -76,7 +88,7 @@ describe('the encoder killed or hanging mid-render', { skip: process.platform !=
     const first = await nextEncoder('segment-0.mp4', seen);
     process.kill(first, 'SIGKILL');
     const files = await rendering;
-    assert.equal(files.stats.scenesRendered, 6);
+    assert.equal(files.stats.scenesRendered, 4);
     // The scene was encoded by a second process.
     assert.equal(seen.size, 1);
     assert.match(readFileSync(files.video).subarray(4, 8).toString('latin1'), /ftyp/);
@@ -105,13 +117,11 @@ describe('the encoder killed or hanging mid-render', { skip: process.platform !=
     { timeout: 300_000 },
     async () => {
       const seen = new Set<number>();
-      // A window shorter than the default, for the test; still long enough for a busy machine, where
-      // ffmpeg starts slowly but then reports about every half second.
-      const rendering = renderVideo(board(), join(work, 'hung'), 'v', { stallMs: 10_000 });
+      const rendering = renderVideo(board(), join(work, 'hung'), 'v', { stallMs: STALL_MS });
       const hung = await nextEncoder('segment-0.mp4', seen);
       process.kill(hung, 'SIGSTOP');
       const files = await rendering;
-      assert.equal(files.stats.scenesRendered, 6);
+      assert.equal(files.stats.scenesRendered, 4);
       // The stopped process was ended by the renderer, not left behind.
       assert.throws(() => process.kill(hung, 0), { code: 'ESRCH' });
     },
@@ -122,14 +132,17 @@ describe('the encoder killed or hanging mid-render', { skip: process.platform !=
     { timeout: 300_000 },
     async () => {
       const seen = new Set<number>();
-      const rendering = renderVideo(board(), join(work, 'hung-twice'), 'v', { stallMs: 10_000 });
+      const rendering = renderVideo(board(), join(work, 'hung-twice'), 'v', { stallMs: STALL_MS });
       rendering.catch(() => {});
       process.kill(await nextEncoder('segment-0.mp4', seen), 'SIGSTOP');
       process.kill(await nextEncoder('segment-0.mp4', seen), 'SIGSTOP');
       await assert.rejects(rendering, (error: unknown) => {
         assert.ok(error instanceof RenderError);
         assert.equal(error.code, 'render_failed');
-        assert.match(error.message, /at its rendering stage: ffmpeg made no progress for 10 s, and again/);
+        assert.match(
+          error.message,
+          new RegExp(`at its rendering stage: ffmpeg made no progress for ${STALL_MS / 1000} s, and again`),
+        );
         return true;
       });
     },

@@ -40,33 +40,23 @@ import {
   startTestService,
   statusesUntilFinal,
 } from '../support/helpers.js';
+import { webhookReceiver, webhookService } from '../support/webhooks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vp-event-log-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A receiver that answers 503 while `down`, 204 once up; every post is kept, with its event. */
-function receiver() {
+async function receiver() {
   const posts: { id: string; type: string; status: number }[] = [];
-  const waiters: (() => void)[] = [];
   const state = { down: true };
-  const origin = serve((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const event = decodeJwt(Buffer.concat(chunks).toString('utf8'))['https://video-plugin.example/sdk/event'] as {
-        id: string;
-        type: string;
-      };
-      const status = state.down ? 503 : 204;
-      posts.push({ id: event.id, type: event.type, status });
-      res.writeHead(status).end();
-      for (const wake of waiters.splice(0)) wake();
-    });
+  const { origin, arrived } = await webhookReceiver(({ body }, res) => {
+    const event = decodeJwt(body)['https://video-plugin.example/sdk/event'] as { id: string; type: string };
+    const status = state.down ? 503 : 204;
+    posts.push({ id: event.id, type: event.type, status });
+    res.writeHead(status).end();
   });
   /** Resolves once posts of `count` distinct events have arrived. */
-  async function distinct(count: number): Promise<void> {
-    while (new Set(posts.map((post) => post.id)).size < count) await new Promise<void>((wake) => waiters.push(wake));
-  }
+  const distinct = (count: number) => arrived(() => new Set(posts.map((post) => post.id)).size >= count);
   return { origin, posts, state, distinct };
 }
 
@@ -106,13 +96,9 @@ function eventsToken(secret: string, claims: Record<string, unknown> = {}, lifet
 
 describe('a receiver that is down', () => {
   test('while 5 generations and 2 renders finish, every missed event comes back through the log in order, and the retries stop once delivered', async () => {
-    const hooks = receiver();
-    const service = await startTestService({
-      // Shortened for the test: the default waits grow from 1 s to 1 hour, for 3 days.
-      webhookRetryMs: 20,
-      webhookMaxRetryMs: 200,
-      partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [await hooks.origin] }],
-    });
+    const hooks = await receiver();
+    // Shortened for the test: the default waits grow from 1 s to 1 hour, for 3 days.
+    const service = await webhookService([hooks.origin], { webhookRetryMs: 20, webhookMaxRetryMs: 200 });
     const { session } = await createAccount(service, { externalID: 'log-owner' });
     const stream = await EventStream.open(service, session);
     await stream.next((event) => event.event === 'ready');

@@ -2,7 +2,6 @@
 // video.rendered), retries with backoff a bounded number of times, records every attempt, never
 // slows the API, and stops at close(); verifyWebhook reads them and refuses every kind of fake.
 import assert from 'node:assert/strict';
-import type { IncomingHttpHeaders } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, type JWTPayload } from 'jose';
 import { InvalidParameterError } from '../../../../src/errors.js';
@@ -28,61 +27,40 @@ import {
   startTestService,
   statusesUntilFinal,
 } from '../support/helpers.js';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+import { webhookReceiver, webhookService, type Received } from '../support/webhooks.js';
 
 /**
  * One receiver for the whole file. Its paths behave differently: `/ok/…` answers 204, `/flaky/…`
  * answers 500 to the first two posts of that path then 200, `/broken/…` always 500, `/hang/…` never
  * answers. A test uses a path of its own and waits for posts with {@link posts}.
  */
-const received: Received[] = [];
-const waiters: (() => void)[] = [];
-const receiver = await serve((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const path = req.url ?? '/';
-    received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-    for (const wake of waiters.splice(0)) wake();
-    const earlier = received.filter((post) => post.path === path).length;
-    if (path.startsWith('/ok/')) res.writeHead(204).end();
-    else if (path.startsWith('/flaky/')) res.writeHead(earlier <= 2 ? 500 : 200).end();
-    else if (path.startsWith('/broken/')) res.writeHead(500).end('broken');
-    // '/hang/': no answer at all.
-  });
+const {
+  origin: receiver,
+  received,
+  arrived,
+} = await webhookReceiver(({ path }, res) => {
+  const earlier = received.filter((post) => post.path === path).length;
+  if (path.startsWith('/ok/')) res.writeHead(204).end();
+  else if (path.startsWith('/flaky/')) res.writeHead(earlier <= 2 ? 500 : 200).end();
+  else if (path.startsWith('/broken/')) res.writeHead(500).end('broken');
+  // '/hang/': no answer at all.
 });
 
 /** Resolves with the first `count` posts to `path`, once they have arrived. */
 async function posts(path: string, count = 1): Promise<Received[]> {
-  for (;;) {
-    const mine = received.filter((post) => post.path === path);
-    if (mine.length >= count) return mine.slice(0, count);
-    await new Promise<void>((resolve) => waiters.push(resolve));
-  }
+  const mine = () => received.filter((post) => post.path === path);
+  await arrived(() => mine().length >= count);
+  return mine().slice(0, count);
 }
 
 /** The receiver's URLs for one test: `url('ok', 'accounts')` → `http://127.0.0.1:N/ok/accounts`. */
 const url = (behaviour: 'ok' | 'flaky' | 'broken' | 'hang', name: string) => `${receiver}/${behaviour}/${name}`;
 
-/** A service whose test partner posts its webhooks to `urls`, retrying quickly. */
-function serviceWith(urls: string[], options: Parameters<typeof startTestService>[0] = {}) {
-  return startTestService({
-    webhookRetryMs: 10,
-    partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: urls }],
-    ...options,
-  });
-}
-
 const verify = (post: Received) => verifyWebhook(post.body, { secret: WEBHOOK_SECRET, partnerID: PARTNER });
 
 describe('events', () => {
   test('createAccount posts account.created as an HS256 JWT that verifyWebhook accepts', async () => {
-    const service = await serviceWith([url('ok', 'create')]);
+    const service = await webhookService([url('ok', 'create')]);
     const { account } = await createAccount(service, { externalID: 'user-7', firstName: 'Ada' });
     const [post] = await posts('/ok/create');
     assert.equal(post!.headers['content-type'], 'application/jwt');
@@ -125,7 +103,7 @@ describe('events', () => {
   });
 
   test('the uncontrolled sign-in posts account.created (via sign-in) when it creates the account, not when it signs in again', async () => {
-    const service = await serviceWith([url('ok', 'sign-in')]);
+    const service = await webhookService([url('ok', 'sign-in')]);
     const path = `/api/partners/${PARTNER}/sign-in`;
     const first = await api(service, 'POST', path, { body: { emailAddress: 'sam@example.com', firstName: 'Sam' } });
     assert.equal(first.status, 201);
@@ -142,7 +120,7 @@ describe('events', () => {
   });
 
   test('a sign-in-or-sign-up token posts account.created (via token) when it creates the account, not when it logs in', async () => {
-    const service = await serviceWith([url('ok', 'login-or-create')]);
+    const service = await webhookService([url('ok', 'login-or-create')]);
     const mint = () =>
       loginOrCreateAccountToken({
         partnerID: PARTNER,
@@ -164,7 +142,7 @@ describe('events', () => {
   });
 
   test('completing a video posts video.completed, then video.rendered with the render URL', async () => {
-    const service = await serviceWith([url('ok', 'video')]);
+    const service = await webhookService([url('ok', 'video')]);
     const source = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Acme Bikes</title>');
     });
@@ -241,7 +219,7 @@ describe('events', () => {
 
 describe('delivery', () => {
   test('a receiver that answers 500 twice gets the event a third time, with the same jti, and it is delivered', async () => {
-    const service = await serviceWith([url('flaky', 'retry')], { webhookTries: 5 });
+    const service = await webhookService([url('flaky', 'retry')], { webhookTries: 5 });
     await createAccount(service);
     const tries = await posts('/flaky/retry', 3);
     const ids = tries.map((post) => decodeJwt(post.body).jti);
@@ -267,7 +245,7 @@ describe('delivery', () => {
   });
 
   test('a receiver that always answers 500 gets exactly webhookTries posts, and the delivery is recorded failed', async () => {
-    const service = await serviceWith([url('broken', 'always')], { webhookTries: 3 });
+    const service = await webhookService([url('broken', 'always')], { webhookTries: 3 });
     await createAccount(service);
     await service.webhooks.settled();
     assert.equal(received.filter((post) => post.path === '/broken/always').length, 3);
@@ -282,7 +260,7 @@ describe('delivery', () => {
   });
 
   test('a receiver that never answers times out and is retried, without holding up other receivers or the API', async () => {
-    const service = await serviceWith([url('hang', 'slow'), url('broken', 'beside'), url('ok', 'beside')], {
+    const service = await webhookService([url('hang', 'slow'), url('broken', 'beside'), url('ok', 'beside')], {
       webhookTries: 2,
       webhookTimeoutMs: 1500,
     });

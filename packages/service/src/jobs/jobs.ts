@@ -17,11 +17,11 @@ import { availableParallelism } from 'node:os';
 import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { measureQuality } from '../media/quality.js';
+import { RENDER_FORMAT, renderName, topicDir, videosDir } from '../media/files.js';
 import { buildStoryboard, editedSources, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
 import { fetchSourcePage, SourceError } from '../media/source.js';
 import {
-  advance,
   newId,
   nowISO,
   type Owner,
@@ -33,14 +33,14 @@ import {
 } from '../store/store.js';
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
-import type { RenderQuality } from 'video-plugin/internal';
+import type { AspectRatio, Duration, RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
 
 /** Parameters of a generation, already validated. */
 export interface GenerationParams {
   topicId: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   videoInstructions?: string;
 }
@@ -50,19 +50,6 @@ export interface GenerationParams {
  * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
  */
 export const FAIL_GENERATION_MARKER = '[fail]';
-
-/** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
-export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
-
-/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
-export function videoFile(
-  mediaDir: string,
-  videoId: string,
-  kind: 'preview' | 'final',
-  ext: 'mp4' | 'jpg' | 'vtt' | 'txt',
-) {
-  return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
-}
 
 /** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
 const TOPIC_PENDING_SHARE = 0.1;
@@ -146,7 +133,7 @@ export class Jobs {
       createdAt: now,
       updatedAt: now,
     };
-    this.#store.changed({ kind: 'topic', record: topic });
+    this.#store.insert({ kind: 'topic', record: topic });
     this.#run(() => this.#searchTopic(topic));
     return topic;
   }
@@ -187,20 +174,21 @@ export class Jobs {
       renders: [],
       media: RENDER_FORMAT[this.#media],
     };
-    this.#store.changed({ kind: 'video', record: video });
-    this.#store.changed({ kind: 'generation', record: generation });
+    this.#store.insert({ kind: 'video', record: video });
+    this.#store.insert({ kind: 'generation', record: generation });
     this.#run(() => this.#generate(generation));
     return { generation, video };
   }
 
   /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
-  completeVideo(video: VideoRecord): void {
-    video.isCompleted = true;
-    video.updatedAt = nowISO();
-    video.renders = [
-      { format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) },
-    ];
-    this.#store.changed({ kind: 'video', record: video });
+  completeVideo(video: Readonly<VideoRecord>): void {
+    this.#store.update(
+      { kind: 'video', record: video },
+      {
+        isCompleted: true,
+        renders: [{ format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) }],
+      },
+    );
     this.#webhooks?.videoCompleted(video);
     this.#run(() => this.#render(video));
   }
@@ -211,7 +199,7 @@ export class Jobs {
    * is rendered again. The old preview is served until the new one is whole.
    */
   editScenes(
-    video: VideoRecord,
+    video: Readonly<VideoRecord>,
     scenes: readonly { heading: string; body?: string | undefined; narration: string; image: number | null }[],
     images: readonly string[],
   ): void {
@@ -221,26 +209,30 @@ export class Jobs {
     const topic = this.#store.topics.get(video.topicId ?? '');
     const urls = imageURLsOf(images, topic?.images ?? []);
     const before = board.scenes;
-    board.scenes = scenes.map((scene, index) => ({
-      kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
-      heading: scene.heading,
-      ...(scene.body ? { body: scene.body } : {}),
-      ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
-      narration: scene.narration,
-      start: index * length,
-      duration: length,
-      sources: editedSources(
-        before,
-        { ...scene, image: scene.image === null ? undefined : images[scene.image] },
-        topic?.sourceURL ?? '',
-        urls,
-      ),
-    }));
-    video.updatedAt = nowISO();
-    this.#store.changed({ kind: 'video', record: video });
+    const edited: Storyboard = {
+      ...board,
+      scenes: scenes.map((scene, index) => ({
+        kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
+        heading: scene.heading,
+        ...(scene.body ? { body: scene.body } : {}),
+        ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
+        narration: scene.narration,
+        start: index * length,
+        duration: length,
+        sources: editedSources(
+          before,
+          { ...scene, image: scene.image === null ? undefined : images[scene.image] },
+          topic?.sourceURL ?? '',
+          urls,
+        ),
+      })),
+    };
+    const change = { kind: 'video', record: video } as const;
+    this.#store.update(change, { storyboard: edited });
     this.#run(async () => {
+      let preview: RenderDescription;
       try {
-        video.preview = describe(await this.#renderFiles(board, `${video.id}-preview`));
+        preview = describe(await this.#renderFiles(edited, renderName(video.id, 'preview')));
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
@@ -249,9 +241,7 @@ export class Jobs {
         );
         return;
       }
-      video.hasPreview = true;
-      video.updatedAt = nowISO();
-      this.#store.changed({ kind: 'video', record: video });
+      this.#store.update(change, { preview, hasPreview: true });
     });
   }
 
@@ -333,7 +323,7 @@ export class Jobs {
   #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
-      renderVideo(board, join(this.#mediaDir, 'videos'), name, {
+      renderVideo(board, videosDir(this.#mediaDir), name, {
         signal: this.#closing.signal,
         progress,
         cache: this.#cache,
@@ -359,10 +349,10 @@ export class Jobs {
     }
   }
 
-  async #searchTopic(topic: TopicRecord): Promise<void> {
+  async #searchTopic(topic: Readonly<TopicRecord>): Promise<void> {
     const started = Date.now();
     const change = { kind: 'topic', record: topic } as const;
-    const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
+    const progress = track(topic.progress, 'topic', (current) => this.#store.progressed(change, { progress: current }));
     if (topic.status === 'PENDING') {
       await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
     }
@@ -374,8 +364,8 @@ export class Jobs {
       page = await this.#searches.run(account, () => {
         this.#closing.signal.throwIfAborted();
         if (topic.status === 'PENDING') {
-          advance(topic, 'PROCESSING');
-          if (!progress.stage('reading_page')) this.#store.changed(change);
+          progress.stage('reading_page', false);
+          this.#store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
         }
         progress.stage('reading_page');
         return fetchSourcePage(topic.sourceURL, {
@@ -387,21 +377,29 @@ export class Jobs {
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
       progress.fail();
-      advance(topic, 'FAILED', { code: error.code, message: error.message });
-      this.#store.changed(change);
+      this.#store.advance(
+        change,
+        'FAILED',
+        { code: error.code, message: error.message },
+        { progress: progress.current },
+      );
       return;
     }
     // The topic fills in while PROCESSING, as the real service streams it: text first, then the
     // images one by one over the rest of the job's time.
-    topic.title = page.title ?? new URL(topic.sourceURL).hostname;
-    if (page.description !== undefined) topic.description = page.description;
-    if (page.siteName !== undefined) topic.siteName = page.siteName;
-    topic.headings = page.headings;
-    topic.sentences = page.sentences;
-    topic.images = [];
-    topic.files = [];
-    topic.updatedAt = nowISO();
-    if (!progress.stage('collecting_images')) this.#store.changed(change);
+    progress.stage('collecting_images', false);
+    this.#store.update(change, {
+      title: page.title ?? new URL(topic.sourceURL).hostname,
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      ...(page.siteName !== undefined ? { siteName: page.siteName } : {}),
+      headings: page.headings,
+      sentences: page.sentences,
+      images: [],
+      files: [],
+      progress: progress.current,
+    });
+    const images: string[] = [];
+    const files: string[] = [];
     const steps = page.images.length + 1;
     const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
     for (const [index, image] of page.images.entries()) {
@@ -411,53 +409,58 @@ export class Jobs {
       // the video and the studio's pictures, not of the topic's `images`.
       if (this.#mediaDir !== '') {
         const kept = await this.#searches.run(account, () =>
-          downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
+          downloadImage(image, topicDir(this.#mediaDir, topic.id), index, {
             timeoutMs: this.#fetchTimeoutMs,
             signal: this.#closing.signal,
             egress: this.#egress,
           }),
         );
-        if ('file' in kept) topic.files.push(kept.file);
+        if ('file' in kept) files.push(kept.file);
       }
-      topic.images.push(image);
-      topic.updatedAt = nowISO();
+      images.push(image);
       progress.note((index + 1) / steps);
-      this.#store.changed(change);
+      this.#store.update(change, { images: [...images], files: [...files], progress: progress.current });
     }
     await this.#waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
     progress.stage('finishing');
     progress.complete();
-    advance(topic, 'COMPLETE');
-    this.#store.changed(change);
+    this.#store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
   }
 
-  async #generate(generation: GenerationRecord): Promise<void> {
+  async #generate(generation: Readonly<GenerationRecord>): Promise<void> {
     const started = Date.now();
     const change = { kind: 'generation', record: generation } as const;
     const video = this.#store.videos.get(generation.videoId);
     const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
-    const progress = new ProgressTracker(generation, kind, () => this.#store.changed(change));
+    const progress = track(generation.progress, kind, (current) =>
+      this.#store.progressed(change, { progress: current }),
+    );
     if (generation.status === 'PENDING') {
       await this.#waitTicking(this.#jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
-      advance(generation, 'PROCESSING');
-      if (!progress.stage('writing_storyboard')) this.#store.changed(change);
+      progress.stage('writing_storyboard', false);
+      this.#store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
     }
     progress.stage('writing_storyboard');
     await this.#waitTicking(started + this.#jobMs - Date.now(), (share) => progress.within(share));
     if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
       progress.fail();
-      advance(generation, 'FAILED', {
-        code: 'generation_failed',
-        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
-      });
-      this.#store.changed(change);
+      this.#store.advance(
+        change,
+        'FAILED',
+        {
+          code: 'generation_failed',
+          message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+        },
+        { progress: progress.current },
+      );
       return;
     }
-    // The video gets its thumbnail (and, with real media, its preview render) before the generation
-    // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
+    // The video gets its thumbnail (and, with real media, its storyboard and preview render) before
+    // the generation says COMPLETE, so a page reacting to COMPLETE finds the video ready.
+    let rendered: Pick<VideoRecord, 'storyboard' | 'preview' | 'hasPreview'> | undefined;
     if (video?.media === 'mp4') {
       const topic = this.#store.topics.get(generation.topicId);
-      video.storyboard = buildStoryboard(
+      const storyboard = buildStoryboard(
         {
           sourceURL: topic?.sourceURL ?? 'http://localhost/',
           ...(topic?.title !== undefined ? { title: topic.title } : {}),
@@ -471,40 +474,41 @@ export class Jobs {
         generation,
       );
       try {
-        video.preview = describe(await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress));
+        const preview = describe(await this.#renderFiles(storyboard, renderName(video.id, 'preview'), progress));
+        rendered = { storyboard, preview, hasPreview: true };
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
         progress.fail();
-        advance(generation, 'FAILED', { code: failure.code, message: `The preview render failed: ${failure.message}` });
-        this.#store.changed(change);
+        this.#store.advance(
+          change,
+          'FAILED',
+          { code: failure.code, message: `The preview render failed: ${failure.message}` },
+          { progress: progress.current },
+        );
         return;
       }
-      video.hasPreview = true;
     }
     progress.stage('finishing');
-    if (video) {
-      video.hasThumbnail = true;
-      video.updatedAt = nowISO();
-      this.#store.changed({ kind: 'video', record: video });
-    }
+    if (video) this.#store.update({ kind: 'video', record: video }, { ...rendered, hasThumbnail: true });
     progress.complete();
-    advance(generation, 'COMPLETE');
-    this.#store.changed(change);
+    this.#store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
   }
 
-  async #render(video: VideoRecord): Promise<void> {
+  async #render(video: Readonly<VideoRecord>): Promise<void> {
     // The progress is the first render's (a video has one), given to every render at the end.
-    const first: { progress?: Progress } = video.renders[0] ?? {};
-    const progress = new ProgressTracker(first, renderKind(video), () =>
-      this.#store.changed({ kind: 'video', record: video }),
+    const change = { kind: 'video', record: video } as const;
+    const progress = track(video.renders[0]?.progress, renderKind(video), (current) =>
+      this.#store.progressed(change, {
+        renders: video.renders.map((render, index) => (index === 0 ? { ...render, progress: current } : render)),
+      }),
     );
     let quality: RenderQuality | undefined;
     let made: RenderDescription | undefined;
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        const files = await this.#renderFiles(board, `${video.id}-final`, progress);
+        const files = await this.#renderFiles(board, renderName(video.id, 'final'), progress);
         made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
         quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
@@ -516,13 +520,7 @@ export class Jobs {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
         progress.fail();
-        for (const render of video.renders) {
-          render.progress = first.progress!;
-          if (render.status === 'PENDING') advance(render, 'PROCESSING');
-          if (render.status === 'PROCESSING') advance(render, 'FAILED', failure);
-        }
-        video.updatedAt = nowISO();
-        this.#store.changed({ kind: 'video', record: video });
+        this.#store.advanceRenders(video, 'FAILED', progress.current, { error: failure });
         return;
       }
     } else {
@@ -531,21 +529,24 @@ export class Jobs {
       progress.stage('finishing');
     }
     progress.complete();
-    const now = nowISO();
-    for (const render of video.renders) {
-      render.progress = first.progress!;
-      if (render.status === 'PENDING') advance(render, 'PROCESSING');
-      if (render.status === 'PROCESSING') {
-        advance(render, 'COMPLETE');
-        render.renderedAt = now;
-        if (quality) render.quality = quality;
-        if (made) Object.assign(render, made);
-      }
-    }
-    video.updatedAt = now;
-    this.#store.changed({ kind: 'video', record: video });
+    this.#store.advanceRenders(video, 'COMPLETE', progress.current, {
+      renderedAt: nowISO(),
+      ...(quality ? { quality } : {}),
+      ...made,
+    });
     this.#webhooks?.videoRendered(video);
   }
+}
+
+/**
+ * A tracker of a job's progress (progress.ts), started from the record's own: it keeps the job's
+ * progress apart from the record, and `publish` saves each step through the store.
+ */
+function track(from: Progress | undefined, kind: JobKind, publish: (progress: Progress) => void): ProgressTracker {
+  const tracker: ProgressTracker = new ProgressTracker(from ? { progress: from } : {}, kind, () =>
+    publish(tracker.current),
+  );
+  return tracker;
 }
 
 /** The errors of a file that could not be written for want of space (a disk or quota full, a file-size limit). */

@@ -2,11 +2,19 @@
  * What the service keeps: the records of each kind, as the API, the jobs and the database see
  * them. Plain JSON data: the database stores each record as it is here.
  */
-import type { WebhookEvent, Progress, RenderQuality, RenderStats } from 'video-plugin/internal';
+import type {
+  ActionStatus,
+  AspectRatio,
+  Duration,
+  WebhookEvent,
+  Progress,
+  RenderQuality,
+  RenderStats,
+} from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
 
-/** Status of a topic search, a generation or a render. */
-export type Status = 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** Status of a topic search, a generation or a render: the contract's (`STATUSES`). */
+export type Status = ActionStatus;
 /** Why a background action failed. */
 export interface StatusError {
   code: string;
@@ -77,8 +85,8 @@ export interface GenerationRecord extends Owner, StatusRecord {
   requestId: string;
   videoId: string;
   topicId: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   videoInstructions?: string;
   createdAt: string;
@@ -114,8 +122,8 @@ export interface VideoRecord extends Owner {
   topicId?: string;
   /** The generation that made this video. */
   requestId?: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   createdAt: string;
   updatedAt: string;

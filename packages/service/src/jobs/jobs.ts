@@ -1,8 +1,9 @@
 /**
- * Background jobs: topic searches, video generations and renders. Each moves its record through
- * PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, recording every step in the store
- * so that the status streams push it, with the job's progress (stage, fraction, time left; see
- * progress.ts) on the record.
+ * Background jobs: topic searches (topic-search.ts), video generations (generation.ts) and renders
+ * (here, with the render queue). Each moves its record through PENDING → PROCESSING → COMPLETE (or
+ * FAILED) over about `jobMs`, saving every step through the store's transitions (the store checks
+ * the order, writes and publishes), with the job's progress (stage, fraction, time left; see
+ * progress.ts) on the record. This file starts, resumes and stops them.
  *
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
@@ -11,16 +12,15 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
-import { downloadImage, imageURLsOf } from '../media/images.js';
+import { imageURLsOf } from '../media/images.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
-import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { measureQuality } from '../media/quality.js';
-import { RENDER_FORMAT, renderName, topicDir, videosDir } from '../media/files.js';
-import { buildStoryboard, editedSources, type Storyboard } from '../media/storyboard.js';
-import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
-import { fetchSourcePage, SourceError } from '../media/source.js';
+import { RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
+import { editedSources, type Storyboard } from '../media/storyboard.js';
+import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress } from './progress.js';
 import {
   newId,
   nowISO,
@@ -28,33 +28,15 @@ import {
   type Store,
   type TopicRecord,
   type GenerationRecord,
-  type RenderRecord,
   type VideoRecord,
 } from '../store/store.js';
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
-import type { AspectRatio, Duration, RenderQuality } from 'video-plugin/internal';
+import type { RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
-
-/** Parameters of a generation, already validated. */
-export interface GenerationParams {
-  topicId: string;
-  aspectRatio: AspectRatio;
-  duration: Duration;
-  language: string;
-  videoInstructions?: string;
-}
-
-/**
- * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
- * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
- */
-export const FAIL_GENERATION_MARKER = '[fail]';
-
-/** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
-const TOPIC_PENDING_SHARE = 0.1;
-/** Share of `jobMs` a generation spends PENDING. */
-const GENERATION_PENDING_SHARE = 0.2;
+import { generate, type GenerationParams } from './generation.js';
+import { describe, renderFailure, renderKind, track, type JobContext, type RenderDescription } from './job.js';
+import { searchTopic } from './topic-search.js';
 
 /** Runs the service's background jobs. */
 export class Jobs {
@@ -74,6 +56,8 @@ export class Jobs {
   readonly #egress: EgressPolicy;
   /** Topic searches fetching (their page or an image) at once, per account and in all. */
   readonly #searches: Slots;
+  /** What the jobs work with (job.ts). */
+  readonly #context: JobContext;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -117,6 +101,17 @@ export class Jobs {
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
+    this.#context = {
+      store,
+      jobMs: this.#jobMs,
+      fetchTimeoutMs: this.#fetchTimeoutMs,
+      mediaDir: this.#mediaDir,
+      egress: this.#egress,
+      searches: this.#searches,
+      signal: this.#closing.signal,
+      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare),
+      renderFiles: (board, name, progress) => this.#renderFiles(board, name, progress),
+    };
   }
 
   /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
@@ -134,7 +129,7 @@ export class Jobs {
       updatedAt: now,
     };
     this.#store.insert({ kind: 'topic', record: topic });
-    this.#run(() => this.#searchTopic(topic));
+    this.#run(() => searchTopic(this.#context, topic));
     return topic;
   }
 
@@ -176,7 +171,7 @@ export class Jobs {
     };
     this.#store.insert({ kind: 'video', record: video });
     this.#store.insert({ kind: 'generation', record: generation });
-    this.#run(() => this.#generate(generation));
+    this.#run(() => generate(this.#context, generation));
     return { generation, video };
   }
 
@@ -248,11 +243,12 @@ export class Jobs {
   /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
   resume(): void {
     for (const topic of this.#store.topics.values()) {
-      if (topic.status === 'PENDING' || topic.status === 'PROCESSING') this.#run(() => this.#searchTopic(topic));
+      if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
+        this.#run(() => searchTopic(this.#context, topic));
     }
     for (const generation of this.#store.generations.values()) {
       if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
-        this.#run(() => this.#generate(generation));
+        this.#run(() => generate(this.#context, generation));
     }
     for (const video of this.#store.videos.values()) {
       if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
@@ -349,152 +345,6 @@ export class Jobs {
     }
   }
 
-  async #searchTopic(topic: Readonly<TopicRecord>): Promise<void> {
-    const started = Date.now();
-    const change = { kind: 'topic', record: topic } as const;
-    const progress = track(topic.progress, 'topic', (current) => this.#store.progressed(change, { progress: current }));
-    if (topic.status === 'PENDING') {
-      await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
-    }
-    // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
-    // started, only so many read pages and decode images at once.
-    const account = `${topic.partnerID}/${topic.accountID}`;
-    let page;
-    try {
-      page = await this.#searches.run(account, () => {
-        this.#closing.signal.throwIfAborted();
-        if (topic.status === 'PENDING') {
-          progress.stage('reading_page', false);
-          this.#store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
-        }
-        progress.stage('reading_page');
-        return fetchSourcePage(topic.sourceURL, {
-          timeoutMs: this.#fetchTimeoutMs,
-          signal: this.#closing.signal,
-          egress: this.#egress,
-        });
-      });
-    } catch (error) {
-      if (!(error instanceof SourceError)) throw error;
-      progress.fail();
-      this.#store.advance(
-        change,
-        'FAILED',
-        { code: error.code, message: error.message },
-        { progress: progress.current },
-      );
-      return;
-    }
-    // The topic fills in while PROCESSING, as the real service streams it: text first, then the
-    // images one by one over the rest of the job's time.
-    progress.stage('collecting_images', false);
-    this.#store.update(change, {
-      title: page.title ?? new URL(topic.sourceURL).hostname,
-      ...(page.description !== undefined ? { description: page.description } : {}),
-      ...(page.siteName !== undefined ? { siteName: page.siteName } : {}),
-      headings: page.headings,
-      sentences: page.sentences,
-      images: [],
-      files: [],
-      progress: progress.current,
-    });
-    const images: string[] = [];
-    const files: string[] = [];
-    const steps = page.images.length + 1;
-    const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
-    for (const [index, image] of page.images.entries()) {
-      await this.#waitTicking(stepMs, (share) => progress.within((index + share) / steps));
-      // The service keeps its own copy (videos and the studio never hot-link the source site), in
-      // both media modes when it has a media folder; an image that cannot be used is left out of
-      // the video and the studio's pictures, not of the topic's `images`.
-      if (this.#mediaDir !== '') {
-        const kept = await this.#searches.run(account, () =>
-          downloadImage(image, topicDir(this.#mediaDir, topic.id), index, {
-            timeoutMs: this.#fetchTimeoutMs,
-            signal: this.#closing.signal,
-            egress: this.#egress,
-          }),
-        );
-        if ('file' in kept) files.push(kept.file);
-      }
-      images.push(image);
-      progress.note((index + 1) / steps);
-      this.#store.update(change, { images: [...images], files: [...files], progress: progress.current });
-    }
-    await this.#waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
-    progress.stage('finishing');
-    progress.complete();
-    this.#store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
-  }
-
-  async #generate(generation: Readonly<GenerationRecord>): Promise<void> {
-    const started = Date.now();
-    const change = { kind: 'generation', record: generation } as const;
-    const video = this.#store.videos.get(generation.videoId);
-    const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
-    const progress = track(generation.progress, kind, (current) =>
-      this.#store.progressed(change, { progress: current }),
-    );
-    if (generation.status === 'PENDING') {
-      await this.#waitTicking(this.#jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
-      progress.stage('writing_storyboard', false);
-      this.#store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
-    }
-    progress.stage('writing_storyboard');
-    await this.#waitTicking(started + this.#jobMs - Date.now(), (share) => progress.within(share));
-    if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
-      progress.fail();
-      this.#store.advance(
-        change,
-        'FAILED',
-        {
-          code: 'generation_failed',
-          message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
-        },
-        { progress: progress.current },
-      );
-      return;
-    }
-    // The video gets its thumbnail (and, with real media, its storyboard and preview render) before
-    // the generation says COMPLETE, so a page reacting to COMPLETE finds the video ready.
-    let rendered: Pick<VideoRecord, 'storyboard' | 'preview' | 'hasPreview'> | undefined;
-    if (video?.media === 'mp4') {
-      const topic = this.#store.topics.get(generation.topicId);
-      const storyboard = buildStoryboard(
-        {
-          sourceURL: topic?.sourceURL ?? 'http://localhost/',
-          ...(topic?.title !== undefined ? { title: topic.title } : {}),
-          ...(topic?.description !== undefined ? { description: topic.description } : {}),
-          ...(topic?.siteName !== undefined ? { siteName: topic.siteName } : {}),
-          headings: topic?.headings ?? [],
-          sentences: topic?.sentences ?? [],
-          images: topic?.files ?? [],
-          imageURLs: imageURLsOf(topic?.files ?? [], topic?.images ?? []),
-        },
-        generation,
-      );
-      try {
-        const preview = describe(await this.#renderFiles(storyboard, renderName(video.id, 'preview'), progress));
-        rendered = { storyboard, preview, hasPreview: true };
-      } catch (error) {
-        const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
-        progress.fail();
-        this.#store.advance(
-          change,
-          'FAILED',
-          { code: failure.code, message: `The preview render failed: ${failure.message}` },
-          { progress: progress.current },
-        );
-        return;
-      }
-    }
-    progress.stage('finishing');
-    if (video) this.#store.update({ kind: 'video', record: video }, { ...rendered, hasThumbnail: true });
-    progress.complete();
-    this.#store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
-  }
-
   async #render(video: Readonly<VideoRecord>): Promise<void> {
     // The progress is the first render's (a video has one), given to every render at the end.
     const change = { kind: 'video', record: video } as const;
@@ -536,52 +386,4 @@ export class Jobs {
     });
     this.#webhooks?.videoRendered(video);
   }
-}
-
-/**
- * A tracker of a job's progress (progress.ts), started from the record's own: it keeps the job's
- * progress apart from the record, and `publish` saves each step through the store.
- */
-function track(from: Progress | undefined, kind: JobKind, publish: (progress: Progress) => void): ProgressTracker {
-  const tracker: ProgressTracker = new ProgressTracker(from ? { progress: from } : {}, kind, () =>
-    publish(tracker.current),
-  );
-  return tracker;
-}
-
-/** The errors of a file that could not be written for want of space (a disk or quota full, a file-size limit). */
-const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
-/** The same, as ffmpeg reports them in its last lines. */
-const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too large/i;
-
-/**
- * What a render that did not finish ends with (its record's `error`): `storage_full` when the
- * media folder's disk refused its files (from the service's own writes or ffmpeg's), else the
- * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
- */
-export function renderFailure(error: unknown): { code: string; message: string } | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (
-    (typeof code === 'string' && STORAGE_FULL.has(code)) ||
-    (error instanceof RenderError && STORAGE_FULL_TEXT.test(error.message))
-  ) {
-    return {
-      code: 'storage_full',
-      message:
-        "The render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
-    };
-  }
-  return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
-}
-
-/** What a render record keeps of a finished render: its files' hashes and what it did. */
-type RenderDescription = Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
-
-function describe({ sha256, stats }: RenderedFiles): RenderDescription {
-  return { sha256: { ...sha256 }, stats: { ...stats } };
-}
-
-/** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */
-function renderKind(video: VideoRecord): JobKind {
-  return video.media === 'mp4' && video.storyboard ? 'renderReal' : 'render';
 }

@@ -59,8 +59,8 @@ const order = (stage: ProgressStage): number => PROGRESS_STAGES.indexOf(stage);
 const round = (fraction: number): number => Math.round(fraction * 1000) / 1000;
 
 /**
- * Tracks one job's progress on its record (`record.progress`) and publishes the record through
- * `publish` as the rules above allow. `now` is for tests.
+ * Tracks one job's progress in `record.progress` (the job's own copy: jobs/job.ts `track`) and
+ * calls `publish` as the rules above allow. `now` is for tests.
  */
 export class ProgressTracker implements ProgressReporter {
   readonly #record: { progress?: Progress };

@@ -191,3 +191,17 @@ export interface Snapshot {
   /** Unexpired idempotency keys (none in a 0.1 JSON data file). */
   idempotencyKeys?: IdempotencyRecord[];
 }
+
+/** The fields of a topic, generation or video that never change, or change only through a transition. */
+type Fixed = keyof Owner | 'id' | 'requestId' | 'videoId' | 'topicId' | 'createdAt' | 'updatedAt' | 'status' | 'error';
+
+type RecordOf<K extends Change['kind']> = Extract<Change, { kind: K }>['record'];
+
+/** What {@link Store.update} may change on a record of kind `K`. */
+export type Patch<K extends Change['kind']> = Partial<Omit<RecordOf<K>, Fixed>>;
+
+/** A stored record as the jobs and the routes name it to the store: its kind, and the record they read. */
+export interface RecordRef<K extends Change['kind'] = Change['kind']> {
+  kind: K;
+  record: Readonly<RecordOf<K>>;
+}

@@ -4,7 +4,8 @@
  * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
  */
 import { VideoPluginError } from 'video-plugin/internal';
-import { DEMO_SECRET, DEMO_WEBHOOK_SECRET, loggable, parseCommandLine, UsageError, USAGE } from './config.js';
+import { DEMO_SECRET, DEMO_WEBHOOK_SECRET, loggable } from './config.js';
+import { parseCommandLine, UsageError, USAGE } from './command-line.js';
 import { startService, type RunningService } from './server.js';
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createAccountToken } from '../../../src/server/index.js';
-import { parseCommandLine, USAGE } from '../src/config.js';
+import { parseCommandLine, USAGE } from '../src/command-line.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'video-plugin-cli-'));

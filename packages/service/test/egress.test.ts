@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { EgressError, egressPolicy, embeddedIPv4, guardedFetch, refusal } from '../src/egress.js';
 import { downloadImage } from '../src/media/images.js';
-import { parseCommandLine } from '../src/config.js';
+import { parseCommandLine } from '../src/command-line.js';
 
 const local = egressPolicy('127.0.0.1', false, () => 8001);
 const elsewhere = egressPolicy('0.0.0.0', false, () => 8001);

@@ -3,9 +3,14 @@
  * that nothing depends on outside assets. The render is animated (a progress bar over the video's
  * duration) to stand in for the video file.
  */
+import type { AspectRatio } from 'video-plugin/internal';
 import type { VideoRecord } from '../store/store.js';
 
-const SIZES = { '16:9': [640, 360], '4:5': [400, 500] } as const;
+/** The stand-ins' sizes, one per aspect ratio of the contract. */
+const SIZES = { '16:9': [640, 360], '4:5': [400, 500] } as const satisfies Record<
+  AspectRatio,
+  readonly [number, number]
+>;
 
 /** The SVG of a video's thumbnail (`kind: 'thumbnail'`) or render (`kind: 'render'`). */
 export function videoSvg(video: VideoRecord, kind: 'thumbnail' | 'render'): string {

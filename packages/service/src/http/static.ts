@@ -5,9 +5,8 @@
  * The page may be framed only by the partners' allowed origins (CSP `frame-ancestors`; no
  * X-Frame-Options, which cannot list several origins) and may load nothing from elsewhere.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import send from 'send';
 import { NotFoundError } from 'video-plugin/internal';
@@ -15,10 +14,17 @@ import type { ServiceConfig } from '../config.js';
 import { videoSvg } from './placeholder.js';
 import { frameAncestorSources } from '../origins.js';
 import { pluginPageHtml } from './page-html.js';
-import { videoFile } from '../jobs/jobs.js';
-import { transcript } from '../media/accessibility.js';
-import type { Store, VideoRecord } from '../store/store.js';
-import { MEDIA_FILES, SVG_TYPE } from '../store/shapes.js';
+import type { Store } from '../store/store.js';
+import {
+  isFile,
+  keepTranscript,
+  MEDIA_FILES,
+  PICTURE_TYPES,
+  PLACEHOLDER_FILES,
+  SVG_TYPE,
+  videoFile,
+  type MediaFileName,
+} from '../media/files.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -137,7 +143,7 @@ export async function serveMedia(
     const topic = store.topics.get(image[1] as string);
     const file = topic?.files?.find((kept) => kept.endsWith(`/${image[2]}`));
     if (!file) throw missing(path);
-    const type = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[image[3] as 'png'];
+    const type = PICTURE_TYPES[image[3] as keyof typeof PICTURE_TYPES];
     return sendFile(req, res, file, type);
   }
   const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
@@ -145,19 +151,20 @@ export async function serveMedia(
   const name = match?.[2] ?? '';
   if (!video) throw missing(path);
   if (video.media === 'mp4') {
-    const file = Object.hasOwn(MEDIA_FILES, name) ? MEDIA_FILES[name as keyof typeof MEDIA_FILES] : undefined;
+    const file = Object.hasOwn(MEDIA_FILES, name) ? MEDIA_FILES[name as MediaFileName] : undefined;
     const ready =
       file?.kind === 'preview'
         ? video.hasPreview
         : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
     if (!file || !ready) throw missing(path);
     const served = videoFile(mediaDir, video.id, file.kind, file.ext);
-    if (file.ext === 'txt') await keepTranscript(video, served);
+    if (file.ext === 'txt') await keepTranscript(video.storyboard, served);
     return sendFile(req, res, served, file.type);
   }
   // The poster is the thumbnail's picture, a file of the finished render (as with real media).
-  const kind = { 'thumbnail.svg': 'thumbnail', 'poster.svg': 'thumbnail', 'render.svg': 'render' } as const;
-  const drawn = Object.hasOwn(kind, name) ? kind[name as keyof typeof kind] : undefined;
+  const drawn = Object.hasOwn(PLACEHOLDER_FILES, name)
+    ? PLACEHOLDER_FILES[name as keyof typeof PLACEHOLDER_FILES]
+    : undefined;
   const ready =
     name === 'thumbnail.svg' ? video.hasThumbnail : video.renders.some((render) => render.status === 'COMPLETE');
   if (!drawn || !ready) throw missing(path);
@@ -175,18 +182,6 @@ export async function serveMedia(
       'cross-origin-resource-policy': 'cross-origin',
     })
     .end(svg);
-}
-
-/**
- * A final render made before renders wrote their transcript has none: it is written once from the
- * stored storyboard (which a completed video can no longer change), under a temporary name first
- * so that a request at the same moment never reads half of it.
- */
-async function keepTranscript(video: VideoRecord, file: string): Promise<void> {
-  if (!video.storyboard || (await isFile(file))) return;
-  const partial = `${file}.${randomUUID()}.partial`;
-  await writeFile(partial, transcript(video.storyboard));
-  await rename(partial, file);
 }
 
 /**
@@ -243,14 +238,6 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type:
 
 function pathOf(req: IncomingMessage): string {
   return new URL(req.url ?? '/', 'http://service.invalid').pathname;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function missing(path: string): NotFoundError {

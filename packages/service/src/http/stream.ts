@@ -4,21 +4,20 @@
  * some IDs; it then starts with their current state. A comment line every `heartbeatMs` keeps
  * proxies and idle timeouts from closing it.
  *
- * Every change gets an event ID (`<boot>-<n>`). A stream reopened with `Last-Event-ID` (after a
- * network drop) gets the changes it missed, in order, instead of the current states — as long as
- * they are among the last {@link REPLAY_LIMIT} changes of this run of the service.
- *
- * The same numbered changes make the change feed (`GET /api/changes?after=<id>`) and the plugin
- * page's socket (`/api/live`, see live.ts), which gets each change pushed: a WebSocket is not one of
- * the browser's 6 HTTP/1.1 connections per host, so one per iframe never starves the API calls.
+ * The streams and the plugin page's sockets (`/api/live`, see live.ts) are doors onto the numbered
+ * change log (changes.ts): every change's event ID is its position there. A stream reopened with
+ * `Last-Event-ID` (after a network drop) gets the changes it missed, in order, instead of the
+ * current states — as long as the log still keeps them. A socket gets each change pushed: a
+ * WebSocket is not one of the browser's 6 HTTP/1.1 connections per host, so one per iframe never
+ * starves the API calls. This file keeps the clients of both doors (to end them, and to cut those
+ * that stop reading).
  *
  * A client that stops reading (a frozen tab, a stalled proxy) is cut once more than
  * {@link MAX_UNSENT_BYTES} wait for it: else the service would keep every change for it, without bound.
  */
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Change, Owner, Store } from '../store/store.js';
-import { generationView, topicView, videoView } from '../store/shapes.js';
+import { ChangeLog, owns, type ChangeFeed, type LoggedChange } from './changes.js';
 
 /** Which records a stream follows; empty sets follow all of the account's records. */
 export interface StreamFilter {
@@ -26,9 +25,6 @@ export interface StreamFilter {
   generations: ReadonlySet<string>;
   videos: ReadonlySet<string>;
 }
-
-/** How many recent changes are kept for streams that reopen with `Last-Event-ID`. */
-export const REPLAY_LIMIT = 1000;
 
 /**
  * Bytes written to a status stream or socket that the network has not taken yet (the response's
@@ -65,29 +61,12 @@ export interface Follower {
   stop: () => void;
 }
 
-/** One change as sent on the wire, kept for replay. */
-interface SentChange {
-  seq: number;
-  change: Change;
-  /** The record as it was at the change (the store's record object moves on). */
-  view: unknown;
-  text: string;
-}
-
-/** An answer of the change feed: `changes` is null when the cursor is unknown (re-read everything). */
-export interface ChangeFeed {
-  cursor: string;
-  changes: { kind: Change['kind']; record: unknown }[] | null;
-}
-
 /** The open streams, so that logout and shutdown can end them. */
 export class Streams {
   readonly #open = new Map<ServerResponse, OpenStream>();
-  /** Tells this run's event IDs from a previous run's, whose changes cannot be replayed. */
-  readonly #boot = randomBytes(4).toString('hex');
-  #seq = 0;
-  readonly #recent: SentChange[] = [];
   readonly #followers = new Set<Follower>();
+  /** The numbered change log the streams and sockets are doors onto. */
+  readonly log: ChangeLog;
 
   /** Streams and sockets cut because their client stopped reading, since the service started. */
   #cut = 0;
@@ -96,7 +75,8 @@ export class Streams {
     readonly store: Store,
     readonly options: StreamsOptions,
   ) {
-    store.subscribe((change) => this.#publish(change));
+    this.log = new ChangeLog(store, options.baseURL);
+    this.log.subscribe((logged) => this.#publish(logged));
   }
 
   /** The limit of unsent bytes per client (see {@link MAX_UNSENT_BYTES}). */
@@ -132,14 +112,15 @@ export class Streams {
       return filter.videos.has(change.record.id);
     };
     res.write('retry: 2000\n\n');
-    const missed = this.#since(lastEventId);
+    const missed = this.log.since(lastEventId);
     if (missed) {
-      for (const sent of missed) if (wanted(sent.change)) res.write(sent.text);
+      for (const logged of missed) if (wanted(logged.change)) res.write(eventText(logged));
     } else {
-      for (const change of initial) res.write(`event: ${change.kind}\ndata: ${JSON.stringify(this.#view(change))}\n\n`);
+      for (const change of initial)
+        res.write(`event: ${change.kind}\ndata: ${JSON.stringify(this.log.view(change))}\n\n`);
     }
     // `ready` carries the position, so that a stream that drops before any change can still resume.
-    res.write(`id: ${this.#cursor()}\nevent: ready\ndata: {}\n\n`);
+    res.write(`id: ${this.log.cursor()}\nevent: ready\ndata: {}\n\n`);
     // Checked on the writes after the opening (whose replay is written at once), as changes come.
     const send = (text: string): void => {
       res.write(text);
@@ -162,27 +143,11 @@ export class Streams {
   }
 
   /**
-   * The owner's changes after `after`, in order, and the cursor to ask from next. Without `after`,
-   * only the cursor (no changes). `changes` is null when `after` is not a position of this run
-   * among the last {@link REPLAY_LIMIT} changes: the caller must re-read what it follows.
-   */
-  changes(owner: Owner, after: string | undefined): ChangeFeed {
-    const cursor = this.#cursor();
-    if (after === undefined) return { cursor, changes: [] };
-    const missed = this.#since(after);
-    if (!missed) return { cursor, changes: null };
-    const changes = missed
-      .filter((sent) => owns(owner, sent.change))
-      .map((sent) => ({ kind: sent.change.kind, record: sent.view }));
-    return { cursor, changes };
-  }
-
-  /**
-   * Starts sending the owner's changes to `follower` and answers like {@link changes}. Both happen
+   * Starts sending the owner's changes to `follower` and answers like {@link ChangeLog.changes}. Both happen
    * in one step, so that no change falls between the replay and the first pushed change.
    */
   follow(follower: Follower, after: string | undefined): { feed: ChangeFeed; unfollow: () => void } {
-    const feed = this.changes(follower.owner, after);
+    const feed = this.log.changes(follower.owner, after);
     this.#followers.add(follower);
     return { feed, unfollow: () => void this.#followers.delete(follower) };
   }
@@ -221,46 +186,21 @@ export class Streams {
     for (const stream of [...this.#open.values()]) stream.stop();
   }
 
-  /** Numbers the change, keeps it for replay and sends it to every stream that follows it. */
-  #publish(change: Change): void {
-    const seq = ++this.#seq;
-    const view = this.#view(change);
-    const text = `id: ${this.#boot}-${seq}\nevent: ${change.kind}\ndata: ${JSON.stringify(view)}\n\n`;
-    const message = JSON.stringify({ cursor: this.#cursor(), change: { kind: change.kind, record: view } });
-    this.#recent.push({ seq, change, view, text });
-    if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
-    for (const stream of this.#open.values()) if (stream.wanted(change)) stream.send(text);
-    for (const follower of this.#followers) if (owns(follower.owner, change)) follower.send(message);
-  }
-
-  /** The position after the latest change, as an event ID. */
-  #cursor(): string {
-    return `${this.#boot}-${this.#seq}`;
-  }
-
-  /** The changes after `lastEventId`, or undefined when they are not all known (another run, too old). */
-  #since(lastEventId: string | undefined): SentChange[] | undefined {
-    const match = /^([0-9a-f]{8})-(\d{1,15})$/.exec(lastEventId ?? '');
-    if (!match || match[1] !== this.#boot) return undefined;
-    const seq = Number(match[2]);
-    const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
-    if (seq > this.#seq || seq < oldest - 1) return undefined;
-    return this.#recent.filter((sent) => sent.seq > seq);
-  }
-
-  #view(change: Change): unknown {
-    switch (change.kind) {
-      case 'topic':
-        return topicView(change.record);
-      case 'generation':
-        return generationView(change.record);
-      case 'video':
-        return videoView(change.record, this.options.baseURL());
+  /** Sends a change of the log to every stream and socket that follows it (each form made once). */
+  #publish(logged: LoggedChange): void {
+    const { change } = logged;
+    let text: string | undefined;
+    for (const stream of this.#open.values()) if (stream.wanted(change)) stream.send((text ??= eventText(logged)));
+    let message: string | undefined;
+    for (const follower of this.#followers) {
+      if (!owns(follower.owner, change)) continue;
+      message ??= `{"cursor":${JSON.stringify(logged.id)},"change":{"kind":"${change.kind}","record":${logged.data}}}`;
+      follower.send(message);
     }
   }
 }
 
-/** Whether the change is of one of the owner's records. */
-function owns(owner: Owner, { record }: Change): boolean {
-  return record.partnerID === owner.partnerID && record.accountID === owner.accountID;
+/** A change of the log as a server-sent event. */
+function eventText({ id, change, data }: LoggedChange): string {
+  return `id: ${id}\nevent: ${change.kind}\ndata: ${data}\n\n`;
 }

@@ -1,8 +1,9 @@
 /**
- * Background jobs: topic searches, video generations and renders. Each moves its record through
- * PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, recording every step in the store
- * so that the status streams push it, with the job's progress (stage, fraction, time left; see
- * progress.ts) on the record.
+ * Background jobs: topic searches (topic-search.ts), video generations (generation.ts) and renders
+ * (here, with the render queue). Each moves its record through PENDING → PROCESSING → COMPLETE (or
+ * FAILED) over about `jobMs`, saving every step through the store's transitions (the store checks
+ * the order, writes and publishes), with the job's progress (stage, fraction, time left; see
+ * progress.ts) on the record. This file starts, resumes and stops them.
  *
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
@@ -11,63 +12,31 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
-import { downloadImage, imageURLsOf } from '../media/images.js';
+import { imageURLsOf } from '../media/images.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
-import { RenderError, renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { measureQuality } from '../media/quality.js';
-import { buildStoryboard, editedSources, type Storyboard } from '../media/storyboard.js';
-import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress, type JobKind, type Progress } from './progress.js';
-import { fetchSourcePage, SourceError } from '../media/source.js';
+import { RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
+import { editedSources, type Storyboard } from '../media/storyboard.js';
+import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress } from './progress.js';
 import {
-  advance,
   newId,
   nowISO,
   type Owner,
   type Store,
   type TopicRecord,
   type GenerationRecord,
-  type RenderRecord,
   type VideoRecord,
 } from '../store/store.js';
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
-
-/** Parameters of a generation, already validated. */
-export interface GenerationParams {
-  topicId: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
-  language: string;
-  videoInstructions?: string;
-}
-
-/**
- * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
- * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
- */
-export const FAIL_GENERATION_MARKER = '[fail]';
-
-/** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
-export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
-
-/** Where a video's files are, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
-export function videoFile(
-  mediaDir: string,
-  videoId: string,
-  kind: 'preview' | 'final',
-  ext: 'mp4' | 'jpg' | 'vtt' | 'txt',
-) {
-  return join(mediaDir, 'videos', `${videoId}-${kind}.${ext}`);
-}
-
-/** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
-const TOPIC_PENDING_SHARE = 0.1;
-/** Share of `jobMs` a generation spends PENDING. */
-const GENERATION_PENDING_SHARE = 0.2;
+import { generate, type GenerationParams } from './generation.js';
+import { describe, renderFailure, renderKind, track, type JobContext, type RenderDescription } from './job.js';
+import { searchTopic } from './topic-search.js';
 
 /** Runs the service's background jobs. */
 export class Jobs {
@@ -87,6 +56,8 @@ export class Jobs {
   readonly #egress: EgressPolicy;
   /** Topic searches fetching (their page or an image) at once, per account and in all. */
   readonly #searches: Slots;
+  /** What the jobs work with (job.ts). */
+  readonly #context: JobContext;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -130,6 +101,17 @@ export class Jobs {
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
+    this.#context = {
+      store,
+      jobMs: this.#jobMs,
+      fetchTimeoutMs: this.#fetchTimeoutMs,
+      mediaDir: this.#mediaDir,
+      egress: this.#egress,
+      searches: this.#searches,
+      signal: this.#closing.signal,
+      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare),
+      renderFiles: (board, name, progress) => this.#renderFiles(board, name, progress),
+    };
   }
 
   /** Saves a new PENDING topic and starts searching its source URL (already checked: http/https). */
@@ -146,8 +128,8 @@ export class Jobs {
       createdAt: now,
       updatedAt: now,
     };
-    this.#store.changed({ kind: 'topic', record: topic });
-    this.#run(() => this.#searchTopic(topic));
+    this.#store.insert({ kind: 'topic', record: topic });
+    this.#run(() => searchTopic(this.#context, topic));
     return topic;
   }
 
@@ -187,20 +169,21 @@ export class Jobs {
       renders: [],
       media: RENDER_FORMAT[this.#media],
     };
-    this.#store.changed({ kind: 'video', record: video });
-    this.#store.changed({ kind: 'generation', record: generation });
-    this.#run(() => this.#generate(generation));
+    this.#store.insert({ kind: 'video', record: video });
+    this.#store.insert({ kind: 'generation', record: generation });
+    this.#run(() => generate(this.#context, generation));
     return { generation, video };
   }
 
   /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
-  completeVideo(video: VideoRecord): void {
-    video.isCompleted = true;
-    video.updatedAt = nowISO();
-    video.renders = [
-      { format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) },
-    ];
-    this.#store.changed({ kind: 'video', record: video });
+  completeVideo(video: Readonly<VideoRecord>): void {
+    this.#store.update(
+      { kind: 'video', record: video },
+      {
+        isCompleted: true,
+        renders: [{ format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) }],
+      },
+    );
     this.#webhooks?.videoCompleted(video);
     this.#run(() => this.#render(video));
   }
@@ -211,7 +194,7 @@ export class Jobs {
    * is rendered again. The old preview is served until the new one is whole.
    */
   editScenes(
-    video: VideoRecord,
+    video: Readonly<VideoRecord>,
     scenes: readonly { heading: string; body?: string | undefined; narration: string; image: number | null }[],
     images: readonly string[],
   ): void {
@@ -221,26 +204,30 @@ export class Jobs {
     const topic = this.#store.topics.get(video.topicId ?? '');
     const urls = imageURLsOf(images, topic?.images ?? []);
     const before = board.scenes;
-    board.scenes = scenes.map((scene, index) => ({
-      kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
-      heading: scene.heading,
-      ...(scene.body ? { body: scene.body } : {}),
-      ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
-      narration: scene.narration,
-      start: index * length,
-      duration: length,
-      sources: editedSources(
-        before,
-        { ...scene, image: scene.image === null ? undefined : images[scene.image] },
-        topic?.sourceURL ?? '',
-        urls,
-      ),
-    }));
-    video.updatedAt = nowISO();
-    this.#store.changed({ kind: 'video', record: video });
+    const edited: Storyboard = {
+      ...board,
+      scenes: scenes.map((scene, index) => ({
+        kind: index === 0 ? 'title' : index === scenes.length - 1 ? 'closing' : 'content',
+        heading: scene.heading,
+        ...(scene.body ? { body: scene.body } : {}),
+        ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
+        narration: scene.narration,
+        start: index * length,
+        duration: length,
+        sources: editedSources(
+          before,
+          { ...scene, image: scene.image === null ? undefined : images[scene.image] },
+          topic?.sourceURL ?? '',
+          urls,
+        ),
+      })),
+    };
+    const change = { kind: 'video', record: video } as const;
+    this.#store.update(change, { storyboard: edited });
     this.#run(async () => {
+      let preview: RenderDescription;
       try {
-        video.preview = describe(await this.#renderFiles(board, `${video.id}-preview`));
+        preview = describe(await this.#renderFiles(edited, renderName(video.id, 'preview')));
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
@@ -249,20 +236,19 @@ export class Jobs {
         );
         return;
       }
-      video.hasPreview = true;
-      video.updatedAt = nowISO();
-      this.#store.changed({ kind: 'video', record: video });
+      this.#store.update(change, { preview, hasPreview: true });
     });
   }
 
   /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
   resume(): void {
     for (const topic of this.#store.topics.values()) {
-      if (topic.status === 'PENDING' || topic.status === 'PROCESSING') this.#run(() => this.#searchTopic(topic));
+      if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
+        this.#run(() => searchTopic(this.#context, topic));
     }
     for (const generation of this.#store.generations.values()) {
       if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
-        this.#run(() => this.#generate(generation));
+        this.#run(() => generate(this.#context, generation));
     }
     for (const video of this.#store.videos.values()) {
       if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
@@ -333,7 +319,7 @@ export class Jobs {
   #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
-      renderVideo(board, join(this.#mediaDir, 'videos'), name, {
+      renderVideo(board, videosDir(this.#mediaDir), name, {
         signal: this.#closing.signal,
         progress,
         cache: this.#cache,
@@ -359,152 +345,20 @@ export class Jobs {
     }
   }
 
-  async #searchTopic(topic: TopicRecord): Promise<void> {
-    const started = Date.now();
-    const change = { kind: 'topic', record: topic } as const;
-    const progress = new ProgressTracker(topic, 'topic', () => this.#store.changed(change));
-    if (topic.status === 'PENDING') {
-      await this.#waitTicking(this.#jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
-    }
-    // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
-    // started, only so many read pages and decode images at once.
-    const account = `${topic.partnerID}/${topic.accountID}`;
-    let page;
-    try {
-      page = await this.#searches.run(account, () => {
-        this.#closing.signal.throwIfAborted();
-        if (topic.status === 'PENDING') {
-          advance(topic, 'PROCESSING');
-          if (!progress.stage('reading_page')) this.#store.changed(change);
-        }
-        progress.stage('reading_page');
-        return fetchSourcePage(topic.sourceURL, {
-          timeoutMs: this.#fetchTimeoutMs,
-          signal: this.#closing.signal,
-          egress: this.#egress,
-        });
-      });
-    } catch (error) {
-      if (!(error instanceof SourceError)) throw error;
-      progress.fail();
-      advance(topic, 'FAILED', { code: error.code, message: error.message });
-      this.#store.changed(change);
-      return;
-    }
-    // The topic fills in while PROCESSING, as the real service streams it: text first, then the
-    // images one by one over the rest of the job's time.
-    topic.title = page.title ?? new URL(topic.sourceURL).hostname;
-    if (page.description !== undefined) topic.description = page.description;
-    if (page.siteName !== undefined) topic.siteName = page.siteName;
-    topic.headings = page.headings;
-    topic.sentences = page.sentences;
-    topic.images = [];
-    topic.files = [];
-    topic.updatedAt = nowISO();
-    if (!progress.stage('collecting_images')) this.#store.changed(change);
-    const steps = page.images.length + 1;
-    const stepMs = Math.max(0, started + this.#jobMs - Date.now()) / steps;
-    for (const [index, image] of page.images.entries()) {
-      await this.#waitTicking(stepMs, (share) => progress.within((index + share) / steps));
-      // The service keeps its own copy (videos and the studio never hot-link the source site), in
-      // both media modes when it has a media folder; an image that cannot be used is left out of
-      // the video and the studio's pictures, not of the topic's `images`.
-      if (this.#mediaDir !== '') {
-        const kept = await this.#searches.run(account, () =>
-          downloadImage(image, join(this.#mediaDir, 'topics', topic.id), index, {
-            timeoutMs: this.#fetchTimeoutMs,
-            signal: this.#closing.signal,
-            egress: this.#egress,
-          }),
-        );
-        if ('file' in kept) topic.files.push(kept.file);
-      }
-      topic.images.push(image);
-      topic.updatedAt = nowISO();
-      progress.note((index + 1) / steps);
-      this.#store.changed(change);
-    }
-    await this.#waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
-    progress.stage('finishing');
-    progress.complete();
-    advance(topic, 'COMPLETE');
-    this.#store.changed(change);
-  }
-
-  async #generate(generation: GenerationRecord): Promise<void> {
-    const started = Date.now();
-    const change = { kind: 'generation', record: generation } as const;
-    const video = this.#store.videos.get(generation.videoId);
-    const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
-    const progress = new ProgressTracker(generation, kind, () => this.#store.changed(change));
-    if (generation.status === 'PENDING') {
-      await this.#waitTicking(this.#jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
-      advance(generation, 'PROCESSING');
-      if (!progress.stage('writing_storyboard')) this.#store.changed(change);
-    }
-    progress.stage('writing_storyboard');
-    await this.#waitTicking(started + this.#jobMs - Date.now(), (share) => progress.within(share));
-    if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
-      progress.fail();
-      advance(generation, 'FAILED', {
-        code: 'generation_failed',
-        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
-      });
-      this.#store.changed(change);
-      return;
-    }
-    // The video gets its thumbnail (and, with real media, its preview render) before the generation
-    // says COMPLETE, so a page reacting to COMPLETE finds the video ready.
-    if (video?.media === 'mp4') {
-      const topic = this.#store.topics.get(generation.topicId);
-      video.storyboard = buildStoryboard(
-        {
-          sourceURL: topic?.sourceURL ?? 'http://localhost/',
-          ...(topic?.title !== undefined ? { title: topic.title } : {}),
-          ...(topic?.description !== undefined ? { description: topic.description } : {}),
-          ...(topic?.siteName !== undefined ? { siteName: topic.siteName } : {}),
-          headings: topic?.headings ?? [],
-          sentences: topic?.sentences ?? [],
-          images: topic?.files ?? [],
-          imageURLs: imageURLsOf(topic?.files ?? [], topic?.images ?? []),
-        },
-        generation,
-      );
-      try {
-        video.preview = describe(await this.#renderFiles(video.storyboard!, `${video.id}-preview`, progress));
-      } catch (error) {
-        const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
-        progress.fail();
-        advance(generation, 'FAILED', { code: failure.code, message: `The preview render failed: ${failure.message}` });
-        this.#store.changed(change);
-        return;
-      }
-      video.hasPreview = true;
-    }
-    progress.stage('finishing');
-    if (video) {
-      video.hasThumbnail = true;
-      video.updatedAt = nowISO();
-      this.#store.changed({ kind: 'video', record: video });
-    }
-    progress.complete();
-    advance(generation, 'COMPLETE');
-    this.#store.changed(change);
-  }
-
-  async #render(video: VideoRecord): Promise<void> {
+  async #render(video: Readonly<VideoRecord>): Promise<void> {
     // The progress is the first render's (a video has one), given to every render at the end.
-    const first: { progress?: Progress } = video.renders[0] ?? {};
-    const progress = new ProgressTracker(first, renderKind(video), () =>
-      this.#store.changed({ kind: 'video', record: video }),
+    const change = { kind: 'video', record: video } as const;
+    const progress = track(video.renders[0]?.progress, renderKind(video), (current) =>
+      this.#store.progressed(change, {
+        renders: video.renders.map((render, index) => (index === 0 ? { ...render, progress: current } : render)),
+      }),
     );
     let quality: RenderQuality | undefined;
     let made: RenderDescription | undefined;
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        const files = await this.#renderFiles(board, `${video.id}-final`, progress);
+        const files = await this.#renderFiles(board, renderName(video.id, 'final'), progress);
         made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
         quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
@@ -516,13 +370,7 @@ export class Jobs {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
         progress.fail();
-        for (const render of video.renders) {
-          render.progress = first.progress!;
-          if (render.status === 'PENDING') advance(render, 'PROCESSING');
-          if (render.status === 'PROCESSING') advance(render, 'FAILED', failure);
-        }
-        video.updatedAt = nowISO();
-        this.#store.changed({ kind: 'video', record: video });
+        this.#store.advanceRenders(video, 'FAILED', progress.current, { error: failure });
         return;
       }
     } else {
@@ -531,56 +379,11 @@ export class Jobs {
       progress.stage('finishing');
     }
     progress.complete();
-    const now = nowISO();
-    for (const render of video.renders) {
-      render.progress = first.progress!;
-      if (render.status === 'PENDING') advance(render, 'PROCESSING');
-      if (render.status === 'PROCESSING') {
-        advance(render, 'COMPLETE');
-        render.renderedAt = now;
-        if (quality) render.quality = quality;
-        if (made) Object.assign(render, made);
-      }
-    }
-    video.updatedAt = now;
-    this.#store.changed({ kind: 'video', record: video });
+    this.#store.advanceRenders(video, 'COMPLETE', progress.current, {
+      renderedAt: nowISO(),
+      ...(quality ? { quality } : {}),
+      ...made,
+    });
     this.#webhooks?.videoRendered(video);
   }
-}
-
-/** The errors of a file that could not be written for want of space (a disk or quota full, a file-size limit). */
-const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
-/** The same, as ffmpeg reports them in its last lines. */
-const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too large/i;
-
-/**
- * What a render that did not finish ends with (its record's `error`): `storage_full` when the
- * media folder's disk refused its files (from the service's own writes or ffmpeg's), else the
- * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
- */
-export function renderFailure(error: unknown): { code: string; message: string } | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (
-    (typeof code === 'string' && STORAGE_FULL.has(code)) ||
-    (error instanceof RenderError && STORAGE_FULL_TEXT.test(error.message))
-  ) {
-    return {
-      code: 'storage_full',
-      message:
-        "The render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
-    };
-  }
-  return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
-}
-
-/** What a render record keeps of a finished render: its files' hashes and what it did. */
-type RenderDescription = Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
-
-function describe({ sha256, stats }: RenderedFiles): RenderDescription {
-  return { sha256: { ...sha256 }, stats: { ...stats } };
-}
-
-/** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */
-function renderKind(video: VideoRecord): JobKind {
-  return video.media === 'mp4' && video.storyboard ? 'renderReal' : 'render';
 }

@@ -59,8 +59,8 @@ const order = (stage: ProgressStage): number => PROGRESS_STAGES.indexOf(stage);
 const round = (fraction: number): number => Math.round(fraction * 1000) / 1000;
 
 /**
- * Tracks one job's progress on its record (`record.progress`) and publishes the record through
- * `publish` as the rules above allow. `now` is for tests.
+ * Tracks one job's progress in `record.progress` (the job's own copy: jobs/job.ts `track`) and
+ * calls `publish` as the rules above allow. `now` is for tests.
  */
 export class ProgressTracker implements ProgressReporter {
   readonly #record: { progress?: Progress };
@@ -92,15 +92,19 @@ export class ProgressTracker implements ProgressReporter {
     return this.#record.progress!;
   }
 
-  /** Enters `stage` and publishes it; false when it published nothing (the job is already past it). */
-  stage(stage: ProgressStage): boolean {
+  /**
+   * Enters `stage` and publishes it; false when it published nothing (the job is already past it).
+   * With `publish` false the caller publishes it, in the same step as the status it moves.
+   */
+  stage(stage: ProgressStage, publish = true): boolean {
     if (order(stage) <= order(this.#stage)) return false;
     this.#stage = stage;
     if (order(stage) <= order(this.current.stage)) return false;
     const last = this.current.fraction;
     // A stage change is always sent, with a greater fraction than the update before it.
     this.#set(stage, Math.min(0.999, Math.max(this.#plan[stage] ?? last, round(last + 0.001))));
-    this.#send();
+    if (publish) this.#send();
+    else this.#sentAt = this.#now();
     return true;
   }
 

@@ -15,12 +15,15 @@
  */
 import { QUALITY_LIMITS } from './quality.js';
 import { SentenceSplitter } from './source/sentences.js';
-import type { SceneSources } from 'video-plugin/internal';
+import type { AspectRatio, Duration, SceneSources } from 'video-plugin/internal';
 
 export type { SceneSources };
 
 /** The aspect ratios and their standard resolutions. */
-export const RESOLUTIONS = { '16:9': [1280, 720], '4:5': [1080, 1350] } as const;
+export const RESOLUTIONS = { '16:9': [1280, 720], '4:5': [1080, 1350] } as const satisfies Record<
+  AspectRatio,
+  readonly [number, number]
+>;
 /** Frames per second of every render. */
 export const FPS = 25;
 
@@ -120,8 +123,8 @@ export interface StoryboardSource {
 }
 
 export interface StoryboardParams {
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   videoInstructions?: string;
 }
@@ -169,8 +172,8 @@ export function styleOf(instructions = ''): { palette: Palette; pace: Pace } {
 }
 
 /** How many scenes a video of `duration` seconds has at `pace`. */
-export function sceneCount(duration: 5 | 15 | 30, pace: Pace): number {
-  const base = { 5: 2, 15: 4, 30: 6 }[duration];
+export function sceneCount(duration: Duration, pace: Pace): number {
+  const base = ({ 5: 2, 15: 4, 30: 6 } as const satisfies Record<Duration, number>)[duration];
   if (duration === 5) return base;
   return base + (pace === 'brisk' ? 1 : pace === 'calm' ? -1 : 0);
 }

@@ -2,11 +2,19 @@
  * What the service keeps: the records of each kind, as the API, the jobs and the database see
  * them. Plain JSON data: the database stores each record as it is here.
  */
-import type { WebhookEvent, Progress, RenderQuality, RenderStats } from 'video-plugin/internal';
+import type {
+  ActionStatus,
+  AspectRatio,
+  Duration,
+  WebhookEvent,
+  Progress,
+  RenderQuality,
+  RenderStats,
+} from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
 
-/** Status of a topic search, a generation or a render. */
-export type Status = 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** Status of a topic search, a generation or a render: the contract's (`STATUSES`). */
+export type Status = ActionStatus;
 /** Why a background action failed. */
 export interface StatusError {
   code: string;
@@ -77,8 +85,8 @@ export interface GenerationRecord extends Owner, StatusRecord {
   requestId: string;
   videoId: string;
   topicId: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   videoInstructions?: string;
   createdAt: string;
@@ -114,8 +122,8 @@ export interface VideoRecord extends Owner {
   topicId?: string;
   /** The generation that made this video. */
   requestId?: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   createdAt: string;
   updatedAt: string;
@@ -182,4 +190,18 @@ export interface Snapshot {
   outbox: DeliveryRecord[];
   /** Unexpired idempotency keys (none in a 0.1 JSON data file). */
   idempotencyKeys?: IdempotencyRecord[];
+}
+
+/** The fields of a topic, generation or video that never change, or change only through a transition. */
+type Fixed = keyof Owner | 'id' | 'requestId' | 'videoId' | 'topicId' | 'createdAt' | 'updatedAt' | 'status' | 'error';
+
+type RecordOf<K extends Change['kind']> = Extract<Change, { kind: K }>['record'];
+
+/** What {@link Store.update} may change on a record of kind `K`. */
+export type Patch<K extends Change['kind']> = Partial<Omit<RecordOf<K>, Fixed>>;
+
+/** A stored record as the jobs and the routes name it to the store: its kind, and the record they read. */
+export interface RecordRef<K extends Change['kind'] = Change['kind']> {
+  kind: K;
+  record: Readonly<RecordOf<K>>;
 }

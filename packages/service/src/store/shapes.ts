@@ -3,8 +3,9 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type { RenderFiles, RenderStats, Progress, RenderQuality } from 'video-plugin/internal';
+import type { AspectRatio, Duration, RenderFiles, RenderStats, Progress, RenderQuality } from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
+import { MEDIA_FILES, SVG_TYPE, topicPicturePath, videoMediaURL, type MediaFileName } from '../media/files.js';
 import type {
   AccountRecord,
   GenerationRecord,
@@ -14,24 +15,6 @@ import type {
   TopicRecord,
   VideoRecord,
 } from './store.js';
-
-/**
- * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves
- * (`preview`, made when the generation completes; `final`, when the video is completed), and the
- * type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt` are the
- * final render's `files`.
- */
-export const MEDIA_FILES = {
-  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
-  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
-  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
-  'poster.jpg': { kind: 'final', ext: 'jpg', type: 'image/jpeg' },
-  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-  'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
-} as const satisfies Record<string, { kind: 'preview' | 'final'; ext: 'mp4' | 'jpg' | 'vtt' | 'txt'; type: string }>;
-/** Type of the SVG stand-ins of `media: placeholder` (`render.svg`, `thumbnail.svg`, `poster.svg`). */
-export const SVG_TYPE = 'image/svg+xml';
 
 /** An account as the API returns it. */
 export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
@@ -72,8 +55,8 @@ export interface VideoView {
   id: string;
   name: string;
   topicId?: string;
-  aspectRatio: '16:9' | '4:5';
-  duration: 5 | 15 | 30;
+  aspectRatio: AspectRatio;
+  duration: Duration;
   language: string;
   createdAt: string;
   updatedAt: string;
@@ -120,11 +103,6 @@ export function topicView(topic: TopicRecord): TopicView {
   };
 }
 
-/** Where a topic's kept image `file` is served (`/media/topics/<topicId>/<name>`, see http/static.ts). */
-export function topicPicturePath(topicId: string, file: string): string {
-  return `/media/topics/${encodeURIComponent(topicId)}/${file.split('/').pop()}`;
-}
-
 /** The generation without its owner and parameters. */
 export function generationView(generation: GenerationRecord): GenerationView {
   return {
@@ -139,7 +117,7 @@ export function generationView(generation: GenerationRecord): GenerationView {
 
 /** The video with absolute media URLs under `baseURL` (the service's origin). */
 export function videoView(video: VideoRecord, baseURL: string): VideoView {
-  const media = `${baseURL}/media/videos/${encodeURIComponent(video.id)}`;
+  const media = videoMediaURL(baseURL, video.id);
   return {
     id: video.id,
     name: video.name,
@@ -176,7 +154,7 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
  */
 function renderFiles(video: VideoRecord, media: string, { format, sha256 }: RenderRecord): RenderFiles {
   if (video.media === 'mp4') {
-    const file = (name: keyof typeof MEDIA_FILES, hash: string | undefined) => ({
+    const file = (name: MediaFileName, hash: string | undefined) => ({
       url: `${media}/${name}`,
       type: MEDIA_FILES[name].type,
       ...(hash ? { sha256: hash } : {}),

@@ -2,7 +2,7 @@
 // tmpfs, small-disk.ts), filled to the last byte while ffmpeg encodes: the render ends FAILED with
 // `storage_full` at its stage, nothing of it is served or left in the folder, the database (on
 // another disk) is intact, and the next render after the space is back succeeds. ENOSPC is what
-// this proves; EDQUOT and EFBIG (a quota, a file-size limit) are mapped alike (jobs.ts, renderFailure).
+// this proves; EDQUOT and EFBIG (a quota, a file-size limit) are mapped alike (jobs/job.ts, renderFailure).
 import assert from 'node:assert/strict';
 import { kill } from 'node:process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

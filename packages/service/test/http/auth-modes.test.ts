@@ -2,7 +2,7 @@
 // studio sign-in answers 403 and creates nothing, enters nothing and fires no webhook.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseCommandLine, UsageError } from '../../src/config.js';
+import { parseCommandLine, UsageError } from '../../src/command-line.js';
 import { createAccountToken, loginAccountToken } from '../../../../src/server/index.js';
 import { api, serve, startTestService } from '../support/helpers.js';
 

@@ -4,7 +4,7 @@
 // for a cursor it cannot replay from; a session in the Authorization header, nothing else.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { REPLAY_LIMIT } from '../../src/http/stream.js';
+import { REPLAY_LIMIT } from '../../src/http/changes.js';
 import {
   EventStream,
   PARTNER,

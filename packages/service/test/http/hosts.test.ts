@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { hostAllowed, hostName } from '../../src/http/hosts.js';
-import { parseCommandLine } from '../../src/config.js';
+import { parseCommandLine } from '../../src/command-line.js';
 import { startTestService } from '../support/helpers.js';
 
 const service = await startTestService({ publicHosts: ['Video.Example.com'] });

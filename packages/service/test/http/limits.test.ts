@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { createAccountToken } from '../../../../src/server/index.js';
 import { Budgets, DEFAULT_LIMITS, LIMIT_NAMES } from '../../src/http/limits.js';
 import { Slots } from '../../src/jobs/slots.js';
-import { parseCommandLine, resolveConfig, UsageError } from '../../src/config.js';
+import { resolveConfig } from '../../src/config.js';
+import { parseCommandLine, UsageError } from '../../src/command-line.js';
 import { errorText } from '../../src/pages/i18n.js';
 import { api, createAccount, PARTNER, SECRET, serve, startTestService } from '../support/helpers.js';
 

@@ -13,7 +13,7 @@ import { resolveConfig } from '../../src/config.js';
 import { AUTH_MS, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../src/http/live.js';
 import { sessionOf } from '../../src/auth/sessions.js';
 import type { RunningService } from '../../src/server.js';
-import { Store, newId, nowISO } from '../../src/store/store.js';
+import { Store, newId, nowISO, type TopicRecord } from '../../src/store/store.js';
 import { MAX_UNSENT_BYTES, Streams } from '../../src/http/stream.js';
 import {
   EventStream,
@@ -297,7 +297,16 @@ async function limitedService(maxUnsentBytes: number) {
   });
   const owner = { partnerID: PARTNER, accountID: newId('acct') };
   store.addAccount({ ...owner, id: owner.accountID, createdAt: nowISO(), updatedAt: nowISO() });
-  const topic = { ...owner, id: newId('topic'), requestId: newId('search'), sourceURL: 'https://shop.example/' };
+  const topic: TopicRecord = {
+    ...owner,
+    id: newId('topic'),
+    requestId: newId('search'),
+    sourceURL: 'https://shop.example/',
+    status: 'PROCESSING',
+    images: [],
+    createdAt: nowISO(),
+    updatedAt: nowISO(),
+  };
   let published = 0;
   return {
     url: origin,
@@ -314,10 +323,9 @@ async function limitedService(maxUnsentBytes: number) {
       let bytes = 0;
       while (!done() && bytes < 32 * 1024 * 1024) {
         const description = `${++published} `.padEnd(CHANGE_BYTES, 'x');
-        store.changed({
-          kind: 'topic',
-          record: { ...topic, status: 'PROCESSING', description, images: [], createdAt: nowISO(), updatedAt: nowISO() },
-        });
+        const held = store.topics.get(topic.id);
+        if (held) store.update({ kind: 'topic', record: held }, { description });
+        else store.insert({ kind: 'topic', record: { ...topic, description } });
         bytes += CHANGE_BYTES;
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -8,7 +8,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { videoFile } from '../../src/jobs/jobs.js';
+import { videoFile } from '../../src/media/files.js';
 import { pluginPageHtml } from '../../src/http/page-html.js';
 import { picture } from '../support/media-helpers.js';
 import { EventStream, api, createAccount, serve, startTestService, statusesUntilFinal } from '../support/helpers.js';

@@ -26,5 +26,5 @@ export const events: Handler = (request) => {
 export const changes: Handler = (request) => {
   const { owner } = authenticate(request);
   const after = request.url.searchParams.get('after') ?? undefined;
-  return { status: 200, body: request.ctx.streams.changes(owner, after) };
+  return { status: 200, body: request.ctx.streams.log.changes(owner, after) };
 };

@@ -1,8 +1,8 @@
 /** Videos: listing, reading, saving the name and scenes, the storyboard, completing. */
 import * as z from 'zod/mini';
 import { InvalidParameterError, InvalidStateError, strictObject } from 'video-plugin/internal';
-import { nowISO } from '../../store/store.js';
-import { topicPicturePath, videoView } from '../../store/shapes.js';
+import { topicPicturePath } from '../../media/files.js';
+import { videoView } from '../../store/shapes.js';
 import { authenticate, body, spend, type Handler } from './request.js';
 
 const SceneInput = strictObject({
@@ -72,11 +72,7 @@ export const renameVideo: Handler = async (request) => {
   // The scenes and the name are saved together, or neither is.
   store.transaction(() => {
     if (scenes !== undefined) request.ctx.jobs.editScenes(video, scenes, images);
-    if (name !== undefined && video.name !== name) {
-      video.name = name;
-      video.updatedAt = nowISO();
-      store.changed({ kind: 'video', record: video });
-    }
+    if (name !== undefined && video.name !== name) store.update({ kind: 'video', record: video }, { name });
   });
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };

@@ -1,0 +1,263 @@
+/**
+ * The `video-plugin-service` command line: its usage text, and the flags and environment variables
+ * read into the options of config.ts (which checks them, as it checks `startService()`'s).
+ */
+import { parseArgs } from 'node:util';
+import { secretProblem } from 'video-plugin/internal';
+import {
+  AUTH_MODES,
+  DEFAULT_HOST,
+  DEFAULT_JOB_MS,
+  DEFAULT_PORT,
+  DEFAULT_WEBHOOK_MAX_RETRY_MS,
+  DEFAULT_WEBHOOK_RETRY_FOR_MS,
+  DEFAULT_WEBHOOK_RETRY_MS,
+  DEMO_PARTNER_ID,
+  DEMO_SECRET,
+  EVENT_RETENTION_MS,
+  MAX_SESSION_AGE_MS,
+  MAX_WEBHOOK_RETRY_MS,
+  webhookURLProblem,
+  type AuthMode,
+  type ServiceOptions,
+} from './config.js';
+import { parseOriginPattern } from './origins.js';
+import { LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
+import { DEFAULT_SEARCH_SLOTS } from './jobs/slots.js';
+
+/** Usage text of the `video-plugin-service` command. */
+export const USAGE = `Usage: video-plugin-service [options]
+
+Runs the local video-plugin service: the pages shown in the plugin's iframe and their JSON API.
+
+Options:
+  --port N               port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)   env VIDEO_PLUGIN_PORT
+  --host HOST            interface to listen on (default ${DEFAULT_HOST})
+  --public-host NAME     a host name the service answers to besides IP addresses and localhost
+                         (any other Host header gets 403: DNS rebinding); repeatable
+  --allow-private-sources  let topic searches, images and webhooks reach private addresses
+                         (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); loopback is allowed
+                         while the service listens on loopback; link-local never
+  --partner ID           partner ID accepted in tokens (default ${DEMO_PARTNER_ID})        env VIDEO_PLUGIN_PARTNER_ID
+  --secret SECRET        that partner's HS256 secret for its account tokens, at least 32 bytes
+                         (default: a demo secret, printed)                     env VIDEO_PLUGIN_SECRET
+  --webhook-secret SECRET  the secret its webhooks are signed with and its event log is read
+                         with, at least 32 bytes, never the --secret; repeatable during a roll:
+                         the first signs, any reads (default with the demo secret: a demo
+                         webhook secret, printed; required with --webhook-url otherwise)
+                                                                       env VIDEO_PLUGIN_WEBHOOK_SECRET
+  --allowed-origin ORIGIN  page origin allowed to embed the plugin; repeatable
+                         (default http://localhost:* and http://127.0.0.1:*)
+  --job-ms N             how long a topic search or generation takes, in ms (default ${DEFAULT_JOB_MS})
+                                                                                 env VIDEO_PLUGIN_JOB_MS
+  --data FILE            keep all data in FILE, an SQLite database, across restarts (default: memory)
+  --media real|placeholder  real MP4 videos with a voiceover (default), or instant SVG stand-ins
+                         for tests that never look at the video
+  --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
+                         else a temporary folder removed at exit)
+  --render-concurrency N renders at once (default: the number of cores)
+  --auth-mode MODE       how the partner's users sign in: jwt (tokens from its back end) or
+                         uncontrolled (the studio's own email sign-in); repeatable (default both)
+  --session-idle-ms N    end a session after N ms without a call (default 86400000, 24 h)
+  --session-max-age-ms N end a session N ms after its login (default 2592000000, 30 days)
+  --limit NAME=B/M       a budget: at most B calls at once and M a minute, e.g.
+                         topicSearches.account=10/60; NAME=off lifts it; repeatable
+                         (NAME: signIn, tokens, topicSearches, generations or renders, then
+                         .ip, .account or .partner; defaults in docs/service.md "Limits")
+  --searches-at-once N   topic searches fetching at once in all (default ${DEFAULT_SEARCH_SLOTS.total}; ${DEFAULT_SEARCH_SLOTS.perAccount} per account)
+  --webhook-url URL      post the partner's signed events (account.created, video.completed,
+                         video.rendered) to URL, http or https; repeatable (default: none)
+  --webhook-retry-ms N   wait before a webhook's first retry, doubled for each next one
+                         (default ${DEFAULT_WEBHOOK_RETRY_MS})
+  --webhook-max-retry-ms N  longest wait between two tries (default ${DEFAULT_WEBHOOK_MAX_RETRY_MS}: 1 hour)
+  --webhook-retry-for-ms N  how long a delivery is retried from its event (default
+                         ${DEFAULT_WEBHOOK_RETRY_FOR_MS}: 3 days); every event stays 30 days in the
+                         event log (GET /api/partner/events) either way
+  -h, --help             show this help
+
+Flags win over environment variables.`;
+
+/** A command-line mistake: the message says what to fix. The command exits with status 2. */
+export class UsageError extends Error {}
+
+/** The command line, understood: either a request for help or the options to start with. */
+export type CommandLine = { help: true } | { help: false; options: ServiceOptions };
+
+/** Reads the flags (and the environment variables they override) into service options. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CommandLine {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'public-host': { type: 'string', multiple: true },
+        'allow-private-sources': { type: 'boolean' },
+        partner: { type: 'string' },
+        secret: { type: 'string' },
+        'allowed-origin': { type: 'string', multiple: true },
+        'job-ms': { type: 'string' },
+        data: { type: 'string' },
+        media: { type: 'string' },
+        'media-dir': { type: 'string' },
+        'render-concurrency': { type: 'string' },
+        'webhook-url': { type: 'string', multiple: true },
+        'webhook-secret': { type: 'string', multiple: true },
+        'webhook-retry-ms': { type: 'string' },
+        'webhook-max-retry-ms': { type: 'string' },
+        'webhook-retry-for-ms': { type: 'string' },
+        'auth-mode': { type: 'string', multiple: true },
+        'session-idle-ms': { type: 'string' },
+        'session-max-age-ms': { type: 'string' },
+        limit: { type: 'string', multiple: true },
+        'searches-at-once': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { help: true };
+
+  const port = wholeNumber('--port', values.port, 'VIDEO_PLUGIN_PORT', env.VIDEO_PLUGIN_PORT, 65535);
+  const jobMs = wholeNumber('--job-ms', values['job-ms'], 'VIDEO_PLUGIN_JOB_MS', env.VIDEO_PLUGIN_JOB_MS, 600_000);
+  const partnerID = nonEmpty('--partner', values.partner, env.VIDEO_PLUGIN_PARTNER_ID);
+  const secret = nonEmpty('--secret', values.secret, env.VIDEO_PLUGIN_SECRET);
+  const secretFault =
+    secret === undefined ? undefined : secretProblem(secret, 'the partner secret you give your back end');
+  if (secretFault) throw new UsageError(`--secret ${secretFault}.`);
+  const webhookSecrets =
+    values['webhook-secret'] ?? (env.VIDEO_PLUGIN_WEBHOOK_SECRET ? [env.VIDEO_PLUGIN_WEBHOOK_SECRET] : undefined);
+  for (const webhookSecret of webhookSecrets ?? []) {
+    const fault = secretProblem(webhookSecret, 'a webhook secret distinct from --secret');
+    if (fault) throw new UsageError(`--webhook-secret ${fault}.`);
+    if (webhookSecret === (secret ?? DEMO_SECRET)) {
+      throw new UsageError(
+        '--webhook-secret must differ from --secret: whoever verifies webhooks must not be able to mint login tokens.',
+      );
+    }
+  }
+  const retry = (flag: string, max: number) =>
+    wholeNumber(flag, values[flag.slice(2) as 'webhook-retry-ms'], '', undefined, max);
+  const webhookRetryMs = retry('--webhook-retry-ms', MAX_WEBHOOK_RETRY_MS);
+  const webhookMaxRetryMs = retry('--webhook-max-retry-ms', MAX_WEBHOOK_RETRY_MS);
+  const webhookRetryForMs = retry('--webhook-retry-for-ms', EVENT_RETENTION_MS);
+  const allowedOrigins = values['allowed-origin'];
+  for (const origin of allowedOrigins ?? []) {
+    const pattern = parseOriginPattern(origin);
+    if (typeof pattern === 'string') throw new UsageError(`--allowed-origin: ${pattern}.`);
+  }
+  if (values.host === '') throw new UsageError('--host must not be empty.');
+  if (values.data === '') throw new UsageError('--data must name a file.');
+  if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
+    throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
+  }
+  if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
+  const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
+  if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
+  const authModes = values['auth-mode'];
+  for (const mode of authModes ?? []) {
+    if (!(AUTH_MODES as readonly string[]).includes(mode)) {
+      throw new UsageError(`--auth-mode must be ${AUTH_MODES.join(' or ')} (got "${mode}").`);
+    }
+  }
+  const sessionIdleMs = wholeNumber('--session-idle-ms', values['session-idle-ms'], '', undefined, MAX_SESSION_AGE_MS);
+  const sessionMaxAgeMs = wholeNumber(
+    '--session-max-age-ms',
+    values['session-max-age-ms'],
+    '',
+    undefined,
+    MAX_SESSION_AGE_MS,
+  );
+  const searchesAtOnce = wholeNumber('--searches-at-once', values['searches-at-once'], '', undefined, 256);
+  if (searchesAtOnce === 0) throw new UsageError('--searches-at-once must be at least 1.');
+  const limits = parseLimits(values.limit ?? []);
+  const webhookURLs = values['webhook-url'];
+  for (const url of webhookURLs ?? []) {
+    const problem = webhookURLProblem(url);
+    if (problem) throw new UsageError(`--webhook-url ${problem} (got "${url}").`);
+  }
+
+  const options: ServiceOptions = {
+    partners: [
+      {
+        id: partnerID ?? DEMO_PARTNER_ID,
+        secret: secret ?? DEMO_SECRET,
+        ...(webhookSecrets ? { webhookSecrets } : {}),
+        ...(allowedOrigins ? { allowedOrigins } : {}),
+        ...(webhookURLs ? { webhookURLs } : {}),
+        ...(authModes ? { authModes: authModes as AuthMode[] } : {}),
+      },
+    ],
+  };
+  if (port !== undefined) options.port = port;
+  if (jobMs !== undefined) options.jobMs = jobMs;
+  if (values.host !== undefined) options.host = values.host;
+  if (values['public-host'] !== undefined) options.publicHosts = values['public-host'];
+  if (values['allow-private-sources']) options.allowPrivateSources = true;
+  if (values.data !== undefined) options.dataFile = values.data;
+  if (values.media !== undefined) options.media = values.media;
+  if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
+  if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;
+  if (webhookRetryMs !== undefined) options.webhookRetryMs = webhookRetryMs;
+  if (webhookMaxRetryMs !== undefined) options.webhookMaxRetryMs = webhookMaxRetryMs;
+  if (webhookRetryForMs !== undefined) options.webhookRetryForMs = webhookRetryForMs;
+  if (sessionIdleMs !== undefined) options.sessionIdleMs = sessionIdleMs;
+  if (sessionMaxAgeMs !== undefined) options.sessionMaxAgeMs = sessionMaxAgeMs;
+  if (limits) options.limits = limits;
+  if (searchesAtOnce !== undefined) {
+    options.searchSlots = {
+      total: searchesAtOnce,
+      perAccount: Math.min(DEFAULT_SEARCH_SLOTS.perAccount, searchesAtOnce),
+    };
+  }
+  return { help: false, options };
+}
+
+/** `--limit NAME=BURST/PER_MINUTE` or `NAME=off`, each of them. */
+function parseLimits(texts: readonly string[]): Partial<Record<LimitName, Bucket | false>> | undefined {
+  if (texts.length === 0) return undefined;
+  const limits: Partial<Record<LimitName, Bucket | false>> = {};
+  for (const text of texts) {
+    const [, name, value] = /^([^=]+)=(.*)$/.exec(text) ?? [];
+    if (!name || !(LIMIT_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--limit must name a budget, e.g. topicSearches.account=10/60 (got "${text}"); the names: ${LIMIT_NAMES.join(', ')}.`,
+      );
+    }
+    if (value === 'off') {
+      limits[name as LimitName] = false;
+      continue;
+    }
+    const [, burst, perMinute] = /^(\d+)\/(\d+)$/.exec(value ?? '') ?? [];
+    if (!burst || !perMinute || Number(burst) < 1 || Number(perMinute) < 1) {
+      throw new UsageError(
+        `--limit ${name} must be BURST/PER_MINUTE, two whole numbers from 1, e.g. ${name}=10/60, or off (got "${value}").`,
+      );
+    }
+    limits[name as LimitName] = { burst: Number(burst), perMinute: Number(perMinute) };
+  }
+  return limits;
+}
+
+function wholeNumber(
+  flag: string,
+  flagValue: string | undefined,
+  envName: string,
+  envValue: string | undefined,
+  max: number,
+): number | undefined {
+  const [source, text] = flagValue !== undefined ? [flag, flagValue] : [envName, envValue || undefined];
+  if (text === undefined) return undefined;
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value <= max)) throw new UsageError(`${source} must be a whole number from 0 to ${max} (got "${text}").`);
+  return value;
+}
+
+function nonEmpty(flag: string, flagValue: string | undefined, envValue: string | undefined): string | undefined {
+  if (flagValue === '') throw new UsageError(`${flag} must not be empty.`);
+  return flagValue ?? (envValue || undefined);
+}

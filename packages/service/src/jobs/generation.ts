@@ -1,0 +1,96 @@
+/**
+ * The generation job: PENDING, then PROCESSING while it writes the storyboard and (real media)
+ * renders the preview, then COMPLETE with the video's thumbnail ready (or FAILED). Every step is
+ * saved and published through the store.
+ */
+import type { AspectRatio, Duration } from 'video-plugin/internal';
+import { renderName } from '../media/files.js';
+import { imageURLsOf } from '../media/images.js';
+import { buildStoryboard } from '../media/storyboard.js';
+import type { GenerationRecord, VideoRecord } from '../store/store.js';
+import { describe, renderFailure, track, type JobContext } from './job.js';
+
+/** Parameters of a generation, already validated. */
+export interface GenerationParams {
+  topicId: string;
+  aspectRatio: AspectRatio;
+  duration: Duration;
+  language: string;
+  videoInstructions?: string;
+}
+
+/**
+ * A generation whose `videoInstructions` contain this marker fails (code `generation_failed`) at
+ * the end of PROCESSING: the emulator's way to let partners test their FAILED handling.
+ */
+export const FAIL_GENERATION_MARKER = '[fail]';
+
+/** Share of `jobMs` a generation spends PENDING. */
+const GENERATION_PENDING_SHARE = 0.2;
+
+/** Runs (or resumes) `generation`. */
+export async function generate(job: JobContext, generation: Readonly<GenerationRecord>): Promise<void> {
+  const started = Date.now();
+  const change = { kind: 'generation', record: generation } as const;
+  const video = job.store.videos.get(generation.videoId);
+  const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
+  const progress = track(generation.progress, kind, (current) => job.store.progressed(change, { progress: current }));
+  if (generation.status === 'PENDING') {
+    await job.waitTicking(job.jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
+    progress.stage('writing_storyboard', false);
+    job.store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
+  }
+  progress.stage('writing_storyboard');
+  await job.waitTicking(started + job.jobMs - Date.now(), (share) => progress.within(share));
+  if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+    progress.fail();
+    job.store.advance(
+      change,
+      'FAILED',
+      {
+        code: 'generation_failed',
+        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+      },
+      { progress: progress.current },
+    );
+    return;
+  }
+  // The video gets its thumbnail (and, with real media, its storyboard and preview render) before
+  // the generation says COMPLETE, so a page reacting to COMPLETE finds the video ready.
+  let rendered: Pick<VideoRecord, 'storyboard' | 'preview' | 'hasPreview'> | undefined;
+  if (video?.media === 'mp4') {
+    const topic = job.store.topics.get(generation.topicId);
+    const storyboard = buildStoryboard(
+      {
+        sourceURL: topic?.sourceURL ?? 'http://localhost/',
+        ...(topic?.title !== undefined ? { title: topic.title } : {}),
+        ...(topic?.description !== undefined ? { description: topic.description } : {}),
+        ...(topic?.siteName !== undefined ? { siteName: topic.siteName } : {}),
+        headings: topic?.headings ?? [],
+        sentences: topic?.sentences ?? [],
+        images: topic?.files ?? [],
+        imageURLs: imageURLsOf(topic?.files ?? [], topic?.images ?? []),
+      },
+      generation,
+    );
+    try {
+      const preview = describe(await job.renderFiles(storyboard, renderName(video.id, 'preview'), progress));
+      rendered = { storyboard, preview, hasPreview: true };
+    } catch (error) {
+      const failure = renderFailure(error);
+      if (!failure || job.signal.aborted) throw error;
+      progress.fail();
+      job.store.advance(
+        change,
+        'FAILED',
+        { code: failure.code, message: `The preview render failed: ${failure.message}` },
+        { progress: progress.current },
+      );
+      return;
+    }
+  }
+  progress.stage('finishing');
+  if (video) job.store.update({ kind: 'video', record: video }, { ...rendered, hasThumbnail: true });
+  progress.complete();
+  job.store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
+}

@@ -1,0 +1,86 @@
+/**
+ * What every background job works with (jobs.ts gives it): the store it saves its steps through,
+ * its timing, its abort signal and the render queue; and what the jobs share: their progress
+ * trackers and how a render that did not finish ends.
+ */
+import type { EgressPolicy } from '../egress.js';
+import { RenderError, type RenderedFiles } from '../media/render.js';
+import type { Storyboard } from '../media/storyboard.js';
+import type { RenderRecord, Store, VideoRecord } from '../store/store.js';
+import { ProgressTracker, type JobKind, type Progress } from './progress.js';
+import type { Slots } from './slots.js';
+
+/** What a job works with. */
+export interface JobContext {
+  readonly store: Store;
+  /** About how long a job takes (the emulator's timed steps). */
+  readonly jobMs: number;
+  readonly fetchTimeoutMs: number;
+  /** The media folder ('' without one). */
+  readonly mediaDir: string;
+  /** What source pages and images may be fetched from. */
+  readonly egress: EgressPolicy;
+  /** Topic searches fetching at once, per account and in all. */
+  readonly searches: Slots;
+  /** Aborted when the service closes: every wait and render stops. */
+  readonly signal: AbortSignal;
+  /**
+   * Waits `ms`, telling `onShare` the share of it waited every `PROGRESS_INTERVAL_MS`: the
+   * emulator's timed steps move the progress as real work would.
+   */
+  waitTicking(ms: number, onShare: (share: number) => void): Promise<void>;
+  /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
+  renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles>;
+}
+
+/**
+ * A tracker of a job's progress (progress.ts), started from the record's own: it keeps the job's
+ * progress apart from the record, and `publish` saves each step through the store.
+ */
+export function track(
+  from: Progress | undefined,
+  kind: JobKind,
+  publish: (progress: Progress) => void,
+): ProgressTracker {
+  const tracker: ProgressTracker = new ProgressTracker(from ? { progress: from } : {}, kind, () =>
+    publish(tracker.current),
+  );
+  return tracker;
+}
+
+/** The errors of a file that could not be written for want of space (a disk or quota full, a file-size limit). */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+/** The same, as ffmpeg reports them in its last lines. */
+const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too large/i;
+
+/**
+ * What a render that did not finish ends with (its record's `error`): `storage_full` when the
+ * media folder's disk refused its files (from the service's own writes or ffmpeg's), else the
+ * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
+ */
+export function renderFailure(error: unknown): { code: string; message: string } | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (
+    (typeof code === 'string' && STORAGE_FULL.has(code)) ||
+    (error instanceof RenderError && STORAGE_FULL_TEXT.test(error.message))
+  ) {
+    return {
+      code: 'storage_full',
+      message:
+        "The render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
+    };
+  }
+  return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
+}
+
+/** What a render record keeps of a finished render: its files' hashes and what it did. */
+export type RenderDescription = Required<Pick<RenderRecord, 'sha256' | 'stats'>>;
+
+export function describe({ sha256, stats }: RenderedFiles): RenderDescription {
+  return { sha256: { ...sha256 }, stats: { ...stats } };
+}
+
+/** The plan of a video's render (progress.ts): real media renders in stages, stand-ins only wait. */
+export function renderKind(video: Readonly<VideoRecord>): JobKind {
+  return video.media === 'mp4' && video.storyboard ? 'renderReal' : 'render';
+}

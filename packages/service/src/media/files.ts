@@ -1,0 +1,92 @@
+/**
+ * A video's files, in one place: their names on disk (`<media>/videos/<id>-preview.mp4`…), their
+ * URLs (`/media/videos/<id>/<name>`, `/media/topics/<topicId>/<n>.jpg`) and the types they are
+ * served with. The jobs name a render's files here, media/render.ts writes them, store/shapes.ts
+ * makes their URLs and http/static.ts serves them.
+ */
+import { randomUUID } from 'node:crypto';
+import { rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { transcript } from './accessibility.js';
+import type { Storyboard } from './storyboard.js';
+
+/** Which render a file belongs to: `preview` (made when the generation completes) or `final` (once completed). */
+export type RenderKind = 'preview' | 'final';
+
+/** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
+export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
+
+/**
+ * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves,
+ * and the type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt`
+ * are the final render's `files`.
+ */
+export const MEDIA_FILES = {
+  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
+  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
+  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
+  'poster.jpg': { kind: 'final', ext: 'jpg', type: 'image/jpeg' },
+  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
+  'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
+} as const satisfies Record<string, { kind: RenderKind; ext: 'mp4' | 'jpg' | 'vtt' | 'txt'; type: string }>;
+
+/** A name of {@link MEDIA_FILES}. */
+export type MediaFileName = keyof typeof MEDIA_FILES;
+
+/** Type of the SVG stand-ins of `media: placeholder`. */
+export const SVG_TYPE = 'image/svg+xml';
+
+/** The SVG stand-ins of `media: placeholder` by URL name, and what each draws (the poster is the thumbnail's picture). */
+export const PLACEHOLDER_FILES = {
+  'thumbnail.svg': 'thumbnail',
+  'poster.svg': 'thumbnail',
+  'render.svg': 'render',
+} as const;
+
+/** The types of a topic's kept images, by extension. */
+export const PICTURE_TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' } as const;
+
+/** The folder of the videos' render files in the media folder. */
+export const videosDir = (mediaDir: string): string => join(mediaDir, 'videos');
+
+/** The folder of a topic's kept images in the media folder. */
+export const topicDir = (mediaDir: string, topicId: string): string => join(mediaDir, 'topics', topicId);
+
+/** The base name of a render's files (`<id>-preview`, `<id>-final`): render.ts adds `.mp4`, `.jpg`… */
+export const renderName = (videoId: string, kind: RenderKind): string => `${videoId}-${kind}`;
+
+/** Where a video's file is, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
+export function videoFile(mediaDir: string, videoId: string, kind: RenderKind, ext: 'mp4' | 'jpg' | 'vtt' | 'txt') {
+  return join(videosDir(mediaDir), `${renderName(videoId, kind)}.${ext}`);
+}
+
+/** A video's media URL under `baseURL` (the service's origin); its files are `<url>/<name>`. */
+export const videoMediaURL = (baseURL: string, videoId: string): string =>
+  `${baseURL}/media/videos/${encodeURIComponent(videoId)}`;
+
+/** Where a topic's kept image `file` is served (`/media/topics/<topicId>/<name>`, see http/static.ts). */
+export function topicPicturePath(topicId: string, file: string): string {
+  return `/media/topics/${encodeURIComponent(topicId)}/${file.split('/').pop()}`;
+}
+
+/**
+ * A final render made before renders wrote their transcript has none: it is written once from the
+ * stored storyboard (which a completed video can no longer change), under a temporary name first
+ * so that a request at the same moment never reads half of it.
+ */
+export async function keepTranscript(storyboard: Storyboard | undefined, file: string): Promise<void> {
+  if (!storyboard || (await isFile(file))) return;
+  const partial = `${file}.${randomUUID()}.partial`;
+  await writeFile(partial, transcript(storyboard));
+  await rename(partial, file);
+}
+
+/** Whether `path` is a file (false when it is missing). */
+export async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -32,10 +32,10 @@ import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
 import { loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
 import type { Scene, Storyboard } from './storyboard.js';
-import { sceneStill } from './still.js';
+import { type Backgrounds, sceneStill } from './still.js';
 import type { ProgressStage } from 'video-plugin/internal';
 import { currentFfmpeg, ffmpegVersion } from './tools.js';
-import { parseWav, voiceover, wavFile } from './voice.js';
+import { parseWav, type Pcm, voiceover, wavFile } from './voice.js';
 
 export { RenderError } from './encoder.js';
 
@@ -92,7 +92,7 @@ export interface RenderOptions {
  */
 const ENCODER_THREADS = 2;
 /** Settings of the scenes' H.264 (chosen by measurement: BENCHMARKS.md, "Scene-level rendering"). */
-const H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-pix_fmt', 'yuv420p'];
+const H264 = ['-c:v', 'libx264', '-preset', 'superfast', '-tune', 'stillimage', '-pix_fmt', 'yuv420p'];
 /** Share of the `rendering` stage that joining and muxing takes (the rest: the scenes' encodes). */
 const JOIN_SHARE = 0.25;
 
@@ -121,7 +121,7 @@ async function pictureKey(board: Storyboard, scene: Scene): Promise<string> {
     : null;
   const { kind, heading, body } = scene;
   const { width, height, fps, palette, pace } = board;
-  return cacheKey('picture', encoder(), { kind, heading, body, image, width, height, fps, palette, pace }, [
+  return cacheKey('picture', encoder(), H264, { kind, heading, body, image, width, height, fps, palette, pace }, [
     framesOf(board, scene),
   ]);
 }
@@ -140,18 +140,61 @@ async function sceneVoice(board: Storyboard, scene: Scene): Promise<Buffer> {
   return wavFile({ rate: pcm.rate, samples });
 }
 
+/** What {@link voiceTrack} shares with the render that runs it. */
+interface VoiceContext {
+  cache: SceneCache | undefined;
+  /** The scenes made (not taken from the cache): a scene whose voice is spoken is one. */
+  made: Set<number>;
+  progress: ProgressReporter | undefined;
+  run: RunOptions;
+  stopped: () => void;
+}
+
+/**
+ * The render's voice track in `work`: each scene's line from the cache or spoken (one after the
+ * other: one eSpeak worker per render, whose WebAssembly heap is the largest part of a render's
+ * memory), then one track, and the gain that brings it to the loudness target. Resolves with the track's path and that gain.
+ */
+async function voiceTrack(board: Storyboard, work: string, context: VoiceContext): Promise<[string, number]> {
+  const { cache, made, progress, run, stopped } = context;
+  const scenes = board.scenes.length;
+  /** Scenes whose voice is ready, spoken or taken from the cache. */
+  let ready = 0;
+  const parts: Pcm[] = [];
+  for (const [index, scene] of board.scenes.entries()) {
+    const key = `${voiceKey(board, scene)}.wav`;
+    const file = join(work, `voice-${index}.wav`);
+    if (await cache?.take(key, file)) {
+      ready++;
+      progress?.credit?.(1 / scenes);
+    } else {
+      await writeFile(file, await sceneVoice(board, scene));
+      await cache?.put(key, file);
+      made.add(index);
+      progress?.within(++ready / scenes);
+    }
+    parts.push(parseWav(await readFile(file)));
+    stopped();
+  }
+  const rate = parts[0]?.rate ?? 22050;
+  const track = new Int16Array(parts.reduce((sum, part) => sum + part.samples.length, 0));
+  parts.reduce((at, part) => (track.set(part.samples, at), at + part.samples.length), 0);
+  const voice = join(work, 'voice.wav');
+  await writeFile(voice, wavFile({ rate, samples: track }));
+  return [voice, await loudnessGain(voice, run)];
+}
+
 /** The ffmpeg arguments that encode `still` as the `frames` frames of one scene, into `file`. */
 function segmentArgs(board: Storyboard, still: string, frames: number, file: string): string[] {
   const fade = board.pace === 'brisk' ? 0.25 : 0.45;
   const out = (frames / board.fps - fade).toFixed(3);
-  // The still is decoded once and repeated by the loop filter (an image input with -loop would
-  // be read and decoded again for every frame).
+  // The still (raw RGB, still.ts) is read once and repeated by the loop filter (an image input
+  // with -loop would be read again for every frame).
   const filter =
     `format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
     `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}`;
   return [
-    '-i',
-    still,
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', `${board.width}x${board.height}`, '-i', still],
     '-vf',
     filter,
     '-frames:v',
@@ -207,38 +250,27 @@ export async function renderVideo(
   const scenes = board.scenes.length;
   const made = new Set<number>();
   const segments: Promise<void>[] = [];
+  /** The voice's and the stills' work, awaited before the work folder is removed. */
+  const pending: Promise<unknown>[] = [];
   try {
-    // 1. The voice: each scene's line from the cache or spoken, then one track.
+    // 1. The voice, and beside it the scenes' stills and their encodes. eSpeak speaks in worker
+    //    threads (voice.ts) and ffmpeg encodes in processes of its own, so nothing waits for the
+    //    whole voiceover before the first still is composed. The stages still follow each other:
+    //    `voicing` lasts until the voice track is ready, then `composing_scenes` counts the stills.
     progress?.stage('voicing');
-    const parts: Buffer[] = [];
-    for (const [index, scene] of board.scenes.entries()) {
-      const key = `${voiceKey(board, scene)}.wav`;
-      const file = join(work, `voice-${index}.wav`);
-      if (await cache?.take(key, file)) {
-        progress?.credit?.(1 / scenes);
-      } else {
-        await writeFile(file, await sceneVoice(board, scene));
-        await cache?.put(key, file);
-        made.add(index);
-        progress?.within((index + 1) / scenes);
-      }
-      parts.push(await readFile(file));
-      stopped();
-    }
-    const pcm = parts.map((part) => parseWav(part));
-    const rate = pcm[0]?.rate ?? 22050;
-    const track = new Int16Array(pcm.reduce((sum, part) => sum + part.samples.length, 0));
-    pcm.reduce((at, part) => (track.set(part.samples, at), at + part.samples.length), 0);
-    const voice = join(work, 'voice.wav');
-    await writeFile(voice, wavFile({ rate, samples: track }));
-    const gain = await loudnessGain(voice, run);
+    let composing = false;
+    const voicing = voiceTrack(board, work, { cache, made, progress, run, stopped });
+    // Awaited below, after the stills: a failure of either must not leave the other running.
+    voicing.catch(() => {});
 
     // 2. The scenes' segments: each still composed by sharp (one at a time: libvips already uses
-    //    every core, and one frame-sized picture is held at once), its encode started at once.
-    progress?.stage('composing_scenes');
+    //    every core, and one frame-sized picture is held at once, with each picture decoded once
+    //    per render), its encode started at once.
     const totalFrames = board.scenes.reduce((sum, scene) => sum + framesOf(board, scene), 0);
     const encoded = new Map<number, number>();
     let reusedFrames = 0;
+    let reusedScenes = 0;
+    let composed = 0;
     let rendering = false;
     // Reported once the `rendering` stage has begun (encodes start while stills are composed);
     // scenes taken from the cache count as encoded (they were credited when the stage began).
@@ -247,44 +279,59 @@ export async function renderVideo(
       const done = [...encoded.values()].reduce((sum, frames) => sum + frames, reusedFrames);
       progress?.within(((1 - JOIN_SHARE) * done) / totalFrames);
     };
-    for (const [index, scene] of board.scenes.entries()) {
-      let key: string;
-      try {
-        key = `${await pictureKey(board, scene)}.mp4`;
-      } catch (error) {
-        throw pictureError(index, scene, error);
+    const backgrounds: Backgrounds = new Map();
+    const composeScenes = async () => {
+      for (const [index, scene] of board.scenes.entries()) {
+        let key: string;
+        try {
+          key = `${await pictureKey(board, scene)}.mp4`;
+        } catch (error) {
+          throw pictureError(index, scene, error);
+        }
+        const segment = join(work, `segment-${index}.mp4`);
+        if (await cache?.take(key, segment)) {
+          reusedFrames += framesOf(board, scene);
+          // Credited when `composing_scenes` begins (now, when the voice is already done).
+          reusedScenes++;
+          if (composing) progress?.credit?.(1 / scenes);
+          continue;
+        }
+        let still: Buffer;
+        try {
+          still = await sceneStill(scene, board, backgrounds);
+        } catch (error) {
+          throw pictureError(index, scene, error);
+        }
+        stopped();
+        const raw = join(work, `still-${index}.rgb`);
+        await writeFile(raw, still);
+        made.add(index);
+        composed++;
+        if (composing) progress?.within((composed + reusedScenes) / scenes);
+        const frames = framesOf(board, scene);
+        const encoding = encodes(() =>
+          encode('rendering', segmentArgs(board, raw, frames, segment), {
+            ...run,
+            onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
+          }),
+        ).then(async () => {
+          encoded.set(index, frames);
+          await cache?.put(key, segment);
+        });
+        // Handled below, after every encode has settled: one failure must not leave others running.
+        encoding.catch(() => {});
+        segments.push(encoding);
       }
-      const segment = join(work, `segment-${index}.mp4`);
-      if (await cache?.take(key, segment)) {
-        reusedFrames += framesOf(board, scene);
-        progress?.credit?.(1 / scenes);
-        continue;
-      }
-      let still: Buffer;
-      try {
-        still = await sceneStill(scene, board);
-      } catch (error) {
-        throw pictureError(index, scene, error);
-      }
-      stopped();
-      const png = join(work, `still-${index}.png`);
-      await writeFile(png, still);
-      made.add(index);
-      progress?.within((index + 1) / scenes);
-      const frames = framesOf(board, scene);
-      const encoding = encodes(() =>
-        encode('rendering', segmentArgs(board, png, frames, segment), {
-          ...run,
-          onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
-        }),
-      ).then(async () => {
-        encoded.set(index, frames);
-        await cache?.put(key, segment);
-      });
-      // Handled below, after every encode has settled: one failure must not leave others running.
-      encoding.catch(() => {});
-      segments.push(encoding);
-    }
+    };
+    const stills = composeScenes();
+    stills.catch(() => {});
+    pending.push(voicing, stills);
+    const [voice, gain] = await voicing;
+    progress?.stage('composing_scenes');
+    composing = true;
+    if (reusedScenes > 0) progress?.credit?.(reusedScenes / scenes);
+    if (composed > 0) progress?.within((composed + reusedScenes) / scenes);
+    await stills;
 
     // 3. The segments joined as they are, the voice normalised and encoded once.
     progress?.stage('rendering');
@@ -345,6 +392,7 @@ export async function renderVideo(
     };
   } finally {
     // No encode may still write into the work folder (or the cache) once the render is over.
+    await Promise.allSettled(pending);
     await Promise.allSettled(segments);
     await rm(work, { recursive: true, force: true });
   }

@@ -29,7 +29,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { captions, transcript } from './accessibility.js';
 import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
-import { loudnessFilter, loudnessGain } from './loudness.js';
+import { LOUDNESS, loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
 import type { Scene, Storyboard } from './storyboard.js';
 import { type Backgrounds, sceneStill } from './still.js';
@@ -161,7 +161,8 @@ interface VoiceContext {
 /**
  * The render's voice track in `work`: each scene's line from the cache or spoken (one after the
  * other: one eSpeak worker per render, whose WebAssembly heap is the largest part of a render's
- * memory), then one track, and the gain that brings it to the loudness target. Resolves with the track's path and that gain.
+ * memory), then one track, and the gain that brings it to the loudness target (from the cache
+ * when the same track was measured before). Resolves with the track's path and that gain.
  */
 async function voiceTrack(board: Storyboard, work: string, context: VoiceContext): Promise<[string, number]> {
   const { cache, made, progress, run, stopped } = context;
@@ -188,8 +189,18 @@ async function voiceTrack(board: Storyboard, work: string, context: VoiceContext
   const track = new Int16Array(parts.reduce((sum, part) => sum + part.samples.length, 0));
   parts.reduce((at, part) => (track.set(part.samples, at), at + part.samples.length), 0);
   const voice = join(work, 'voice.wav');
-  await writeFile(voice, wavFile({ rate, samples: track }));
-  return [voice, await loudnessGain(voice, run)];
+  const bytes = wavFile({ rate, samples: track });
+  await writeFile(voice, bytes);
+  // The gain depends on the track's bytes only: an unchanged voice (`Complete` after its preview,
+  // an edit of a scene's text alone) takes it from the cache instead of two ffmpeg passes.
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const key = `${cacheKey('gain', encoder(), LOUDNESS, loudnessFilter(0), digest)}.gain`;
+  const kept = join(work, 'gain.txt');
+  if (await cache?.take(key, kept)) return [voice, Number(await readFile(kept, 'utf8'))];
+  const gain = await loudnessGain(voice, run);
+  await writeFile(kept, String(gain));
+  await cache?.put(key, kept);
+  return [voice, gain];
 }
 
 /**

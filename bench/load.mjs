@@ -15,8 +15,8 @@
 //
 //   node bench/load.mjs                    all three, a 10-minute soak
 //   node bench/load.mjs --soak-minutes 1   a shorter soak
-/* global fetch, AbortController, performance, TextDecoder */
-import { execFileSync, spawn } from 'node:child_process';
+/* global fetch, AbortController, performance */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -24,6 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { lavfi } from '../packages/service/test/support/lavfi.mjs';
+import { readEvents } from './sse.mjs';
 
 const argument = (name, fallback) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
@@ -68,22 +70,8 @@ process.once('exit', cleanup);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 // ---- The partner's web page the topic searches read: text and two real pictures ----
-const picture = (name, source) => {
-  const file = join(work, name);
-  execFileSync(ffmpegPath(), [
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `${source}=s=1280x960`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  return readFileSync(file);
-};
+const picture = (name, source) =>
+  readFileSync(lavfi(ffmpegPath(), `${source}=s=1280x960`, join(work, name), ['-frames:v', '1']));
 const pictures = { '/a.png': picture('a.png', 'mandelbrot'), '/b.jpg': picture('b.jpg', 'testsrc2') };
 site = createServer((req, res) => {
   const body = pictures[req.url];
@@ -263,30 +251,12 @@ async function openStream(session) {
   });
   const events = [];
   const waiters = new Set();
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(frame)?.[1];
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (event && data) {
-            const parsed = { event, data: JSON.parse(data) };
-            if (handle.onEvent) handle.onEvent(parsed);
-            else events.push(parsed);
-            for (const waiter of waiters) waiter();
-          }
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
+  const reading = readEvents(response.body, (event, data) => {
+    const parsed = { event, data };
+    if (handle.onEvent) handle.onEvent(parsed);
+    else events.push(parsed);
+    for (const waiter of waiters) waiter();
+  });
   const handle = {
     /** When set, events go to it instead of being kept (the held-load phase's many subscribers). */
     onEvent: undefined,

@@ -14,12 +14,13 @@
 //   --no-burst                                   without the 20 generations at once
 // Each row also says where the time went, by the renderer's own stages (its progress reporter):
 // voicing, composing_scenes (stills), rendering (segments, join, mux), finishing (thumbnail, files).
-/* global setInterval, clearInterval, performance, fetch, TextDecoder, AbortController */
-import { execFileSync } from 'node:child_process';
+/* global setInterval, clearInterval, performance, fetch, AbortController */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lavfi } from '../packages/service/test/support/lavfi.mjs';
+import { readEvents } from './sse.mjs';
 
 const fromSource = process.argv.includes('--source');
 /**
@@ -44,22 +45,7 @@ const runs = Number(option('--runs') ?? 1);
 const durations = (option('--durations') ?? '5,15,30').split(',').map(Number);
 const burst = !process.argv.includes('--no-burst');
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-bench-render-'));
-const picture = (name, source) => {
-  const file = join(work, name);
-  execFileSync(ffmpegPath(), [
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `${source}=s=1600x1200`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  return file;
-};
+const picture = (name, source) => lavfi(ffmpegPath(), `${source}=s=1600x1200`, join(work, name), ['-frames:v', '1']);
 /** `file` taken in as a topic's image is: checked and rewritten by sharp. */
 async function takeIn(file) {
   const image = await normaliseImage(readFileSync(file));
@@ -70,6 +56,7 @@ async function takeIn(file) {
 }
 const images = [await takeIn(picture('a.png', 'mandelbrot')), await takeIn(picture('b.jpg', 'testsrc2'))];
 const ffmpeg = currentFfmpeg();
+const loadAtStart = loadavg()[0];
 console.log(`ffmpeg ${ffmpeg.path} (${ffmpeg.source}): ${ffmpegVersion(ffmpeg.path)}`);
 const source = {
   sourceURL: 'https://www.harbor-lane.example/',
@@ -84,24 +71,28 @@ const source = {
   images,
 };
 
-/** The peak resident memory (VmHWM, kB) of the newest ffmpeg child, sampled every 20 ms. */
-function watchFfmpeg() {
-  let peak = 0;
+/**
+ * Peaks of resident memory (kB) while it runs, sampled every 20 ms from /proc: of any ffmpeg child
+ * (its VmHWM), and of this Node process (its VmRSS: VmHWM would be the whole run's). Returns a
+ * function that stops and gives `{ ffmpeg, node }`.
+ */
+function watchMemory() {
+  let ffmpeg = 0;
+  let node = 0;
+  const kB = (status, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   const timer = setInterval(() => {
+    node = Math.max(node, kB(readFileSync('/proc/self/status', 'utf8'), 'VmRSS'));
     try {
       const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/);
-      for (const pid of children.filter(Boolean)) {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        peak = Math.max(peak, hwm);
-      }
+      for (const pid of children.filter(Boolean))
+        ffmpeg = Math.max(ffmpeg, kB(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmHWM'));
     } catch {
       // The child ended between the two reads.
     }
   }, 20);
   return () => {
     clearInterval(timer);
-    return peak;
+    return { ffmpeg, node };
   };
 }
 
@@ -161,7 +152,7 @@ for (const duration of durations) {
       // A fresh cache per run: the first render makes every scene (a full render).
       const cache = new SceneCache(join(work, `cache-${duration}-${aspectRatio.replace(':', 'x')}-${run}`));
       const board = buildStoryboard(source, { aspectRatio, duration, language: 'en-US' });
-      const stop = watchFfmpeg();
+      const stop = watchMemory();
       const clock = stageClock();
       const cpu = cpuSeconds();
       const started = performance.now();
@@ -170,7 +161,7 @@ for (const duration of durations) {
       times.push((performance.now() - started) / 1000);
       cpuRuns.push(cpuSince(cpu));
       stageRuns.push(clock.done());
-      ffmpegPeak = Math.max(ffmpegPeak, stop());
+      ffmpegPeak = Math.max(ffmpegPeak, stop().ffmpeg);
       // "Complete video" after the preview: the same storyboard again, every scene reused.
       let before = cpuSeconds();
       const same = await renderVideo(board, work, `${name}-same`, { cache });
@@ -244,30 +235,13 @@ async function burstOf20() {
     signal: streamAbort.signal,
   });
   let onEvent = () => {};
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of stream.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(frame)?.[1];
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (event && data) onEvent(event, JSON.parse(data));
-        }
-      }
-    } catch {
-      // Aborted at the end.
-    }
-  })();
+  void readEvents(stream.body, (event, data) => onEvent(event, data));
   const topic = await call('POST', '/api/topics', session, { sourceURL: siteURL });
   await new Promise((resolve) => {
     onEvent = (event, data) =>
       event === 'topic' && data.id === topic.topicId && data.status === 'COMPLETE' && resolve();
   });
+  const memory = watchMemory();
   const started = performance.now();
   // Every generation event is kept (some arrive before their POST has answered).
   let ids;
@@ -290,24 +264,49 @@ async function burstOf20() {
   if (ids.every((id) => final(seen.get(id) ?? []))) settle();
   await finished;
   const burstSeconds = (performance.now() - started) / 1000;
+  const peaks = memory();
   const orders = ids.map((id) => (seen.get(id) ?? []).join(' → '));
   const complete = orders.filter((order) => order === 'PENDING → PROCESSING → COMPLETE').length;
   console.log(
     `20 generations (5 s, 16:9) at once: ${complete}/20 PENDING → PROCESSING → COMPLETE, ` +
-      `${orders.length - complete} other, in ${burstSeconds.toFixed(1)} s (render concurrency ${availableParallelism()})`,
+      `${orders.length - complete} other, in ${burstSeconds.toFixed(1)} s (render concurrency ${availableParallelism()}); ` +
+      `node peak ${Math.round(peaks.node / 1024)} MB, ffmpeg peak ${Math.round(peaks.ffmpeg / 1024)} MB`,
   );
   streamAbort.abort();
   await service.close();
   site.close();
-  return { generations: 20, complete, other: orders.length - complete, seconds: Number(burstSeconds.toFixed(1)) };
+  return {
+    generations: 20,
+    complete,
+    other: orders.length - complete,
+    seconds: Number(burstSeconds.toFixed(1)),
+    nodePeakMB: Math.round(peaks.node / 1024),
+    ffmpegPeakMB: Math.round(peaks.ffmpeg / 1024),
+  };
 }
 const burstResult = burst ? await burstOf20() : undefined;
 
 const nodePeakMB = Math.round(process.resourceUsage().maxRSS / 1024);
-console.log(`node peak ${nodePeakMB} MB; ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)}`);
+const loadAtEnd = loadavg()[0];
+// The figures of issue 34 in one block, for the lead's idle re-measure.
+const full = (aspectRatio) =>
+  results.find((row) => row.duration === Math.max(...durations) && row.aspectRatio === aspectRatio);
+console.log(
+  [
+    `summary (${ffmpeg.source} ffmpeg: ${ffmpegVersion(ffmpeg.path)}; ${availableParallelism()} cores; ` +
+      `load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end)`,
+    `  full render ${Math.max(...durations)} s: 16:9 ${full('16:9')?.seconds} s, 4:5 ${full('4:5')?.seconds} s`,
+    burstResult
+      ? `  20 generations at once: ${burstResult.complete}/20 COMPLETE in order, ${burstResult.seconds} s; ` +
+        `node peak ${burstResult.nodePeakMB} MB during them`
+      : '  20 generations at once: not run (--no-burst)',
+    `  node peak over the whole run ${nodePeakMB} MB; ffmpeg peak ` +
+      `${Math.max(burstResult?.ffmpegPeakMB ?? 0, ...results.map((row) => row.ffmpegPeakMB))} MB`,
+  ].join('\n'),
+);
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('results/render.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), ffmpeg: { path: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, runs, cores: availableParallelism(), nodePeakMB, results, burst: burstResult }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), ffmpeg: { path: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, runs, cores: availableParallelism(), load: { start: loadAtStart, end: loadAtEnd }, nodePeakMB, results, burst: burstResult }, null, 2)}\n`,
 );
 rmSync(work, { recursive: true, force: true });

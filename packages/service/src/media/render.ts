@@ -30,13 +30,13 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { captions, transcript } from './accessibility.js';
 import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
-import { loudnessFilter, loudnessGain } from './loudness.js';
+import { LOUDNESS, loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
 import type { Scene, Storyboard } from './storyboard.js';
-import { sceneStill } from './still.js';
+import { type Backgrounds, sceneStill } from './still.js';
 import type { ProgressStage } from 'video-plugin/internal';
 import { currentFfmpeg, ffmpegVersion } from './tools.js';
-import { parseWav, voiceover, wavFile } from './voice.js';
+import { parseWav, type Pcm, voiceover, wavFile } from './voice.js';
 
 export { RenderError } from './encoder.js';
 
@@ -92,8 +92,16 @@ export interface RenderOptions {
  * number of threads, and a render must give the same bytes on every machine.
  */
 const ENCODER_THREADS = 2;
-/** Settings of the scenes' H.264 (chosen by measurement: BENCHMARKS.md, "Scene-level rendering"). */
-const H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-pix_fmt', 'yuv420p'];
+/**
+ * Settings of the scenes' H.264, chosen by measurement (BENCHMARKS.md, "Issue 34's speed and
+ * memory"): `ultrafast` with CABAC and simple weighted prediction (the fades) put back, CRF 26.
+ * Against `veryfast`, the former setting: 40 % less encode CPU, a higher SSIM on every scene, about
+ * twice the bytes of a content scene; Main profile, which every browser plays.
+ */
+export const H264 = [
+  ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', '-crf', '26'],
+  ...['-x264-params', 'cabac=1:weightp=1', '-pix_fmt', 'yuv420p'],
+];
 /** Share of the `rendering` stage that joining and muxing takes (the rest: the scenes' encodes). */
 const JOIN_SHARE = 0.25;
 
@@ -122,7 +130,7 @@ async function pictureKey(board: Storyboard, scene: Scene): Promise<string> {
     : null;
   const { kind, heading, body } = scene;
   const { width, height, fps, palette, pace } = board;
-  return cacheKey('picture', encoder(), { kind, heading, body, image, width, height, fps, palette, pace }, [
+  return cacheKey('picture', encoder(), H264, { kind, heading, body, image, width, height, fps, palette, pace }, [
     framesOf(board, scene),
   ]);
 }
@@ -142,25 +150,96 @@ async function sceneVoice(board: Storyboard, scene: Scene): Promise<Buffer> {
   return wavFile({ rate: pcm.rate, samples, cues });
 }
 
-/** The ffmpeg arguments that encode `still` as the `frames` frames of one scene, into `file`. */
-function segmentArgs(board: Storyboard, still: string, frames: number, file: string): string[] {
+/** The render's voice track: its file, the gain to the loudness target, and its cue starts (s). */
+interface VoiceTrack {
+  voice: string;
+  gain: number;
+  voiced: number[];
+}
+
+/** What {@link voiceTrack} shares with the render that runs it. */
+interface VoiceContext {
+  cache: SceneCache | undefined;
+  /** The scenes made (not taken from the cache): a scene whose voice is spoken is one. */
+  made: Set<number>;
+  progress: ProgressReporter | undefined;
+  run: RunOptions;
+  stopped: () => void;
+}
+
+/**
+ * The render's voice track in `work`: each scene's line from the cache or spoken (one after the
+ * other: one eSpeak worker per render, whose WebAssembly heap is the largest part of a render's
+ * memory), then one track, and the gain that brings it to the loudness target (from the cache
+ * when the same track was measured before). Resolves with the track's path, that gain and where each
+ * caption cue's words start.
+ */
+async function voiceTrack(board: Storyboard, work: string, context: VoiceContext): Promise<VoiceTrack> {
+  const { cache, made, progress, run, stopped } = context;
+  const scenes = board.scenes.length;
+  /** Scenes whose voice is ready, spoken or taken from the cache. */
+  let ready = 0;
+  const parts: Pcm[] = [];
+  for (const [index, scene] of board.scenes.entries()) {
+    const key = `${voiceKey(board, scene)}.wav`;
+    const file = join(work, `voice-${index}.wav`);
+    if (await cache?.take(key, file)) {
+      ready++;
+      progress?.credit?.(1 / scenes);
+    } else {
+      await writeFile(file, await sceneVoice(board, scene));
+      await cache?.put(key, file);
+      made.add(index);
+      progress?.within(++ready / scenes);
+    }
+    parts.push(parseWav(await readFile(file)));
+    stopped();
+  }
+  const rate = parts[0]?.rate ?? 22050;
+  const track = new Int16Array(parts.reduce((sum, part) => sum + part.samples.length, 0));
+  // Where the voice starts each caption cue, in seconds: the scenes' cue points, laid end to end.
+  const voiced: number[] = [];
+  parts.reduce((at, part) => {
+    track.set(part.samples, at);
+    for (const cue of part.cues ?? []) voiced.push((at + cue) / rate);
+    return at + part.samples.length;
+  }, 0);
+  const voice = join(work, 'voice.wav');
+  const bytes = wavFile({ rate, samples: track });
+  await writeFile(voice, bytes);
+  // The gain depends on the track's bytes only: an unchanged voice (`Complete` after its preview,
+  // an edit of a scene's text alone) takes it from the cache instead of two ffmpeg passes.
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const key = `${cacheKey('gain', encoder(), LOUDNESS, loudnessFilter(0), digest)}.gain`;
+  const kept = join(work, 'gain.txt');
+  if (await cache?.take(key, kept)) return { voice, gain: Number(await readFile(kept, 'utf8')), voiced };
+  const gain = await loudnessGain(voice, run);
+  await writeFile(kept, String(gain));
+  await cache?.put(key, kept);
+  return { voice, gain, voiced };
+}
+
+/**
+ * The ffmpeg arguments that encode `still` as the `frames` frames of one scene, into `file`, with
+ * the x264 settings `h264` (exported for bench/encoder-presets.mts, which measures others).
+ */
+export function segmentArgs(board: Storyboard, still: string, frames: number, file: string, h264 = H264): string[] {
   const fade = board.pace === 'brisk' ? 0.25 : 0.45;
   const out = (frames / board.fps - fade).toFixed(3);
-  // The still is decoded once and repeated by the loop filter (an image input with -loop would
-  // be read and decoded again for every frame).
+  // The still (raw RGB, still.ts) is read once and repeated by the loop filter (an image input
+  // with -loop would be read again for every frame).
   const filter =
     `format=yuv420p,loop=loop=${frames - 1}:size=1:start=0,setpts=N/${board.fps}/TB,` +
     `fade=t=in:st=0:d=${fade},fade=t=out:st=${out}:d=${fade}`;
   return [
-    '-i',
-    still,
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', `${board.width}x${board.height}`, '-i', still],
     '-vf',
     filter,
     '-frames:v',
     String(frames),
     '-r',
     String(board.fps),
-    ...H264,
+    ...h264,
     '-threads',
     String(ENCODER_THREADS),
     '-an',
@@ -209,44 +288,27 @@ export async function renderVideo(
   const scenes = board.scenes.length;
   const made = new Set<number>();
   const segments: Promise<void>[] = [];
+  /** The voice's and the stills' work, awaited before the work folder is removed. */
+  const pending: Promise<unknown>[] = [];
   try {
-    // 1. The voice: each scene's line from the cache or spoken, then one track.
+    // 1. The voice, and beside it the scenes' stills and their encodes. eSpeak speaks in worker
+    //    threads (voice.ts) and ffmpeg encodes in processes of its own, so nothing waits for the
+    //    whole voiceover before the first still is composed. The stages still follow each other:
+    //    `voicing` lasts until the voice track is ready, then `composing_scenes` counts the stills.
     progress?.stage('voicing');
-    const parts: Buffer[] = [];
-    for (const [index, scene] of board.scenes.entries()) {
-      const key = `${voiceKey(board, scene)}.wav`;
-      const file = join(work, `voice-${index}.wav`);
-      if (await cache?.take(key, file)) {
-        progress?.credit?.(1 / scenes);
-      } else {
-        await writeFile(file, await sceneVoice(board, scene));
-        await cache?.put(key, file);
-        made.add(index);
-        progress?.within((index + 1) / scenes);
-      }
-      parts.push(await readFile(file));
-      stopped();
-    }
-    const pcm = parts.map((part) => parseWav(part));
-    const rate = pcm[0]?.rate ?? 22050;
-    const track = new Int16Array(pcm.reduce((sum, part) => sum + part.samples.length, 0));
-    // Where the voice starts each caption cue, in seconds: the scenes' cue points, laid end to end.
-    const voiced: number[] = [];
-    pcm.reduce((at, part) => {
-      track.set(part.samples, at);
-      for (const cue of part.cues ?? []) voiced.push((at + cue) / rate);
-      return at + part.samples.length;
-    }, 0);
-    const voice = join(work, 'voice.wav');
-    await writeFile(voice, wavFile({ rate, samples: track }));
-    const gain = await loudnessGain(voice, run);
+    let composing = false;
+    const voicing = voiceTrack(board, work, { cache, made, progress, run, stopped });
+    // Awaited below, after the stills: a failure of either must not leave the other running.
+    voicing.catch(() => {});
 
     // 2. The scenes' segments: each still composed by sharp (one at a time: libvips already uses
-    //    every core, and one frame-sized picture is held at once), its encode started at once.
-    progress?.stage('composing_scenes');
+    //    every core, and one frame-sized picture is held at once, with each picture decoded once
+    //    per render), its encode started at once.
     const totalFrames = board.scenes.reduce((sum, scene) => sum + framesOf(board, scene), 0);
     const encoded = new Map<number, number>();
     let reusedFrames = 0;
+    let reusedScenes = 0;
+    let composed = 0;
     let rendering = false;
     // Reported once the `rendering` stage has begun (encodes start while stills are composed);
     // scenes taken from the cache count as encoded (they were credited when the stage began).
@@ -255,44 +317,59 @@ export async function renderVideo(
       const done = [...encoded.values()].reduce((sum, frames) => sum + frames, reusedFrames);
       progress?.within(((1 - JOIN_SHARE) * done) / totalFrames);
     };
-    for (const [index, scene] of board.scenes.entries()) {
-      let key: string;
-      try {
-        key = `${await pictureKey(board, scene)}.mp4`;
-      } catch (error) {
-        throw pictureError(index, scene, error);
+    const backgrounds: Backgrounds = new Map();
+    const composeScenes = async () => {
+      for (const [index, scene] of board.scenes.entries()) {
+        let key: string;
+        try {
+          key = `${await pictureKey(board, scene)}.mp4`;
+        } catch (error) {
+          throw pictureError(index, scene, error);
+        }
+        const segment = join(work, `segment-${index}.mp4`);
+        if (await cache?.take(key, segment)) {
+          reusedFrames += framesOf(board, scene);
+          // Credited when `composing_scenes` begins (now, when the voice is already done).
+          reusedScenes++;
+          if (composing) progress?.credit?.(1 / scenes);
+          continue;
+        }
+        let still: Buffer;
+        try {
+          still = await sceneStill(scene, board, backgrounds);
+        } catch (error) {
+          throw pictureError(index, scene, error);
+        }
+        stopped();
+        const raw = join(work, `still-${index}.rgb`);
+        await writeFile(raw, still);
+        made.add(index);
+        composed++;
+        if (composing) progress?.within((composed + reusedScenes) / scenes);
+        const frames = framesOf(board, scene);
+        const encoding = encodes(() =>
+          encode('rendering', segmentArgs(board, raw, frames, segment), {
+            ...run,
+            onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
+          }),
+        ).then(async () => {
+          encoded.set(index, frames);
+          await cache?.put(key, segment);
+        });
+        // Handled below, after every encode has settled: one failure must not leave others running.
+        encoding.catch(() => {});
+        segments.push(encoding);
       }
-      const segment = join(work, `segment-${index}.mp4`);
-      if (await cache?.take(key, segment)) {
-        reusedFrames += framesOf(board, scene);
-        progress?.credit?.(1 / scenes);
-        continue;
-      }
-      let still: Buffer;
-      try {
-        still = await sceneStill(scene, board);
-      } catch (error) {
-        throw pictureError(index, scene, error);
-      }
-      stopped();
-      const png = join(work, `still-${index}.png`);
-      await writeFile(png, still);
-      made.add(index);
-      progress?.within((index + 1) / scenes);
-      const frames = framesOf(board, scene);
-      const encoding = encodes(() =>
-        encode('rendering', segmentArgs(board, png, frames, segment), {
-          ...run,
-          onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
-        }),
-      ).then(async () => {
-        encoded.set(index, frames);
-        await cache?.put(key, segment);
-      });
-      // Handled below, after every encode has settled: one failure must not leave others running.
-      encoding.catch(() => {});
-      segments.push(encoding);
-    }
+    };
+    const stills = composeScenes();
+    stills.catch(() => {});
+    pending.push(voicing, stills);
+    const { voice, gain, voiced } = await voicing;
+    progress?.stage('composing_scenes');
+    composing = true;
+    if (reusedScenes > 0) progress?.credit?.(reusedScenes / scenes);
+    if (composed > 0) progress?.within((composed + reusedScenes) / scenes);
+    await stills;
 
     // 3. The segments joined as they are, the voice normalised and encoded once.
     progress?.stage('rendering');
@@ -302,6 +379,17 @@ export async function renderVideo(
     const failed = settled.find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     stopped();
+    // The thumbnail: a real frame, in the middle of the first scene (after its fade-in), made from
+    // its segment beside the join and mux (it needs nothing of them); awaited at `finishing`.
+    const thumbnail = join(work, 'thumbnail.jpg');
+    const at = Math.min(board.scenes[0]!.duration / 2, board.duration - 0.1).toFixed(2);
+    const poster = encode(
+      'finishing',
+      ['-ss', at, '-i', join(work, 'segment-0.mp4'), '-frames:v', '1', '-q:v', '3', ...BITEXACT, thumbnail],
+      run,
+    );
+    poster.catch(() => {});
+    pending.push(poster);
     const list = join(work, 'segments.txt');
     await writeFile(list, board.scenes.map((_, index) => `file 'segment-${index}.mp4'\n`).join(''));
     const video = join(work, 'video.mp4');
@@ -318,14 +406,7 @@ export async function renderVideo(
     );
 
     progress?.stage('finishing');
-    // The thumbnail: a real frame, in the middle of the first scene (after its fade-in).
-    const thumbnail = join(work, 'thumbnail.jpg');
-    const at = Math.min(board.scenes[0]!.duration / 2, board.duration - 0.1).toFixed(2);
-    await encode(
-      'finishing',
-      ['-ss', at, '-i', join(work, 'segment-0.mp4'), '-frames:v', '1', '-q:v', '3', ...BITEXACT, thumbnail],
-      run,
-    );
+    await poster;
     const vtt = join(work, 'captions.vtt');
     await writeFile(vtt, captions(board, voiced));
     const text = join(work, 'transcript.txt');
@@ -353,6 +434,7 @@ export async function renderVideo(
     };
   } finally {
     // No encode may still write into the work folder (or the cache) once the render is over.
+    await Promise.allSettled(pending);
     await Promise.allSettled(segments);
     await rm(work, { recursive: true, force: true });
   }

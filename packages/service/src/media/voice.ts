@@ -13,7 +13,6 @@
  * silence it starts them with. The WAV carries where each piece starts as cue points (its
  * standard `cue ` chunk), so a voice taken from the scene cache still knows its cues' times.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { cueTexts } from './accessibility.js';
 import { SentenceSplitter } from './source/sentences.js';
@@ -47,11 +46,23 @@ const MAX_WPM = 280;
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
 let factory;
+let compiled;
 parentPort.on('message', async ({ id, args }) => {
   try {
     factory ??= import(workerData.espeak).then((module) => module.default);
-    const espeak = await (await factory)({ arguments: args, print() {}, printErr() {} });
+    // Its 18 MB of WebAssembly compiled once per worker, not once per synthesis (issue 34).
+    compiled ??= WebAssembly.compile(readFileSync(new URL('espeak-ng.wasm', workerData.espeak)));
+    const module = await compiled;
+    const instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then(
+        (instance) => receive(instance, module),
+        (error) => parentPort.postMessage({ id, error: String(error) }),
+      );
+      return {};
+    };
+    const espeak = await (await factory)({ arguments: args, print() {}, printErr() {}, instantiateWasm });
     parentPort.postMessage({ id, wav: espeak.FS.readFile('/out.wav') });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
@@ -59,8 +70,12 @@ parentPort.on('message', async ({ id, args }) => {
 });
 `;
 
-/** Workers at most: a render speaks its scenes one by one, and renders run one per core. */
-const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * Workers at most: one. A worker's eSpeak instances (32 MB of WebAssembly memory each, collected
+ * late) held 150–200 MB, so a second worker put 20 generations at once over 400 MB (issue 34);
+ * a synthesis takes about 150 ms of CPU and runs beside the render's stills and encodes.
+ */
+const POOL_SIZE = 1;
 
 interface VoiceWorker {
   worker: Worker;

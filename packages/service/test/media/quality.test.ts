@@ -23,6 +23,7 @@ import { ffmpegPath } from '../../src/media/tools.js';
 import { startService } from '../../src/server.js';
 import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from '../support/helpers.js';
 import { framesAt, picture } from '../support/media-helpers.js';
+import { lavfi } from '../support/lavfi.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-quality-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -535,24 +536,13 @@ describe('the measures themselves', () => {
     'a video that flashes 4 times a second is counted as such; a steady one as none',
     { timeout: RENDER_TIMEOUT_MS },
     async () => {
-      const make = (name: string, lum: string) => {
-        const file = join(work, name);
-        execFileSync(ffmpegPath(), [
-          '-loglevel',
-          'error',
-          '-y',
-          '-f',
-          'lavfi',
-          '-i',
-          'color=c=gray:s=64x36:r=25:d=3',
+      const make = (name: string, lum: string) =>
+        lavfi(ffmpegPath(), 'color=c=gray:s=64x36:r=25:d=3', join(work, name), [
           '-vf',
           `format=yuv420p,geq=lum='${lum}':cb=128:cr=128`,
           '-c:v',
           'libx264',
-          file,
         ]);
-        return file;
-      };
       // Black and white every 3 frames: 8 changes, 4 flashes, in a second.
       const flashing = await measureFlashes(make('flashing.mp4', 'if(mod(floor(N/3),2),235,16)'), 25);
       assert.ok(Math.max(...flashing) >= 4, `${flashing}`);

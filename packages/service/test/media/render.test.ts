@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { transcript } from '../../src/media/accessibility.js';
 import { RenderError, captions, renderQueue, renderVideo } from '../../src/media/render.js';
 import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/media/storyboard.js';
+import { type Backgrounds, sceneStill } from '../../src/media/still.js';
 import { ffmpegPath } from '../../src/media/tools.js';
 import { picture as pictureIn, probe } from '../support/media-helpers.js';
 import { parseWav, speak, VOICES } from '../../src/media/voice.js';
@@ -306,6 +307,25 @@ describe('render', () => {
       assert.ok(g > r && g > b && g < 90, `background is dark green: ${[r, g, b]}`);
     },
   );
+
+  test('a still is raw RGB of the frame, and a picture several scenes show is decoded once per render', async () => {
+    const board = buildStoryboard(
+      { ...SOURCE, images: [picture('shared.png', 'orange', '1600x1200')] },
+      { aspectRatio: '16:9', duration: 15, language: 'en-US' },
+    );
+    const shown = board.scenes.filter((scene) => scene.image);
+    assert.ok(shown.length >= 2, `scenes with the picture: ${shown.length}`);
+    const backgrounds: Backgrounds = new Map();
+    const stills = [];
+    for (const scene of shown) stills.push(await sceneStill(scene, board, backgrounds));
+    // One decoded picture for all of them, by path, frame size and background.
+    assert.equal(backgrounds.size, 1);
+    for (const [index, still] of stills.entries()) {
+      assert.equal(still.length, 1280 * 720 * 3);
+      // The same pixels as a still made alone (its own decode).
+      assert.ok(still.equals(await sceneStill(shown[index]!, board)), `scene ${index + 1}`);
+    }
+  });
 
   test('a render that fails ends with render_failed and leaves no file', async () => {
     const board = buildStoryboard(

@@ -7,7 +7,16 @@
 // bundled 2018 ffmpeg (the fallback) through the same pipeline.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -222,6 +231,25 @@ describe('scene-level rendering', () => {
 });
 
 describe('the scene cache', () => {
+  test(
+    'an unchanged voice track takes its loudness gain from the cache (no ffmpeg pass)',
+    { timeout: 300_000 },
+    async () => {
+      const gains = new SceneCache(join(work, 'gain-cache'));
+      const board = () => buildStoryboard(SOURCE, { aspectRatio: '16:9', duration: 5, language: 'en-US' });
+      const made = await render(board(), gains);
+      const entries = readdirSync(gains.dir).filter((name) => name.endsWith('.gain'));
+      assert.equal(entries.length, 1, 'one gain for the one voice track');
+      // The entry is what the next render of the same track uses: 6 dB less there, a quieter mix.
+      const entry = join(gains.dir, entries[0]!);
+      writeFileSync(entry, String(Number(readFileSync(entry, 'utf8')) - 6));
+      const again = await render(board(), gains);
+      assert.notEqual(again.sha256.video, made.sha256.video);
+      const [before, after] = [loudness(made.video).integrated, loudness(again.video).integrated];
+      assert.ok(after < before - 3, `${after} LUFS, ${before} LUFS before`);
+    },
+  );
+
   test('keeps to its size limit, dropping the least recently used entries first', async () => {
     const cache = new SceneCache(join(work, 'small-cache'), 2500);
     const file = (name: string) => {

@@ -4,23 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createFile, type Movie } from 'mp4box';
 import { ffmpegPath } from '../../src/media/tools.js';
+import { lavfi } from './lavfi.mjs';
 
 /** Writes a solid-colour picture (`name`'s extension picks the format) into `dir`; returns its path. */
 export function picture(dir: string, name: string, color: string, size = '800x600'): string {
-  const file = join(dir, name);
-  execFileSync(ffmpegPath(), [
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=${color}:s=${size}`,
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  return file;
+  return lavfi(ffmpegPath(), `color=c=${color}:s=${size}`, join(dir, name), ['-frames:v', '1']);
 }
 
 /** Duration, dimensions and codecs of an MP4, read by mp4box. */

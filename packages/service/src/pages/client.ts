@@ -7,6 +7,7 @@ import {
   deserializeError,
   type SerializedError,
   type Account,
+  type ActionStatus,
   type Progress,
   type SceneSources,
   type Video,
@@ -35,7 +36,7 @@ export interface Topic {
   id: string;
   requestId: string;
   sourceURL: string;
-  status: 'PENDING' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+  status: ActionStatus;
   error?: { code: string; message: string };
   progress?: Progress;
   title?: string;

@@ -1,4 +1,4 @@
-/* global fetch */
+/* global fetch, AbortSignal */
 // WebKit for the browser tests: Debian's WebKitGTK MiniBrowser driven by WebKitWebDriver (W3C
 // WebDriver) under Xvfb. Playwright cannot drive Debian's WebKit (it needs its own patched build,
 // which cannot be downloaded here), so this is a small web-test-runner launcher that speaks the
@@ -41,6 +41,12 @@ export function findWebKit() {
   return minibrowser && driver && xvfbRun ? { minibrowser, driver, xvfbRun } : undefined;
 }
 
+/** How long one WebDriver command may go unanswered (a hang detector; each is a few ms idle). */
+const COMMAND_LIMIT = 15_000;
+
+/** How long a script run in a page may take before WebKitWebDriver answers `script timeout`. */
+const SCRIPT_LIMIT = 5_000;
+
 /** A web-test-runner launcher for WebKitGTK: one MiniBrowser window, one test file at a time. */
 export function webkitLauncher() {
   let driverProcess;
@@ -48,12 +54,20 @@ export function webkitLauncher() {
   let sessionPath;
   const active = new Map();
 
-  /** One WebDriver command; resolves to its `value`, throws its error message. */
+  /**
+   * One WebDriver command; resolves to its `value`, throws its error message. A command that gets no
+   * answer within {@link COMMAND_LIMIT} throws too, naming itself: a hang detector, so that a test
+   * fails with what hung instead of waiting out its own time limit in silence.
+   */
   async function webdriver(method, path, body) {
     const response = await fetch(`${base}${sessionPath ?? ''}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(COMMAND_LIMIT),
+    }).catch((error) => {
+      if (error?.name !== 'TimeoutError') throw error;
+      throw new Error(`WebDriver ${method} ${path}: no answer within ${COMMAND_LIMIT} ms (timed out)`);
     });
     const payload = await response.json();
     if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${payload.value?.message ?? response.status}`);
@@ -94,11 +108,17 @@ export function webkitLauncher() {
         capabilities: {
           alwaysMatch: {
             browserName: 'MiniBrowser',
+            // Commands wait for a document's DOM, not for its every picture and frame: a frame
+            // command in a page whose iframe is (re)loading must not wait for the whole load.
+            pageLoadStrategy: 'eager',
             'webkitgtk:browserOptions': { binary: found.minibrowser, args: ['--automation'] },
           },
         },
       });
       sessionPath = `/session/${session.sessionId}`;
+      // The frame commands' scripts are short reads: one that does not end (a document going away
+      // under it) answers `script timeout` after SCRIPT_LIMIT, and the command tries again.
+      await webdriver('POST', '/timeouts', { script: SCRIPT_LIMIT });
       await webdriver('POST', '/window/rect', { width: 1024, height: 768 }).catch(() => {});
     },
     async stop() {

@@ -275,7 +275,28 @@ const FIND_IFRAME = `
   };
   return find(document);`;
 
-async function webdriverCommand(session, command, { channel, selector, value, url, timeout }) {
+/**
+ * Errors that mean the frame WebDriver acted in went away or stopped answering under the command:
+ * the iframe reloaded or moved (a new browsing context), its document was replaced during a script,
+ * or a command got no answer (test/harness/webkit.mjs). The command then finds the frame again.
+ */
+const WEBDRIVER_STALE = /no such frame|no such window|stale element|script timeout|timed out|browsing context/i;
+
+async function webdriverCommand(session, command, args) {
+  const deadline = Date.now() + args.timeout;
+  // As with Puppeteer: never keep a frame across a reload; find it for every attempt, within the
+  // command's time.
+  for (;;) {
+    try {
+      return await webdriverAction(session, command, { ...args, timeout: Math.max(1, deadline - Date.now()) });
+    } catch (error) {
+      if (Date.now() > deadline || !WEBDRIVER_STALE.test(String(error?.message))) throw error;
+      await pause(50);
+    }
+  }
+}
+
+async function webdriverAction(session, command, { channel, selector, value, url, timeout }) {
   const webdriver = session.browser.webdriver;
   // A test file runs alone in the one window: switch into the frame, act, and always switch back
   // (commands are queued one at a time, below: a switch is the whole session's state).

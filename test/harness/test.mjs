@@ -333,7 +333,7 @@ if (left === 0) {
   failStep(`leftovers (${left})`);
 }
 console.log(
-  `\n== time per step, in the order they ended (${JOBS} slots at a time, half a slot for a browser configuration without real media; CPU s: user + system of the step's processes; share: of the whole run's wall time, and steps overlap)\n${timingTable()}\n`,
+  `\n== time per step, in the order they ended (${JOBS} slots at a time; CPU s: user + system of the step's processes; share: of the whole run's wall time, and steps overlap)\n${timingTable()}\n`,
 );
 if (failedSteps.length) {
   console.log("== what failed, and why (from each step's output above)");

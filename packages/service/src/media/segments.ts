@@ -24,7 +24,7 @@ import { join } from 'node:path';
  * The renderer's version: raise it when a change to the renderer changes its output for the same
  * storyboard (a new layout, filter or encoder setting), so that old cache entries are not reused.
  */
-export const RENDERER_VERSION = 3;
+export const RENDERER_VERSION = 5;
 
 /** Default size limit of the scene cache: about 40 renders of 30 s at 4:5. */
 export const CACHE_BYTES = 256 * 1024 * 1024;

@@ -12,7 +12,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
+  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -232,18 +232,20 @@ describe('scene-level rendering', () => {
 
 describe('the scene cache', () => {
   test(
-    'an unchanged voice track takes its loudness gain from the cache (no ffmpeg pass)',
+    'an unchanged voice track takes its AAC encode from the cache (no audio encode)',
     { timeout: 300_000 },
     async () => {
-      const gains = new SceneCache(join(work, 'gain-cache'));
+      const audio = new SceneCache(join(work, 'audio-cache'));
       const board = () => buildStoryboard(SOURCE, { aspectRatio: '16:9', duration: 5, language: 'en-US' });
-      const made = await render(board(), gains);
-      const entries = readdirSync(gains.dir).filter((name) => name.endsWith('.gain'));
-      assert.equal(entries.length, 1, 'one gain for the one voice track');
+      const made = await render(board(), audio);
+      const entries = readdirSync(audio.dir).filter((name) => name.endsWith('.m4a'));
+      assert.equal(entries.length, 1, 'one AAC track for the one voice track');
       // The entry is what the next render of the same track uses: 6 dB less there, a quieter mix.
-      const entry = join(gains.dir, entries[0]!);
-      writeFileSync(entry, String(Number(readFileSync(entry, 'utf8')) - 6));
-      const again = await render(board(), gains);
+      const entry = join(audio.dir, entries[0]!);
+      const quieter = join(work, 'quieter.m4a');
+      execFileSync(ffmpegPath(), ['-v', 'error', '-i', entry, '-af', 'volume=-6dB', '-c:a', 'aac', quieter]);
+      renameSync(quieter, entry);
+      const again = await render(board(), audio);
       assert.notEqual(again.sha256.video, made.sha256.video);
       const [before, after] = [loudness(made.video).integrated, loudness(again.video).integrated];
       assert.ok(after < before - 3, `${after} LUFS, ${before} LUFS before`);

@@ -3,11 +3,16 @@
 // tarballs into the example with npm (no workspace, no link to this repository), builds it
 // (`tsc` and `vite build`) and runs its own Playwright test (`npm test` in the example).
 //
-// The example keeps its node_modules between runs: only the two tarballs are installed again, so
-// better-sqlite3 (a native addon, compiled at install: about 40 s on 2 cores) builds on the first
-// run only. Prints the example's Playwright summary (`N passed`) last; exits non-zero on a failure.
+// better-sqlite3 is a native addon. A partner's install downloads its prebuilt binary from GitHub;
+// this machine reaches only the npm registry, so the install would compile it from source (about
+// 60 s on 2 cores, a tenth of a fresh run). The binary the repository's own `npm ci` built for this
+// Node is handed to prebuild-install as the local prebuild it looks for first (its
+// `<package>_local_prebuilds` setting), which is what the download would have given; another
+// version or Node finds none there and compiles. The example keeps its node_modules between runs:
+// only the two tarballs are installed again. Prints the example's Playwright summary (`N passed`)
+// last; exits non-zero on a failure.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,12 +27,27 @@ for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
   }
 }
 
-const step = (what, command, args, cwd) => {
+const step = (what, command, args, cwd, env = process.env) => {
   const started = Date.now();
   console.log(`starter: ${what}`);
-  execFileSync(command, args, { cwd, stdio: 'inherit' });
+  execFileSync(command, args, { cwd, env, stdio: 'inherit' });
   console.log(`starter: ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 };
+
+/**
+ * A folder holding the repository's better-sqlite3 binary under the name prebuild-install downloads
+ * (`better-sqlite3-v<version>-node-v<ABI>-<platform>-<arch>.tar.gz`, the file `build/Release/…`).
+ */
+function localPrebuilds(folder) {
+  const source = join(root, 'node_modules/better-sqlite3');
+  const binary = 'build/Release/better_sqlite3.node';
+  mkdirSync(folder, { recursive: true });
+  if (!existsSync(join(source, binary))) return folder;
+  const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(folder, name), '-C', source, binary]);
+  return folder;
+}
 
 const packs = mkdtempSync(join(tmpdir(), 'video-plugin-starter-'));
 try {
@@ -48,6 +68,7 @@ try {
     'npm',
     ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs],
     example,
+    { ...process.env, npm_config_better_sqlite3_local_prebuilds: localPrebuilds(join(packs, 'prebuilds')) },
   );
 } finally {
   rmSync(packs, { recursive: true, force: true });

@@ -92,8 +92,25 @@ export async function createPlugin(
   return plugin;
 }
 
-/** Cleans up every Plugin the test created. */
-export async function cleanupPlugins(): Promise<void> {
+/**
+ * The waits of `nextEvent` and `statusLog().until` still open, each describing itself (what it
+ * waits for, what it saw so far). A test that runs out of time says only "Timeout of N ms
+ * exceeded"; `cleanupPlugins` then names these, so the log says which step never came.
+ */
+const openWaits = new Set<() => string>();
+
+function awaited<T>(describe: () => string, promise: Promise<T>): Promise<T> {
+  openWaits.add(describe);
+  return promise.finally(() => openWaits.delete(describe));
+}
+
+/** Cleans up every Plugin the test created (an `afterEach`); after a failed test, names its open waits. */
+export async function cleanupPlugins(this: Mocha.Context | void): Promise<void> {
+  const test = this?.currentTest;
+  if (test?.state === 'failed' && openWaits.size > 0) {
+    console.error(`"${test.title}" still awaited: ${[...openWaits].map((describe) => describe()).join('; ')}`);
+  }
+  openWaits.clear();
   await Promise.all(created.splice(0).map((plugin) => plugin.cleanup()));
 }
 
@@ -138,12 +155,15 @@ export async function generatedVideo(
 
 /** Resolves with the payload of the next `name` event. */
 export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): Promise<PluginEventMap[K]> {
-  return new Promise((resolve) => {
-    const off = plugin.on(name, (payload) => {
-      off();
-      resolve(payload);
-    });
-  });
+  return awaited(
+    () => `the event ${name}`,
+    new Promise((resolve) => {
+      const off = plugin.on(name, (payload) => {
+        off();
+        resolve(payload);
+      });
+    }),
+  );
 }
 
 /**
@@ -165,7 +185,10 @@ export function statusLog(subscribe: (callback: (payload: StatusPayload) => void
     unsubscribe,
     until(status: ActionStatus): Promise<void> {
       if (statuses.includes(status)) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ status, resolve }));
+      return awaited(
+        () => `the status ${status} (seen: ${statuses.join(', ') || 'none'})`,
+        new Promise((resolve) => waiters.push({ status, resolve })),
+      );
     },
   };
 }
@@ -248,33 +271,24 @@ export const ESCAPE = '\uE00C';
 /** Acts inside the Plugin's cross-origin iframe like a person: real clicks, real typing. */
 export function inFrame(plugin: Plugin) {
   const channel = channelOf(plugin);
+  const command = <T = unknown>(name: string, args: Record<string, unknown>) =>
+    awaited(
+      () => `${name} ${String(args.selector ?? args.url)}`,
+      executeServerCommand<T, Record<string, unknown>>(name, { channel, ...args }),
+    );
   return {
-    click: (selector: string) => executeServerCommand('frame-click', { channel, selector }),
-    fill: (selector: string, value: string) => executeServerCommand('frame-fill', { channel, selector, value }),
-    probe: (selector: string) =>
-      executeServerCommand<FrameProbe | null, { channel: string; selector: string }>('frame-probe', {
-        channel,
-        selector,
-      }),
+    click: (selector: string) => command('frame-click', { selector }),
+    fill: (selector: string, value: string) => command('frame-fill', { selector, value }),
+    probe: (selector: string) => command<FrameProbe | null>('frame-probe', { selector }),
     /** Once every `<img>` matching `selector` has loaded or failed: each one's URL and natural width. */
-    pictures: (selector: string) =>
-      executeServerCommand<{ src: string; width: number }[], { channel: string; selector: string }>('frame-pictures', {
-        channel,
-        selector,
-      }),
+    pictures: (selector: string) => command<{ src: string; width: number }[]>('frame-pictures', { selector }),
     /**
      * Inside the frame: a string given to a DOM XSS sink (`innerHTML`; `sink` is the error's name, or
      * `allowed`) and an `<img>` from `url` (`refused` with the CSP violation, or loaded).
      */
-    policy: (url: string) =>
-      executeServerCommand<FramePolicy, { channel: string; url: string }>('frame-policy', { channel, url }),
+    policy: (url: string) => command<FramePolicy>('frame-policy', { url }),
     /** Clicks `selector`, then presses `key` (a WebDriver key code: ESCAPE for Escape). */
-    key: (selector: string, key: string) => executeServerCommand('frame-key', { channel, selector, value: key }),
-    text: (selector: string, timeout?: number) =>
-      executeServerCommand<string | null, { channel: string; selector: string; timeout?: number }>('frame-text', {
-        channel,
-        selector,
-        timeout,
-      }),
+    key: (selector: string, key: string) => command('frame-key', { selector, value: key }),
+    text: (selector: string, timeout?: number) => command<string | null>('frame-text', { selector, timeout }),
   };
 }

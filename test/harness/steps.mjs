@@ -97,10 +97,8 @@ export function steps({ engines } = {}) {
     engine: part ? `${name}.${part}` : name,
     needs: BUILT,
     // Only the part that makes real media is in the group: the other suites use SVG stand-ins.
-    // They mostly wait (CPU a fifth to a half of their wall time), but they take a whole slot: with
-    // half a slot each (up to four at once), two idle fresh-clone runs each had a journey test wait
-    // out its 30 s (WebKit, then chromium-block-all; 1-5 s alone, also beside stress-ng), which five
-    // runs at two at a time never had. Half a slot again once that is explained (docs/testing.md).
+    // They mostly wait (CPU a fifth to a half of their wall time), but they take a whole slot: half
+    // a slot each gained 17 s and made the run CPU-bound (docs/testing.md, "What runs beside what").
     ...(ENGINES[name].realMedia && (!part || part === 'real-media') ? { group: 'renders' } : {}),
     missing: () => (ENGINES[name].installed() ? undefined : `not installed: ${ENGINES[name].install}`),
   });

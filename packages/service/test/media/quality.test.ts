@@ -189,7 +189,7 @@ function ffmpegLog(args: string[]): string {
 
 /** The summary figures of ffmpeg's EBU R128 meter on `video`'s audio. */
 function loudness(video: string): { integrated: number; truePeak: number } {
-  const log = ffmpegLog(['-i', video, '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-']);
+  const log = ffmpegLog(['-i', video, '-vn', '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-']);
   const summary = log.slice(log.lastIndexOf('Summary:'));
   return {
     integrated: Number(/I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1]),
@@ -199,7 +199,7 @@ function loudness(video: string): { integrated: number; truePeak: number } {
 
 /** Where `video`'s sound starts after a silence (silencedetect), in seconds. */
 function voiceStarts(video: string): number[] {
-  const log = ffmpegLog(['-i', video, '-af', 'silencedetect=noise=-40dB:duration=0.08', '-f', 'null', '-']);
+  const log = ffmpegLog(['-i', video, '-vn', '-af', 'silencedetect=noise=-40dB:duration=0.08', '-f', 'null', '-']);
   return [...log.matchAll(/silence_end: ([\d.]+)/g)].map((match) => Number(match[1]));
 }
 

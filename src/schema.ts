@@ -20,17 +20,7 @@ export type Issue = core.$ZodIssue;
 
 /** `check(value)` must hold, or the issue says `message`; without a check, anything passes. */
 export function custom<T>(check: (value: unknown) => boolean = () => true, message?: string): core.$ZodCustom<T, T> {
-  // zod's `$ZodCustom` with the definition zod's own `_custom` factory gives it for a string
-  // message (`abort`, `error` returning the message), without `_custom` and the params normaliser it
-  // brings, which the SDK never needs: 0.1 kB gzip of every partner's page (BENCHMARKS.md, "Sizes").
-  // test/node/schema-runner.test.ts fails when zod's factory gives another definition.
-  return new core.$ZodCustom({
-    type: 'custom',
-    check: 'custom',
-    fn: check,
-    abort: true,
-    ...(message && { error: () => message }),
-  }) as core.$ZodCustom<T, T>;
+  return core._custom<T>(core.$ZodCustom, check, message);
 }
 
 /** A field of an object: an absent key passes, `undefined` passes, anything else is `inner`'s. */

@@ -36,10 +36,7 @@ const record = z.custom<Record<string, unknown>>(
  * `=== 'hello'`/`'connect'` checks), so a literal schema would check it twice — and cost the
  * Plugin bundle zod's literal machinery (BENCHMARKS.md, "Sizes").
  */
-/* @__NO_SIDE_EFFECTS__ */
-function kind<K extends string>(_: K): z.Schema<K> {
-  return string as unknown as z.Schema<K>;
-}
+const kind = <K extends string>(_: K) => string as unknown as z.Schema<K>;
 
 const serializedError = z.object({
   code: string,
@@ -56,10 +53,7 @@ export const helloSchema = z.object({
 export type HelloMessage = z.infer<typeof helloSchema>;
 
 /** parent window → iframe, with the port as the only transferable. */
-// The service's schemas (this and `hostMessageSchemas`) are annotated pure: the Plugin never reads
-// them, and esbuild, which does not see through `z.object` on a namespace import, then drops them
-// from partners' bundles as rollup does.
-export const connectSchema = /* @__PURE__ */ z.object({
+export const connectSchema = z.object({
   [HANDSHAKE_KEY]: kind('connect'),
   v: number,
   channel: string,
@@ -74,9 +68,9 @@ const id = number;
 
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
-  call: /* @__PURE__ */ z.object({ t: kind('call'), id, method: string, params: anything }),
-  sub: /* @__PURE__ */ z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
-  unsub: /* @__PURE__ */ z.object({ t: kind('unsub'), sid: id }),
+  call: z.object({ t: kind('call'), id, method: string, params: anything }),
+  sub: z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
+  unsub: z.object({ t: kind('unsub'), sid: id }),
 } as const;
 
 /** Messages the service sends on the port. */

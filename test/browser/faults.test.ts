@@ -14,12 +14,14 @@ import {
   cleanupPlugins,
   createPlugin,
   getLoginTokenFor,
+  inFrame,
   nextEvent,
   rejection,
   signUp,
   statusLog,
   testConfig,
   token,
+  until,
 } from '../support/plugin.js';
 
 interface FaultConfig {
@@ -28,7 +30,10 @@ interface FaultConfig {
   closedURL: string;
 }
 
-type Mode = { mode: 'ok' | 'down' | '500' } | { mode: 'slow'; delayMs: number; path?: string };
+type Mode = { mode: 'ok' | 'down' } | { mode: '500'; path?: string } | { mode: 'slow'; delayMs: number; path?: string };
+
+/** What the proxy did: answers `slow` holds back now, requests `500` refused so far. */
+const counts = async () => (await (await fetch('/__faults/counts')).json()) as { held: number; refused: number };
 
 let config: Promise<FaultConfig> | undefined;
 const faults = (): Promise<FaultConfig> => (config ??= fetch('/__faults/config').then((r) => r.json()));
@@ -189,6 +194,34 @@ describe('faults', function () {
       ]).to.deep.include(log.statuses);
       const fractions = log.payloads.map(({ progress }) => progress!.fraction);
       expect(fractions).to.deep.equal([...fractions].sort((a, b) => a - b));
+    });
+
+    it("slow to answer the studio's read: the studio shows the newest status, never the late read's", async () => {
+      const plugin = await subject();
+      // The studio's reads of the topic come back 1.5 s late: the socket says PROCESSING, then
+      // COMPLETE, before the prompt view's first read (served while PROCESSING) arrives.
+      await setMode({ mode: 'slow', delayMs: 1500, path: '/api/topics/' });
+      const opened = nextEvent(plugin, 'pluginOpened');
+      await plugin.openPlugin({ businessURL: BUSINESS_URL });
+      await opened;
+      const frame = inFrame(plugin);
+      await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]');
+      await until('the late reads to be answered', async () => (await counts()).held === 0, 10000);
+      // A round trip through the page after those answers: the page has read them by now.
+      await plugin.getVideos();
+      expect(await frame.text('[data-view="prompt"] h2[data-topic-status="COMPLETE"]', 2000)).to.equal('Sunny Bakery');
+    });
+
+    it("a subscription's first read refused (a gateway's 500): the page reads again, and the status comes", async () => {
+      const plugin = await subject();
+      const before = (await counts()).refused;
+      await setMode({ mode: '500', path: '/api/topics/' });
+      // The topic is COMPLETE: no change will come on the socket, the read is the only way.
+      const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+      await until('the read to be refused', async () => (await counts()).refused > before, 10000);
+      await setMode({ mode: 'ok' });
+      await log.until('COMPLETE');
+      expect(log.statuses).to.deep.equal(['COMPLETE']);
     });
 
     const outages = [

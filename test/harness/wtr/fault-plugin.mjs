@@ -5,9 +5,11 @@
 //     ok    forward everything
 //     down  the network is gone: every open connection (WebSockets too) is cut, new ones are reset
 //     500   every /api/ request and WebSocket upgrade is answered 500 by a gateway (an HTML body,
-//           not the service's JSON); open WebSockets are cut
+//           not the service's JSON); open WebSockets are cut. With `path`, only requests whose
+//           path starts with it, and no WebSocket is touched
 //     slow  answers to requests whose path starts with `path` (default /api/) wait delayMs first
 //           (WebSockets pass as they are)
+//   GET  /__faults/counts: {held, refused}: the answers `slow` holds back now; those `500` gave
 //   POST /__faults/cut: cuts the open WebSockets (a dropped connection), the mode stays
 //   POST /__faults/stop, /__faults/start, /__faults/restart: stop (SIGTERM) and start the service
 //     process again on the same port with the same data file; `/__faults/restart {data:'fresh'}`
@@ -92,6 +94,10 @@ async function readBody(request) {
 /** The proxy in front of the service: it forwards, delays or fails, as `mode` says. */
 function startProxy(target) {
   let mode = { mode: 'ok' };
+  /** Answers the `slow` mode holds back now (the service has answered; the page has not been told). */
+  let held = 0;
+  /** Requests the `500` mode has answered so far. */
+  let refused = 0;
   const sockets = new Set();
   const server = createServer((req, res) => {
     const current = mode;
@@ -99,7 +105,8 @@ function startProxy(target) {
       req.socket.destroy();
       return;
     }
-    if (current.mode === '500' && req.url.startsWith('/api/')) {
+    if (current.mode === '500' && req.url.startsWith(current.path ?? '/api/')) {
+      refused++;
       res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>500 Internal Server Error</h1>');
       return;
     }
@@ -112,8 +119,12 @@ function startProxy(target) {
           answer.pipe(res);
         };
         const delayed = current.mode === 'slow' && req.url.startsWith(current.path ?? '/api/');
-        if (delayed) setTimeout(forward, current.delayMs);
-        else forward();
+        if (!delayed) return forward();
+        held++;
+        setTimeout(() => {
+          held--;
+          forward();
+        }, current.delayMs);
       },
     );
     // The service is not there (stopped): the connection fails, as a refused one would.
@@ -133,7 +144,7 @@ function startProxy(target) {
       socket.destroy();
       return;
     }
-    if (current.mode === '500' && req.url.startsWith('/api/')) {
+    if (current.mode === '500' && current.path === undefined && req.url.startsWith('/api/')) {
       const body = '<h1>500 Internal Server Error</h1>';
       socket.end(
         `HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
@@ -166,10 +177,11 @@ function startProxy(target) {
     server.listen(0, '127.0.0.1', () =>
       resolve({
         port: server.address().port,
+        counts: () => ({ held, refused }),
         setMode(next) {
           mode = next;
           if (next.mode === 'down') for (const socket of sockets) socket.destroy();
-          if (next.mode === '500') cut();
+          if (next.mode === '500' && next.path === undefined) cut();
         },
         cut,
         close() {
@@ -233,6 +245,7 @@ export function faultPlugin() {
         const { port } = await refusing;
         return json({ serviceURL: `http://127.0.0.1:${port}`, partnerID: REFUSING.id, allowedOrigin: REFUSING.origin });
       }
+      if (context.path === '/__faults/counts') return json(proxy.counts());
       if (context.method !== 'POST') return undefined;
       if (context.path === '/__faults/mode') {
         proxy.setMode(await readBody(context.req));

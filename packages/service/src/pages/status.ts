@@ -6,7 +6,11 @@
  * instances still has its API calls. A dropped socket reconnects with backoff and its last cursor,
  * and the service replays what it missed; when it cannot (it restarted, or the gap is too long),
  * and after any reconnect, the watched records are re-read, and the host drops any status it
- * already has.
+ * already has. A read answered after the socket brought a change of the same record is older than
+ * what the watchers have, and is dropped (the read and the socket travel on separate connections,
+ * so a read served while PROCESSING can arrive after the socket's COMPLETE). A read that fails for a
+ * reason that passes (the network, a gateway, a busy service) is tried again with the reconnect's
+ * backoff while its record is watched.
  */
 import type { ApiClient, Change, ChangeFeed, Generation, LiveChange, Topic } from './client.js';
 import type { Video } from 'video-plugin/internal';
@@ -24,6 +28,10 @@ const NOT_AUTHENTICATED = 4401;
 /** `ms` give or take 20 %, so that the frames of one page do not reconnect in step. */
 const jittered = (ms: number): number => ms * (0.8 + Math.random() * 0.4);
 
+/** Codes of a read that may well succeed when tried again; any other failure is final. */
+const PASSING = new Set(['connection_failed', 'timeout', 'internal_error', 'rate_limited', 'service_unavailable']);
+const passes = (error: unknown): boolean => PASSING.has((error as { code?: unknown } | null)?.code as string);
+
 export class StatusHub {
   readonly #watchers = new Map<string, Set<Watcher>>();
   #socket: WebSocket | undefined;
@@ -39,6 +47,10 @@ export class StatusHub {
   #stale = false;
   /** Watchers waiting for the socket before their first read, so that no change falls between. */
   #waiting: (() => void)[] = [];
+  /** Per watched record, how many changes the socket has brought: a read sent before the last is stale. */
+  readonly #changes = new Map<string, number>();
+  /** Reads waiting to be tried again. */
+  readonly #rereads = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
     readonly api: ApiClient,
@@ -60,14 +72,22 @@ export class StatusHub {
     if (!set) this.#watchers.set(key, (set = new Set()));
     set.add(watcher as Watcher);
     let active = true;
-    void this.#ready()
-      .then(() => this.#read(kind, id))
-      .then((record) => active && (watcher as (r: RecordOf<K>) => void)(record))
-      .catch((error: unknown) => active && onError?.(error));
+    void this.#ready().then(() =>
+      this.#readInto(
+        kind,
+        id,
+        () => active,
+        (record) => (watcher as (r: RecordOf<K>) => void)(record),
+        (error) => onError?.(error),
+      ),
+    );
     return () => {
       active = false;
       set.delete(watcher as Watcher);
-      if (set.size === 0) this.#watchers.delete(key);
+      if (set.size === 0) {
+        this.#watchers.delete(key);
+        this.#changes.delete(key);
+      }
       if (this.#watchers.size > 0) return;
       this.#stop();
       this.#waiting = [];
@@ -99,10 +119,35 @@ export class StatusHub {
     return ready;
   }
 
-  #read<K extends Kind>(kind: K, id: string): Promise<RecordOf<K>> {
+  /**
+   * Reads the record and gives it to `deliver`, unless the socket brought a change of it meanwhile
+   * (the watchers have a newer one) or `active()` turned false; a failure that passes is tried again
+   * with backoff, any other goes to `onError`.
+   */
+  #readInto<K extends Kind>(
+    kind: K,
+    id: string,
+    active: () => boolean,
+    deliver: (record: RecordOf<K>) => void,
+    onError: (error: unknown) => void,
+    delay = RECONNECT_MIN_MS,
+  ): void {
+    const key = `${kind}:${id}`;
+    const seen = this.#changes.get(key) ?? 0;
     const read =
       kind === 'topic' ? this.api.topic(id) : kind === 'generation' ? this.api.generation(id) : this.api.video(id);
-    return read as Promise<RecordOf<K>>;
+    (read as Promise<RecordOf<K>>).then(
+      (record) => active() && (this.#changes.get(key) ?? 0) === seen && deliver(record),
+      (error: unknown) => {
+        if (!active()) return;
+        if (!passes(error)) return onError(error);
+        const retry = setTimeout(() => {
+          this.#rereads.delete(retry);
+          this.#readInto(kind, id, active, deliver, onError, Math.min(delay * 2, RECONNECT_MAX_MS));
+        }, jittered(delay));
+        this.#rereads.add(retry);
+      },
+    );
   }
 
   /** Opens the socket, unless it is open, waiting to reconnect, refused or not needed. */
@@ -117,14 +162,14 @@ export class StatusHub {
       if (this.#positioned) {
         const { cursor, change } = JSON.parse(data) as LiveChange;
         this.#cursor = cursor;
-        this.#dispatch(change);
+        this.#dispatch(change, true);
         return;
       }
       const feed = JSON.parse(data) as ChangeFeed;
       this.#positioned = true;
       this.#delay = RECONNECT_MIN_MS;
       this.#cursor = feed.cursor;
-      for (const change of feed.changes ?? []) this.#dispatch(change);
+      for (const change of feed.changes ?? []) this.#dispatch(change, true);
       if (feed.changes === null || this.#stale) {
         this.#stale = false;
         this.#refresh();
@@ -159,17 +204,25 @@ export class StatusHub {
   #refresh(): void {
     for (const key of [...this.#watchers.keys()]) {
       const [kind, id] = key.split(/:(.*)/s) as [Kind, string];
-      this.#read(kind, id).then(
+      this.#readInto(
+        kind,
+        id,
+        () => this.#watchers.has(key),
         (record) => this.#dispatch({ kind, record } as Change),
+        // A record gone or a session refused: the watchers' own reads and the session say so.
         () => {},
       );
     }
   }
 
-  #dispatch(change: Change): void {
+  /** Gives `change` to its record's watchers; `live`: it came on the socket (reads older than it are stale). */
+  #dispatch(change: Change, live = false): void {
     const id = change.kind === 'generation' ? change.record.requestId : change.record.id;
-    for (const watcher of [...(this.#watchers.get(`${change.kind}:${id}`) ?? [])])
-      (watcher as (r: unknown) => void)(change.record);
+    const key = `${change.kind}:${id}`;
+    const watchers = this.#watchers.get(key);
+    if (!watchers) return;
+    if (live) this.#changes.set(key, (this.#changes.get(key) ?? 0) + 1);
+    for (const watcher of [...watchers]) (watcher as (r: unknown) => void)(change.record);
   }
 
   /** Closes the socket; the next one starts from a new cursor. */
@@ -179,6 +232,9 @@ export class StatusHub {
     socket?.close();
     clearTimeout(this.#retry);
     this.#retry = undefined;
+    for (const retry of this.#rereads) clearTimeout(retry);
+    this.#rereads.clear();
+    this.#changes.clear();
     this.#positioned = false;
     this.#cursor = undefined;
     this.#delay = RECONNECT_MIN_MS;

@@ -10,7 +10,8 @@
  * 2. The service answers `{ cursor, changes }`, as `GET /api/changes?after=` would: the changes
  *    since `after`, or `null` when it cannot replay them (re-read what you follow).
  * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order.
- * A ping every `heartbeatMs` finds dead peers: one that has not answered the previous ping is cut.
+ * A ping every `heartbeatMs` finds dead peers: one that has not answered the previous ping is cut (unless
+ * the beat itself came late: the process stalled, and the pong may be waiting to be read).
  * A peer that stops reading is cut sooner if more than {@link Streams.maxUnsentBytes} wait for it
  * (1 MiB, `MAX_UNSENT_BYTES` in stream.ts, unless the streams are given another limit): it is
  * closed with {@link CLOSE_TOO_SLOW} and, unless it takes its close frame within
@@ -107,11 +108,18 @@ export class Live {
       drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
     };
     const deadline = setTimeout(() => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'), AUTH_MS);
+    // A tick that comes late (this process stalled: a long GC, a busy machine) runs before the
+    // read of a pong that may be waiting: it pings again instead of judging, and a dead peer is cut
+    // one beat later.
+    const { heartbeatMs } = this.config;
+    let lastBeat = performance.now();
     const heartbeat = setInterval(() => {
-      if (!alive) return ws.terminate();
+      const late = performance.now() - lastBeat > heartbeatMs * 1.5;
+      lastBeat = performance.now();
+      if (!alive && !late) return ws.terminate();
       alive = false;
       ws.ping();
-    }, this.config.heartbeatMs);
+    }, heartbeatMs);
     ws.on('pong', () => (alive = true));
     ws.once('message', (data, isBinary) => {
       clearTimeout(deadline);

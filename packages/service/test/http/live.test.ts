@@ -253,6 +253,30 @@ describe('/api/live', () => {
     assert.equal(quick.stats().streams, baseline);
   });
 
+  test('heartbeat: a beat that comes late (the process stalled) does not cut a peer whose pong waits to be read', async () => {
+    const quick = await startTestService({ heartbeatMs: 200 });
+    const { session } = await createAccount(quick, { externalID: 'stall' });
+    const peer = connect(quick, { session });
+    await peer.next();
+    // ws sends the pong before it emits 'ping'; then this whole process stalls for three beats, so
+    // the service's next tick runs before it reads that pong (timers come before I/O in a turn).
+    await new Promise<void>((resolve) =>
+      peer.ws.once('ping', () => {
+        const end = performance.now() + 600;
+        while (performance.now() < end);
+        resolve();
+      }),
+    );
+    const twoMorePings = new Promise<string>((resolve) => {
+      let pings = 0;
+      peer.ws.on('ping', () => ++pings === 2 && resolve('open'));
+    });
+    const outcome = await Promise.race([twoMorePings, peer.closed.then(({ code }) => `closed with ${code}`)]);
+    assert.equal(outcome, 'open');
+    peer.ws.close();
+    await peer.closed;
+  });
+
   test('close() closes every socket (1001) and ends with none counted', async () => {
     const closing = await startTestService();
     const { session } = await createAccount(closing, { externalID: 'shutdown' });

@@ -5,8 +5,8 @@
  * and unlike polling it costs nothing while nothing changes.
  *
  * Protocol (JSON text messages):
- * 1. The page sends `{ session, after? }` within {@link AUTH_MS}; the session is checked exactly like
- *    `Authorization: Bearer` (else close 4401 `not_authenticated`).
+ * 1. The page sends `{ session, after? }` within {@link AUTH_MS} (else close 4408 `auth_timeout`); the
+ *    session is checked exactly like `Authorization: Bearer` (else close 4401 `not_authenticated`).
  * 2. The service answers `{ cursor, changes }`, as `GET /api/changes?after=` would: the changes
  *    since `after`, or `null` when it cannot replay them (re-read what you follow).
  * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order.
@@ -32,6 +32,11 @@ export const LIVE_PATH = '/api/live';
 export const AUTH_MS = 5000;
 /** Close code for a missing, malformed or ended session (as HTTP 401). */
 export const CLOSE_NOT_AUTHENTICATED = 4401;
+/**
+ * Close code for a socket whose first message did not come within {@link AUTH_MS} (as HTTP 408):
+ * not a refused session (the page may be slow, or this process stalled), so the page reconnects.
+ */
+export const CLOSE_AUTH_TIMEOUT = 4408;
 /**
  * Close code for a peer that stopped reading ("try again later"): the page reconnects with its
  * cursor and is sent what it missed, as after any drop.
@@ -107,7 +112,7 @@ export class Live {
       ws.close(CLOSE_TOO_SLOW, 'too_slow');
       drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
     };
-    const deadline = setTimeout(() => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'), AUTH_MS);
+    const deadline = setTimeout(() => ws.close(CLOSE_AUTH_TIMEOUT, 'auth_timeout'), AUTH_MS);
     // A tick that comes late (this process stalled: a long GC, a busy machine) runs before the
     // read of a pong that may be waiting: it pings again instead of judging, and a dead peer is cut
     // one beat later.

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { WebSocket, type RawData } from 'ws';
 import { resolveConfig } from '../../src/config.js';
-import { AUTH_MS, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../src/http/live.js';
+import { AUTH_MS, CLOSE_AUTH_TIMEOUT, CLOSE_GRACE_MS, CLOSE_TOO_SLOW, Live } from '../../src/http/live.js';
 import { sessionOf } from '../../src/auth/sessions.js';
 import type { RunningService } from '../../src/server.js';
 import { Store, newId, nowISO, type TopicRecord } from '../../src/store/store.js';
@@ -167,10 +167,11 @@ describe('/api/live', () => {
     });
   }
 
-  test(`no first message within ${AUTH_MS} ms closes with 4401`, async () => {
+  test(`no first message within ${AUTH_MS} ms closes with 4408 auth_timeout, not as a refused session`, async () => {
     const client = connect(service);
     const started = Date.now();
-    assert.deepEqual(await client.closed, { code: 4401, reason: 'not_authenticated' });
+    assert.deepEqual(await client.closed, { code: CLOSE_AUTH_TIMEOUT, reason: 'auth_timeout' });
+    assert.equal(CLOSE_AUTH_TIMEOUT, 4408);
     assert.ok(Date.now() - started >= AUTH_MS - 50);
     assert.deepEqual(client.messages, []);
   });

@@ -10,7 +10,7 @@
  * what the watchers have, and is dropped (the read and the socket travel on separate connections,
  * so a read served while PROCESSING can arrive after the socket's COMPLETE). A read that fails for a
  * reason that passes (the network, a gateway, a busy service) is tried again with the reconnect's
- * backoff while its record is watched.
+ * backoff while its record is watched, or, when the socket is down too, left to the reconnect.
  */
 import type { ApiClient, Change, ChangeFeed, Generation, LiveChange, Topic } from './client.js';
 import type { Video } from 'video-plugin/internal';
@@ -141,6 +141,12 @@ export class StatusHub {
       (error: unknown) => {
         if (!active()) return;
         if (!passes(error)) return onError(error);
+        // The socket is down too: its reconnect replays what was missed, then re-reads every
+        // watched record. Reading on our own meanwhile could skip ahead of that replay.
+        if (!this.#positioned) {
+          this.#stale = true;
+          return;
+        }
         const retry = setTimeout(() => {
           this.#rereads.delete(retry);
           this.#readInto(kind, id, active, deliver, onError, Math.min(delay * 2, RECONNECT_MAX_MS));

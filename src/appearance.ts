@@ -75,7 +75,6 @@ export function checkContrast(appearance: Appearance | undefined, name: string):
   const ratio = text && background ? contrast(text, background) : 21;
   if (ratio < MIN_TEXT_CONTRAST) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `${name}.colorText "${text}" on colorBackground "${background}" has a contrast of ${ratio.toFixed(2)}:1; text needs at least ${MIN_TEXT_CONTRAST}:1 (WCAG 2.1 AA): pick a darker or lighter colorText.`,
       { field: `${name}.colorText` },
     );

@@ -125,7 +125,7 @@ function fail(host: Element, error: VideoPluginError): void {
 function invalid(host: Element, field: string, message: string): void {
   fail(
     host,
-    new InvalidParameterError('invalid_parameter', `[${EMBED_ATTRIBUTE}]: the ${field} attribute ${message}`, {
+    new InvalidParameterError(`[${EMBED_ATTRIBUTE}]: the ${field} attribute ${message}`, {
       field,
     }),
   );

@@ -13,16 +13,29 @@ export interface SerializedError {
   data?: Record<string, unknown>;
 }
 
-/** Base class of every error from video-plugin. */
+/**
+ * Base class of every error from video-plugin. Two forms (docs/plugin-api.md, "Errors"):
+ * `new DestroyedError(message, data?)` takes the class's default code (`CLASSES` below), and
+ * `new NotFoundError(code, message, data?)` names a code of the class's family. A string as the
+ * second argument means the second form.
+ */
 export class VideoPluginError extends Error {
   /** Stable machine-readable code, e.g. `invalid_parameter`. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
   /** Extra details (the offending field, a status, a URL...). Plain data only. */
-  readonly data?: Record<string, unknown>;
+  declare readonly data?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, data?: Record<string, unknown>) {
-    super(message);
-    this.code = code;
+  /** With the class's default code: `new DestroyedError('cleanup() was called.')`. */
+  constructor(message: string, data?: Record<string, unknown>);
+  /** With a code of the class's family: `new NotFoundError('video_not_found', 'No video "v1".')`. */
+  constructor(code: ErrorCode, message: string, data?: Record<string, unknown>);
+  constructor(code: string, message?: string | Record<string, unknown>, data?: Record<string, unknown>) {
+    const short = typeof message != 'string';
+    super(short ? code : message);
+    // No code given: the class's default, the `code` of its prototype (`CLASSES` below);
+    // `code` and `data` are declared, not class fields, so that no field hides the prototype's.
+    this.code = (short ? this.code : code) as ErrorCode;
+    if (short) data = message;
     if (data !== undefined) this.data = data;
   }
 
@@ -62,26 +75,6 @@ export class FrameBlockedError extends VideoPluginError {}
 export class DestroyedError extends VideoPluginError {}
 /** The service could not handle the request. */
 export class ServiceError extends VideoPluginError {}
-
-// Minifiers rename classes (so `new.target.name` would read "o"): `name` comes from these keys.
-for (const [name, Class] of Object.entries({
-  VideoPluginError,
-  InvalidParameterError,
-  NotAuthenticatedError,
-  AccountMethodsDisabledError,
-  InvalidStateError,
-  NotFoundError,
-  AccountAlreadyExistsError,
-  InvalidTokenError,
-  TimeoutError,
-  ConnectionError,
-  OriginNotAllowedError,
-  FrameBlockedError,
-  DestroyedError,
-  ServiceError,
-})) {
-  Class.prototype.name = name;
-}
 
 /** Every error code the library or the service can produce. */
 export const ERROR_CODES = [
@@ -138,33 +131,48 @@ export const ERROR_CODES = [
 /** A stable machine-readable error code. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-type ErrorClass = new (code: ErrorCode, message: string, data?: Record<string, unknown>) => VideoPluginError;
-
 /**
- * The class of each code that no rule below covers. (A table, not a list of every code, because this
- * ships in the Plugin bundle: `token_*` codes are `InvalidTokenError`, `*not_found` `NotFoundError`.)
+ * The class each code is rebuilt as (`deserializeError`): these codes of a family, then each
+ * class's default code (below). Not every code, because this ships in the Plugin bundle: `token_*`
+ * codes are `InvalidTokenError`, `*not_found` `NotFoundError`.
  */
-const CLASS_BY_CODE: Partial<Record<string, ErrorClass>> = {
-  invalid_parameter: InvalidParameterError,
+const CLASS_BY_CODE: Partial<Record<string, typeof VideoPluginError>> = {
   idempotency_key_reused: InvalidParameterError,
-  not_authenticated: NotAuthenticatedError,
-  account_methods_disabled: AccountMethodsDisabledError,
-  invalid_state: InvalidStateError,
-  account_already_exists: AccountAlreadyExistsError,
-  timeout: TimeoutError,
-  connection_failed: ConnectionError,
-  origin_not_allowed: OriginNotAllowedError,
-  frame_blocked: FrameBlockedError,
-  destroyed: DestroyedError,
   bad_request: ServiceError,
   payload_too_large: ServiceError,
   rate_limited: ServiceError,
-  internal_error: ServiceError,
 };
+/**
+ * The one table of the classes: each one's name and default code, written once. Minifiers rename
+ * classes (so `new.target.name` would read "o"): `name` comes from here. The default code is the
+ * `code` of the class's prototype, which the constructor takes when it is given none (a partner's
+ * subclass takes its parent's), and the class that code is rebuilt as: `internal_error`, the
+ * default of `VideoPluginError` and of `ServiceError`, is rebuilt as `ServiceError`, listed last.
+ */
+const CLASSES: [typeof VideoPluginError, string, ErrorCode][] = [
+  [VideoPluginError, 'VideoPluginError', 'internal_error'],
+  [InvalidParameterError, 'InvalidParameterError', 'invalid_parameter'],
+  [NotAuthenticatedError, 'NotAuthenticatedError', 'not_authenticated'],
+  [AccountMethodsDisabledError, 'AccountMethodsDisabledError', 'account_methods_disabled'],
+  [InvalidStateError, 'InvalidStateError', 'invalid_state'],
+  [NotFoundError, 'NotFoundError', 'not_found'],
+  [AccountAlreadyExistsError, 'AccountAlreadyExistsError', 'account_already_exists'],
+  [InvalidTokenError, 'InvalidTokenError', 'token_malformed'],
+  [TimeoutError, 'TimeoutError', 'timeout'],
+  [ConnectionError, 'ConnectionError', 'connection_failed'],
+  [OriginNotAllowedError, 'OriginNotAllowedError', 'origin_not_allowed'],
+  [FrameBlockedError, 'FrameBlockedError', 'frame_blocked'],
+  [DestroyedError, 'DestroyedError', 'destroyed'],
+  [ServiceError, 'ServiceError', 'internal_error'],
+];
+for (const [Class, name, code] of CLASSES) {
+  Object.assign(Class.prototype, { name, code });
+  CLASS_BY_CODE[code] = Class;
+}
 
 /**
  * Rebuilds an error from its plain form into the class its code belongs to. A code no rule knows
- * becomes `internal_error` (a `ServiceError`) with the service's message.
+ * becomes a `ServiceError` with its default code, `internal_error`, and the service's message.
  */
 export function deserializeError({ code, message, data }: SerializedError): VideoPluginError {
   const Class = Object.hasOwn(CLASS_BY_CODE, code)
@@ -174,7 +182,7 @@ export function deserializeError({ code, message, data }: SerializedError): Vide
       : /not_found$/.test(code)
         ? NotFoundError
         : undefined;
-  return Class ? new Class(code as ErrorCode, message, data) : new ServiceError('internal_error', message, data);
+  return Class ? new Class(code as ErrorCode, message, data) : new ServiceError(message, data);
 }
 
 /** The plain form of any thrown value; unknown values become `internal_error`. */

@@ -400,7 +400,6 @@ export class Plugin {
     const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
     if (new Set(sources).size > 1) {
       throw new InvalidParameterError(
-        'invalid_parameter',
         'options.sourceUrl and options.businessURL are aliases of options.sourceURL: pass only one.',
         { field: 'options.sourceURL' },
       );
@@ -412,7 +411,6 @@ export class Plugin {
     const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
     if (targets.length > 1) {
       throw new InvalidParameterError(
-        'invalid_parameter',
         'options: pass at most one of sourceURL, topicId and generationRequestId (each opens another step).',
         { field: 'options' },
       );
@@ -480,11 +478,10 @@ export class Plugin {
   /** Throws when the instance is cleaned up, or an account method is called in uncontrolled mode. */
   #ready(method: string, accountMethod?: boolean): void {
     if (this.#destroyed) {
-      throw new DestroyedError('destroyed', `${method} was called after cleanup(): create a new Plugin.`);
+      throw new DestroyedError(`${method} was called after cleanup(): create a new Plugin.`);
     }
     if (accountMethod && this.authMode === 'uncontrolled') {
       throw new AccountMethodsDisabledError(
-        'account_methods_disabled',
         `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use "jwt".`,
         { method },
       );

@@ -71,7 +71,6 @@ export class Session {
     throw (
       this.lost ??
       new NotAuthenticatedError(
-        'not_authenticated',
         `${method} needs a signed-in account: ${
           this.#authMode === 'jwt' ? 'call loginAccount or createAccount' : 'let the user sign in through openPlugin'
         } first.`,

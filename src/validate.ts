@@ -43,7 +43,7 @@ export function parse<T extends z.Schema>(schema: T, input: unknown, name: strin
   if (!result.issues.length) return result.value as z.infer<T>;
   const issue = result.issues[0]!;
   const field = [name, ...(issue.path ?? [])].join('.');
-  throw new InvalidParameterError('invalid_parameter', `${field} ${explain(issue, issue.input)}.`, {
+  throw new InvalidParameterError(`${field} ${explain(issue, issue.input)}.`, {
     field,
   });
 }

@@ -51,7 +51,7 @@ export const DEFAULT_DIAGNOSE_TIMEOUT = 10_000;
 const AFTER_LOAD_MS = 3_000;
 
 function invalid(field: string, message: string): InvalidParameterError {
-  return new InvalidParameterError('invalid_parameter', `diagnose: ${field} ${message}`, { field });
+  return new InvalidParameterError(`diagnose: ${field} ${message}`, { field });
 }
 
 /** The checked inputs: the partner, the service's base URL (with a trailing slash), the mode. */

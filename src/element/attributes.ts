@@ -66,7 +66,6 @@ export function configOf(
   ] as const) {
     if (!values.includes(value)) {
       return new InvalidParameterError(
-        'invalid_parameter',
         `<video-plugin>: the ${field} attribute must be one of ${values.map((v) => `"${v}"`).join(', ')}, got "${value}".`,
         { field },
       );
@@ -148,7 +147,7 @@ export function forElement(error: unknown): VideoPluginError {
   if (!(error instanceof InvalidParameterError)) {
     return error instanceof VideoPluginError
       ? error
-      : new VideoPluginError('internal_error', `<video-plugin>: ${String((error as Error)?.message ?? error)}`);
+      : new VideoPluginError(`<video-plugin>: ${String((error as Error)?.message ?? error)}`);
   }
   const field = typeof error.data?.field === 'string' ? error.data.field : '';
   const attribute = ATTRIBUTES[field];
@@ -156,7 +155,7 @@ export function forElement(error: unknown): VideoPluginError {
   const subject = attribute ? `the ${attribute} attribute` : `the property ${property}`;
   const message =
     field && error.message.startsWith(field) ? `${subject}${error.message.slice(field.length)}` : error.message;
-  return new InvalidParameterError('invalid_parameter', `<video-plugin>: ${message}`, {
+  return new InvalidParameterError(`<video-plugin>: ${message}`, {
     ...error.data,
     field: attribute ?? property,
   });

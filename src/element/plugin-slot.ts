@@ -102,7 +102,6 @@ export class PluginSlot {
     this.#settle(
       undefined,
       new DestroyedError(
-        'destroyed',
         '<video-plugin> was removed from the document before this call could run. Insert it again, then retry.',
       ),
     );
@@ -118,14 +117,12 @@ export class PluginSlot {
     const plugin = this.#plugin;
     if (plugin?.isDestroyed) {
       throw new DestroyedError(
-        'destroyed',
         `<video-plugin>.${method}() was called after cleanup(). Change an attribute or insert the element again to start a new session.`,
       );
     }
     if (plugin) return plugin;
     if (this.#removed) {
       throw new DestroyedError(
-        'destroyed',
         `<video-plugin>.${method}() was called after the element was removed from the document, which ended its session. Insert it again to start a new session.`,
       );
     }

@@ -216,7 +216,6 @@ export class VideoPluginElement extends ReactiveElement {
   readonly #getLoginToken = (accountID: string): Promise<string> | string => {
     if (typeof this.getLoginToken !== 'function') {
       throw new InvalidParameterError(
-        'invalid_parameter',
         '<video-plugin>: the getLoginToken property is not a function: set it to fetch a login token from your server.',
         { field: 'getLoginToken' },
       );
@@ -242,7 +241,6 @@ export class VideoPluginElement extends ReactiveElement {
     this.#slot.emit(
       'error',
       new InvalidParameterError(
-        'invalid_parameter',
         '<video-plugin>: the property plugin is read-only; the element creates its Plugin from its attributes (partner-id, service-url...).',
         { field: 'plugin' },
       ),
@@ -329,7 +327,7 @@ export class VideoPluginElement extends ReactiveElement {
   set ready(_value: Promise<void>) {
     this.#slot.emit(
       'error',
-      new InvalidParameterError('invalid_parameter', '<video-plugin>: the property ready is read-only.', {
+      new InvalidParameterError('<video-plugin>: the property ready is read-only.', {
         field: 'ready',
       }),
     );

@@ -130,14 +130,12 @@ export async function loginAccountToken(options: LoginAccountTokenOptions): Prom
   const { accountID, externalID, ...signing } = parseOrThrow(LoginOptionsSchema, options, 'loginAccountToken');
   if (accountID === undefined && externalID === undefined) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       'loginAccountToken: give "accountID" (the ID createAccount returned) or "externalID" (your own ID for the user); neither was given.',
       { field: 'accountID' },
     );
   }
   if (accountID !== undefined && externalID !== undefined) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       'loginAccountToken: give only one of "accountID" or "externalID", not both; remove one.',
       { field: 'externalID' },
     );

@@ -42,14 +42,14 @@ export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknow
 
 /** Builds the error for one issue (exported for the few checks done outside a schema). */
 export function issueToError(issue: Issue | undefined, input: unknown, context: string): InvalidParameterError {
-  if (!issue) return new InvalidParameterError('invalid_parameter', `${context}: invalid input.`, { field: '' });
+  if (!issue) return new InvalidParameterError(`${context}: invalid input.`, { field: '' });
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') path.push(issue.keys[0] ?? '');
   const field = path.join('.');
   const problem = describe(issue, valueAt(input, issue.path));
   const received = SECRET_FIELD.test(field) ? '' : describeReceived(issue, valueAt(input, path));
   const subject = field === '' ? 'the input' : `"${field}"`;
-  return new InvalidParameterError('invalid_parameter', `${context}: ${subject} ${problem}${received}.`, {
+  return new InvalidParameterError(`${context}: ${subject} ${problem}${received}.`, {
     field,
   });
 }

@@ -230,9 +230,7 @@ export class HostConnection {
    * Rejects every pending call with `error` and releases every listener, timer and port. The default
    * error is the one the Plugin's cleanup() gives its calls.
    */
-  destroy(
-    error: VideoPluginError = new DestroyedError('destroyed', 'cleanup() ended this call: create a new Plugin.'),
-  ): void {
+  destroy(error: VideoPluginError = new DestroyedError('cleanup() ended this call: create a new Plugin.')): void {
     if (this.#state === 'destroyed') return;
     removeEventListener('message', this.#onWindowMessage);
     this.#options.iframe.removeEventListener('load', this.#onLoad);
@@ -291,7 +289,7 @@ export class HostConnection {
       await new Promise((resolve) => setTimeout(resolve));
       if (cause instanceof TypeError && !this.#askBlocked) {
         this.#failConnect(
-          new ConnectionError('connection_failed', `Nothing answers at ${url.origin}: is the service running there?`, {
+          new ConnectionError(`Nothing answers at ${url.origin}: is the service running there?`, {
             serviceURL: url.origin,
             retryable: true,
           }),
@@ -310,7 +308,7 @@ export class HostConnection {
     if (directive === 'connect-src') this.#askBlocked = true;
     else if (/^(frame|child)-src$/.test(directive)) {
       this.#failConnect(
-        new FrameBlockedError('frame_blocked', `This page's CSP blocks the frame: add ${service} to its frame-src.`, {
+        new FrameBlockedError(`This page's CSP blocks the frame: add ${service} to its frame-src.`, {
           directive,
         }),
       );
@@ -416,7 +414,6 @@ export class HostConnection {
     this.#rejectAll(
       (call) => call.sent && !call.resend,
       new ConnectionError(
-        'connection_failed',
         `The call was interrupted (${reason}); it may have taken effect: check before calling again.`,
         { retryable: true },
       ),
@@ -436,11 +433,9 @@ export class HostConnection {
     } catch (cause) {
       this.#pending.delete(call.id);
       call.reject(
-        new InvalidParameterError(
-          'invalid_parameter',
-          `The arguments of ${call.method} cannot be sent: pass plain data only. ${cause}`,
-          { field: call.method },
-        ),
+        new InvalidParameterError(`The arguments of ${call.method} cannot be sent: pass plain data only. ${cause}`, {
+          field: call.method,
+        }),
       );
     }
   }
@@ -528,11 +523,11 @@ export class HostConnection {
       : this.#versionSeen === undefined
         ? `Check the service URL, that the partner allows the origin ${origin}, and that this page's CSP allows frame-src ${serviceOrigin}.`
         : `The service speaks protocol ${this.#versionSeen}, this SDK ${PROTOCOL_VERSION}: update video-plugin.`;
-    return new ConnectionError(
-      'connection_failed',
-      `No answer from ${iframe.src} within ${this.#connectTimeout} ms. ${why}`,
-      { serviceURL: iframe.src, pageOrigin: origin, retryable: true },
-    );
+    return new ConnectionError(`No answer from ${iframe.src} within ${this.#connectTimeout} ms. ${why}`, {
+      serviceURL: iframe.src,
+      pageOrigin: origin,
+      retryable: true,
+    });
   }
 
   #timeoutError({ method, timeout }: PendingCall): TimeoutError {
@@ -542,7 +537,6 @@ export class HostConnection {
         ? ''
         : ' (the service iframe was not connected)';
     return new TimeoutError(
-      'timeout',
       `${method} got no answer within ${timeout} ms${where}. Try again, or pass a larger timeout.`,
       { method, timeout },
     );

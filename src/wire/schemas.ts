@@ -1,21 +1,14 @@
 /**
  * The zod/mini schemas of the service's answers and payloads (accounts, videos, renders, status
  * updates, the host's configuration, the events' payloads): what the service checks and what the
- * types of `api.ts` are inferred from. Kept apart from `api.ts`, whose constants the `Plugin`
- * imports: these schemas are built at module top level, and a bundler without rollup's purity
+ * types of `api.ts` are inferred from (so this module imports the contract's values from
+ * `values.ts`, never from `api.ts`). Kept apart from `api.ts`, whose constants the `Plugin` imports: these schemas are built at module top level, and a bundler without rollup's purity
  * analysis (esbuild) cannot drop them from a module the `Plugin` imports — 2.3 kB gzip of every
  * esbuild partner's page (docs/architecture.md, "Validation"). No browser module imports this one; the service reaches it
  * through `video-plugin/internal`.
  */
 import * as z from 'zod/mini';
-import {
-  ASPECT_RATIOS,
-  STATUSES,
-  type PluginEventName,
-  type Progress,
-  type RenderQuality,
-  type RenderStats,
-} from './api.js';
+import { ASPECT_RATIOS, STATUSES, type Progress, type RenderQuality, type RenderStats } from './values.js';
 
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
@@ -125,22 +118,6 @@ export const sessionInfoSchema = z.object({
    */
   lost: z.optional(z.string()),
 });
-
-/** Payload schema of each public event that the page pushes. Errors arrive in plain form. */
-export const eventPayloadSchemas: Record<PluginEventName, z.ZodMiniType> = {
-  pluginOpened: z.optional(z.unknown()),
-  pluginOpenFailed: z.object({ code: z.string(), message: z.string() }),
-  editorOpened: videoSchema,
-  editorOpenFailed: z.object({ code: z.string(), message: z.string() }),
-  editorExited: z.optional(z.unknown()),
-  videoCreated: videoSchema,
-  videoSaved: videoSchema,
-  videoCompleted: videoSchema,
-  videoRendered: videoSchema,
-  error: z.object({ code: z.string(), message: z.string() }),
-  // Never pushed by the page: the host emits it (and drops it from the wire).
-  sessionLost: z.never(),
-};
 
 export const hostConfigSchema = z.object({
   partnerID: z.string(),

@@ -1,5 +1,6 @@
-// The Plugin against the real local service: one test per row of the reference's state table
-// (§3.1) and error table (§7), and the rules DESIGN §3 adds.
+// The Plugin against the real local service: one test per row of the partner reference's state and
+// error tables, as docs/plugin-api.md states them ("Methods", "Errors"), and the rules it adds
+// ("Decisions where the reference is silent").
 // Validation of every argument and option (the partner's bad input) is in bad-input.test.ts.
 import { expect } from '@open-wc/testing';
 import {
@@ -75,7 +76,7 @@ describe('Plugin: construction', () => {
   });
 });
 
-describe('Plugin: state table (REFERENCE §3.1)', () => {
+describe('Plugin: state table (docs/plugin-api.md, "Methods")', () => {
   it('createAccount with a valid token logs in to the new account', async () => {
     const plugin = await createPlugin();
     const accountID = await signUp(plugin, { firstName: 'Ada', externalID: `ext-${crypto.randomUUID()}` });
@@ -259,7 +260,7 @@ describe('Plugin: state table (REFERENCE §3.1)', () => {
   });
 });
 
-describe('Plugin: error table (REFERENCE §7)', () => {
+describe('Plugin: error table (docs/plugin-api.md, "Errors")', () => {
   it('1. openPlugin with a PENDING or FAILED topic rejects naming the status; PROCESSING opens', async () => {
     const plugin = await createPlugin({ slow: true });
     await signUp(plugin);

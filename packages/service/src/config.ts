@@ -259,7 +259,6 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
   for (const [index, partner] of (parsed.partners ?? [{ id: DEMO_PARTNER_ID, secret: DEMO_SECRET }]).entries()) {
     if (partners.has(partner.id)) {
       throw new InvalidParameterError(
-        'invalid_parameter',
         `startService: "partners.${index}.id" repeats the partner ID "${partner.id}"; give each partner once.`,
         { field: `partners.${index}.id` },
       );
@@ -317,7 +316,6 @@ function webhookSecretsOf(partner: PartnerOptions, index: number): readonly stri
   for (const [at, secret] of (given ?? []).entries()) {
     if (secret === partner.secret) {
       throw new InvalidParameterError(
-        'invalid_parameter',
         `startService: "${field}.${at}" is the partner's token secret; a webhook secret must differ from it (whoever verifies webhooks must not be able to mint login tokens). Make one with \`openssl rand -base64 32\`.`,
         { field: `${field}.${at}` },
       );
@@ -327,7 +325,6 @@ function webhookSecretsOf(partner: PartnerOptions, index: number): readonly stri
   if (partner.secret === DEMO_SECRET) return [DEMO_WEBHOOK_SECRET];
   if (partner.webhookURLs && partner.webhookURLs.length > 0) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `startService: "${field}" is required with webhookURLs: give the secret the webhooks are signed with (at least 32 bytes, not the partner secret; --webhook-secret on the command line). Make one with \`openssl rand -base64 32\`.`,
       { field },
     );

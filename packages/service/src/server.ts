@@ -207,7 +207,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
     if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
     if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir);
   }
-  throw new NotFoundError('not_found', `Nothing is served at ${req.method} ${path}.`);
+  throw new NotFoundError(`Nothing is served at ${req.method} ${path}.`);
 }
 
 /** The host as it appears in a URL: a wildcard address is reached through loopback. */

@@ -34,7 +34,6 @@ export async function verifyEventsToken(
 ): Promise<Partner> {
   if (token === undefined) {
     throw new NotAuthenticatedError(
-      'not_authenticated',
       `The event log needs Authorization: Bearer <a token of kind "${EVENTS_TOKEN_KIND}">. ${HOW}`,
     );
   }
@@ -59,7 +58,6 @@ export async function verifyEventsToken(
   }
   if (partner.webhookKeys.length === 0) {
     throw new NotAuthenticatedError(
-      'not_authenticated',
       `Partner "${partner.id}" has no webhook secret on this service, so its event log cannot be read. Start the service with --webhook-secret (partners[].webhookSecrets).`,
       { partnerID: partner.id },
     );

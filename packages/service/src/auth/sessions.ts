@@ -59,7 +59,6 @@ export function sessionOf(
       for (const known of used.keys()) if (!store.sessions.has(known)) used.delete(known);
     }
     throw new NotAuthenticatedError(
-      'not_authenticated',
       !token
         ? 'No session: log in first (createAccount or loginAccount) and send Authorization: Bearer <session>.'
         : ended

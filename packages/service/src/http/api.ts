@@ -86,8 +86,5 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
     res.setHeader('allow', allowed.join(', '));
     throw new HttpError(405, 'bad_request', `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}.`);
   }
-  throw new NotFoundError(
-    'not_found',
-    `There is no API route ${req.method} ${path}. See docs/service.md for the routes.`,
-  );
+  throw new NotFoundError(`There is no API route ${req.method} ${path}. See docs/service.md for the routes.`);
 }

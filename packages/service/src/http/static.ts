@@ -241,5 +241,5 @@ function pathOf(req: IncomingMessage): string {
 }
 
 function missing(path: string): NotFoundError {
-  return new NotFoundError('not_found', `Nothing is served at ${path}.`);
+  return new NotFoundError(`Nothing is served at ${path}.`);
 }

@@ -16,6 +16,12 @@ export type RenderKind = 'preview' | 'final';
 /** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
 export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
 
+/** The extension of each file a render writes: `<id>-preview.mp4`, `<id>-final.jpg`… */
+export const RENDER_EXTENSIONS = { video: 'mp4', thumbnail: 'jpg', captions: 'vtt', transcript: 'txt' } as const;
+
+/** The extension of a render's file (see {@link RENDER_EXTENSIONS}). */
+export type RenderExtension = (typeof RENDER_EXTENSIONS)[keyof typeof RENDER_EXTENSIONS];
+
 /**
  * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves,
  * and the type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt`
@@ -29,7 +35,7 @@ export const MEDIA_FILES = {
   'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
   'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
   'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
-} as const satisfies Record<string, { kind: RenderKind; ext: 'mp4' | 'jpg' | 'vtt' | 'txt'; type: string }>;
+} as const satisfies Record<string, { kind: RenderKind; ext: RenderExtension; type: string }>;
 
 /** A name of {@link MEDIA_FILES}. */
 export type MediaFileName = keyof typeof MEDIA_FILES;
@@ -53,12 +59,26 @@ export const videosDir = (mediaDir: string): string => join(mediaDir, 'videos');
 /** The folder of a topic's kept images in the media folder. */
 export const topicDir = (mediaDir: string, topicId: string): string => join(mediaDir, 'topics', topicId);
 
-/** The base name of a render's files (`<id>-preview`, `<id>-final`): render.ts adds `.mp4`, `.jpg`… */
+/** The base name of a render's files (`<id>-preview`, `<id>-final`): {@link renderFiles} adds `.mp4`, `.jpg`… */
 export const renderName = (videoId: string, kind: RenderKind): string => `${videoId}-${kind}`;
 
+/** The file `<name>.<ext>` of a render in `dir`. */
+const renderFile = (dir: string, name: string, ext: RenderExtension): string => join(dir, `${name}.${ext}`);
+
+/** The paths of the files render.ts writes into `dir` for the render named `name` (`<name>.mp4`…). */
+export function renderFiles(dir: string, name: string): Record<keyof typeof RENDER_EXTENSIONS, string> {
+  const { video, thumbnail, captions, transcript } = RENDER_EXTENSIONS;
+  return {
+    video: renderFile(dir, name, video),
+    thumbnail: renderFile(dir, name, thumbnail),
+    captions: renderFile(dir, name, captions),
+    transcript: renderFile(dir, name, transcript),
+  };
+}
+
 /** Where a video's file is, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
-export function videoFile(mediaDir: string, videoId: string, kind: RenderKind, ext: 'mp4' | 'jpg' | 'vtt' | 'txt') {
-  return join(videosDir(mediaDir), `${renderName(videoId, kind)}.${ext}`);
+export function videoFile(mediaDir: string, videoId: string, kind: RenderKind, ext: RenderExtension): string {
+  return renderFile(videosDir(mediaDir), renderName(videoId, kind), ext);
 }
 
 /** A video's media URL under `baseURL` (the service's origin); its files are `<url>/<name>`. */

@@ -30,6 +30,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { captions, transcript } from './accessibility.js';
 import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
+import { renderFiles } from './files.js';
 import { loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
 import type { Scene, Storyboard } from './storyboard.js';
@@ -264,8 +265,8 @@ async function sha256(file: string): Promise<string> {
 
 /**
  * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions)
- * and `<name>.txt` (transcript). Resolves with their paths, hashes and what the render did once
- * all four are in place.
+ * and `<name>.txt` (transcript), the names of files.ts. Resolves with their paths, hashes and what
+ * the render did once all four are in place.
  *
  * `options.progress` is told each stage as it starts (`voicing`, `composing_scenes`, `rendering`,
  * `finishing`) and how far the stage is; scenes taken from the cache count as done at once.
@@ -437,12 +438,7 @@ export async function renderVideo(
     const [videoHash, thumbnailHash, captionsHash, transcriptHash] = await Promise.all(
       [video, thumbnail, vtt, text].map(sha256),
     );
-    const files = {
-      video: join(dir, `${name}.mp4`),
-      thumbnail: join(dir, `${name}.jpg`),
-      captions: join(dir, `${name}.vtt`),
-      transcript: join(dir, `${name}.txt`),
-    };
+    const files = renderFiles(dir, name);
     // Readable by the service's user only, like the data file (the service serves them itself).
     await Promise.all([thumbnail, vtt, text, video].map((file) => chmod(file, 0o600)));
     await rename(thumbnail, files.thumbnail);

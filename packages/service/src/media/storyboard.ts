@@ -13,7 +13,7 @@
  * - `videoInstructions`: words pick the palette (warm, cool, bold, fresh, elegant) and the pace
  *   (brisk: fast, upbeat, energetic, quick; calm: calm, slow, relaxed, gentle).
  */
-import { QUALITY_LIMITS } from './quality.js';
+import { QUALITY_LIMITS } from './quality-limits.js';
 import { SentenceSplitter } from './source/sentences.js';
 import type { AspectRatio, Duration, SceneSources } from 'video-plugin/internal';
 

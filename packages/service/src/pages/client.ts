@@ -102,13 +102,9 @@ export class ApiClient {
     try {
       response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (cause) {
-      throw new ConnectionError(
-        'connection_failed',
-        `The video service could not be reached (${String(cause)}). Try again.`,
-        {
-          retryable: true,
-        },
-      );
+      throw new ConnectionError(`The video service could not be reached (${String(cause)}). Try again.`, {
+        retryable: true,
+      });
     }
     if (response.status === 204) return undefined as T;
     const payload = (await response.json().catch(() => ({}))) as { error?: SerializedError };

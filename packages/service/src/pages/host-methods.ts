@@ -53,7 +53,6 @@ const openParams = z.object({
 function requireStatus(kind: string, id: string, status: Topic['status']): void {
   if (status === 'PENDING' || status === 'FAILED') {
     throw new InvalidStateError(
-      'invalid_state',
       `The ${kind} ${id} is ${status}; openPlugin can open it only when it is PROCESSING or COMPLETE. Wait for its status update.`,
       { status, id },
     );

@@ -44,11 +44,9 @@ export function setSession(session: string | undefined, account: string | null, 
 
 export function requireSession(method: string): void {
   if (!api.session) {
-    throw new NotAuthenticatedError(
-      'not_authenticated',
-      `${method} needs a logged-in account: call loginAccount or createAccount first.`,
-      { method },
-    );
+    throw new NotAuthenticatedError(`${method} needs a logged-in account: call loginAccount or createAccount first.`, {
+      method,
+    });
   }
 }
 

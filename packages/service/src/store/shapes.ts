@@ -1,5 +1,5 @@
 /**
- * The public JSON shapes of stored records (DESIGN §3 "Objects"): what the API and the status
+ * The public JSON shapes of stored records (docs/service.md, "Objects"): what the API and the status
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */

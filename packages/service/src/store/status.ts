@@ -29,7 +29,7 @@ export function moved<R extends { status: Status; error?: StatusError }>(
   error?: StatusError,
 ): R {
   if (!NEXT[record.status].includes(status)) {
-    throw new InvalidStateError('invalid_state', `Cannot move from ${record.status} to ${status}.`, {
+    throw new InvalidStateError(`Cannot move from ${record.status} to ${status}.`, {
       status: record.status,
     });
   }

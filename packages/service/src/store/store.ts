@@ -212,7 +212,7 @@ export class Store {
   insert(change: Change): void {
     const key = keyOf(change);
     if (this.#map(change.kind).has(key)) {
-      throw new InvalidStateError('invalid_state', `insert: the ${change.kind} "${key}" is already stored.`);
+      throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
     }
     this.#save(change, {}, false);
   }
@@ -301,7 +301,6 @@ export class Store {
     const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
     if (key !== undefined && this.#accountByExternalID.has(key)) {
       throw new AccountAlreadyExistsError(
-        'account_already_exists',
         `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
         { externalID: account.externalID },
       );
@@ -314,7 +313,7 @@ export class Store {
   saveAccount(account: AccountRecord): void {
     const current = this.#accounts.get(account.id);
     if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
-      throw new InvalidStateError('invalid_state', `saveAccount: account "${account.id}" is not stored as given.`);
+      throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
     }
     this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
     this.#setAccount(account);

@@ -1,5 +1,5 @@
 // One contract for a generation's params (issue 31): the aspect ratios, durations, languages, the
-// instructions' limit, the ID limit and the idempotency key's form are defined once (src/wire/api.ts,
+// instructions' limit, the ID limit and the idempotency key's form are defined once (src/wire/values.ts,
 // src/options.ts) and every door checks them alike. A value one door accepts, every door accepts; one
 // that a door refuses, every door refuses, naming the same field. The doors: the `Plugin`'s
 // `startVideoGeneration` (its schema, which the iframe page parses with too) and the service's

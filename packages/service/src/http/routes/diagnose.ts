@@ -24,7 +24,6 @@ export const originCheck: Handler = (request) => {
   const origin = request.url.searchParams.get('origin');
   if (!origin) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       'GET origin-check: give the page origin as ?origin=, e.g. ?origin=https://shop.example.',
       { field: 'origin' },
     );
@@ -36,7 +35,6 @@ export const originCheck: Handler = (request) => {
   if (allowed && authMode !== null) {
     if (!(AUTH_MODES as readonly string[]).includes(authMode)) {
       throw new InvalidParameterError(
-        'invalid_parameter',
         `GET origin-check: ?authMode= must be ${AUTH_MODES.join(' or ')} (got "${authMode}").`,
         { field: 'authMode' },
       );
@@ -63,7 +61,6 @@ export const diagnose: Handler = (request) => {
   const partnerID = url.searchParams.get('partnerID');
   if (!partnerID) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       'GET /api/diagnose: give the partner ID as ?partnerID=, e.g. ?partnerID=demo-partner.',
       { field: 'partnerID' },
     );
@@ -93,7 +90,7 @@ export const diagnose: Handler = (request) => {
       ...(originAllowed === false
         ? {
             refusal: serializeError(
-              new OriginNotAllowedError('origin_not_allowed', originRefusal(origin!, partner.id), {
+              new OriginNotAllowedError(originRefusal(origin!, partner.id), {
                 origin,
                 partnerID: partner.id,
               }),

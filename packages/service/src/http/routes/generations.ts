@@ -6,7 +6,7 @@ import { authenticate, body, once, spend, type Handler } from './request.js';
 export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
   // The `Plugin`'s own schema, which the iframe page parses with too: the aspect ratios, durations,
-  // languages and limits of the contract (wire/api.ts), one set of rules at every door (issue 31).
+  // languages and limits of the contract (wire/values.ts), one set of rules at every door (issue 31).
   const params = await body(request, videoGenerationParamsSchema);
   spend(request, 'generations', { owner });
   const normalised = {
@@ -21,7 +21,6 @@ export const startGeneration: Handler = async (request) => {
     const topic = request.ctx.store.ownedTopic(owner, params.topicId);
     if (topic.status !== 'COMPLETE') {
       throw new InvalidStateError(
-        'invalid_state',
         `Topic "${topic.id}" is ${topic.status}; start a video generation once its topic search is COMPLETE.`,
         { topicId: topic.id, status: topic.status },
       );

@@ -16,7 +16,6 @@ export const listPartnerEvents: Handler = async ({ req, url, ctx }) => {
   const after = url.searchParams.get('after') ?? '0';
   if (!CURSOR.test(after)) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `GET /api/partner/events: "after" must be a cursor the event log gave (the "cursor" of a page), or be left out to start from the oldest event.`,
       { field: 'after' },
     );
@@ -25,7 +24,6 @@ export const listPartnerEvents: Handler = async ({ req, url, ctx }) => {
   const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
   if (!(limit >= 1 && limit <= EVENTS_PAGE_LIMIT)) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `GET /api/partner/events: "limit" must be a whole number from 1 to ${EVENTS_PAGE_LIMIT} (got ${JSON.stringify(limitText)}).`,
       { field: 'limit' },
     );

@@ -59,7 +59,6 @@ function idempotencyKey({ req, url }: Request): string | undefined {
   if (key === undefined) return undefined;
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `${req.method} ${url.pathname}: the Idempotency-Key header (options.idempotencyKey) must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID made once per user action.`,
       { field: 'options.idempotencyKey' },
     );

@@ -20,7 +20,6 @@ export const startTopicSearch: Handler = async (request) => {
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new InvalidParameterError(
-      'invalid_parameter',
       `POST /api/topics: body: "sourceURL" must be an absolute http or https URL, e.g. https://shop.example (got ${JSON.stringify(sourceURL.slice(0, 100))}).`,
       { field: 'sourceURL' },
     );

@@ -44,23 +44,18 @@ export const renameVideo: Handler = async (request) => {
   const images = store.topics.get(video.topicId ?? '')?.files ?? [];
   if (scenes !== undefined) {
     if (video.media !== 'mp4' || !video.storyboard) {
-      throw new InvalidStateError('invalid_state', `Video "${video.id}" has no scenes to edit (placeholder media).`, {
+      throw new InvalidStateError(`Video "${video.id}" has no scenes to edit (placeholder media).`, {
         videoId: video.id,
       });
     }
     if (video.isCompleted) {
-      throw new InvalidStateError(
-        'invalid_state',
-        `Video "${video.id}" is completed: its scenes can no longer change.`,
-        {
-          videoId: video.id,
-        },
-      );
+      throw new InvalidStateError(`Video "${video.id}" is completed: its scenes can no longer change.`, {
+        videoId: video.id,
+      });
     }
     for (const [index, scene] of scenes.entries()) {
       if (scene.image !== null && scene.image >= images.length) {
         throw new InvalidParameterError(
-          'invalid_parameter',
           `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`,
           { field: `scenes.${index}.image` },
         );
@@ -107,12 +102,11 @@ export const completeVideo: Handler = (request) => {
   const { store, jobs } = request.ctx;
   const video = store.ownedVideo(owner, request.params.videoId as string);
   if (video.isCompleted) {
-    throw new InvalidStateError('invalid_state', `Video "${video.id}" is already completed.`, { videoId: video.id });
+    throw new InvalidStateError(`Video "${video.id}" is already completed.`, { videoId: video.id });
   }
   const generation = video.requestId === undefined ? undefined : store.generations.get(video.requestId);
   if (generation && generation.status !== 'COMPLETE') {
     throw new InvalidStateError(
-      'invalid_state',
       `Video "${video.id}" cannot be completed while its generation is ${generation.status}; wait until it is COMPLETE.`,
       { videoId: video.id, status: generation.status },
     );

@@ -499,7 +499,7 @@ function summarizeTrips({ calls, batches, roundMedians }) {
   return out;
 }
 
-/** The figures as tables, and the goals of DESIGN §6 met or missed. Also returns the markdown. */
+/** The figures as tables, and the goals (BENCHMARKS.md) met or missed. Also returns the markdown. */
 function printTable(r) {
   const ms = (v) => (Number.isFinite(v) ? v.toFixed(3) : '—');
   const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
@@ -629,7 +629,7 @@ function printTable(r) {
     );
     if (s.errors.length) console.log(`errors (${s.errors.length}): ${s.errors.join(' | ')}`);
   }
-  if (goals.length) console.log(`\nGoals (DESIGN §6):\n  ${goals.join('\n  ')}`);
+  if (goals.length) console.log(`\nGoals (BENCHMARKS.md):\n  ${goals.join('\n  ')}`);
 }
 
 function printProfile(p) {

@@ -115,9 +115,10 @@ function backupOf(folder) {
 export function restore(folder) {
   const backup = backupOf(folder);
   if (!existsSync(backup)) return false;
-  const { atime, mtime } = statSync(backup);
+  const { atimeMs, mtimeMs } = statSync(backup);
   copyFileSync(backup, join(folder, 'package.json'));
-  utimesSync(join(folder, 'package.json'), atime, mtime);
+  // In seconds with their fraction (a Date would drop what is below the millisecond).
+  utimesSync(join(folder, 'package.json'), atimeMs / 1000, mtimeMs / 1000);
   rmSync(join(backup, '..'), { recursive: true, force: true });
   return true;
 }
@@ -130,12 +131,12 @@ export function writePublished(folder) {
   if (restore(folder)) console.log(`pack: put back ${join(folder, 'package.json')}, left by an unfinished pack`);
   const file = join(folder, 'package.json');
   const original = readFileSync(file, 'utf8');
-  const { atime, mtime } = statSync(file);
+  const { atimeMs, mtimeMs } = statSync(file);
   const backup = backupOf(folder);
   mkdirSync(join(backup, '..'), { recursive: true });
   // Written beside, then renamed: a crash never leaves half a backup.
   writeFileSync(`${backup}.tmp`, original);
-  utimesSync(`${backup}.tmp`, atime, mtime);
+  utimesSync(`${backup}.tmp`, atimeMs / 1000, mtimeMs / 1000);
   renameSync(`${backup}.tmp`, backup);
   writeFileSync(file, `${JSON.stringify(publishedManifest(JSON.parse(original)), null, 2)}\n`);
 }

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ARENA_MAX } from '../../src/launcher.js';
 import { PARTNER, SECRET, WEBHOOK_SECRET } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -49,6 +50,8 @@ export function runService(args: string[]): ChildService {
         VIDEO_PLUGIN_PARTNER_ID: '',
         VIDEO_PLUGIN_SECRET: '',
         VIDEO_PLUGIN_WEBHOOK_SECRET: '',
+        // One process, as a launcher gives it (launcher.ts): a SIGKILL then kills the service itself.
+        MALLOC_ARENA_MAX,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

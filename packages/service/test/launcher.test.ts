@@ -1,0 +1,129 @@
+// The launchers' memory setting (launcher.ts): `video-plugin-service` started without
+// MALLOC_ARENA_MAX serves from a second Node process that has it; an operator's value is kept; the
+// launcher passes signals on, ends as its child ends, and its child does not outlive it.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { MALLOC_ARENA_MAX } from '../src/launcher.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The environment of process `pid`, from /proc. */
+function environment(pid: number): Map<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return new Map(entries.map((entry) => entry.split(/=(.*)/s).slice(0, 2) as [string, string]));
+}
+/** The processes `pid` started that still run. */
+function children(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+
+/** Runs `node [flags] script args` with MALLOC_ARENA_MAX as `arenas` (undefined: unset). */
+function launch(script: string[], arenas: string | undefined, env: Record<string, string> = {}) {
+  const { MALLOC_ARENA_MAX: _unset, ...inherited } = process.env;
+  const child = spawn(process.execPath, script, {
+    cwd: root,
+    env: { ...inherited, ...(arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas }), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const listening = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)|Local service +(http:\/\/\S+)/.exec(output);
+      if (url && /Ctrl[+-]C/.test(output)) resolve((url[1] ?? url[2])!);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`exited (${code ?? signal}) before listening:\n${output}`)),
+    );
+  });
+  listening.catch(() => {});
+  after(() => {
+    for (const pid of alive(child.pid!) ? children(child.pid!) : []) process.kill(pid, 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, pid: child.pid!, exited, listening, output: () => output };
+}
+const cli = ['--import', 'tsx', 'packages/service/src/cli.ts', '--port', '0', '--media', 'placeholder'];
+
+test('without MALLOC_ARENA_MAX, the service runs in a second Node process with it set; SIGTERM stops both cleanly', async () => {
+  const service = launch(cli, undefined);
+  const url = await service.listening;
+  const [server, ...more] = children(service.pid);
+  assert.ok(server !== undefined && more.length === 0, `one child process, not ${more.length + 1}`);
+  const env = environment(server);
+  assert.equal(env.get('MALLOC_ARENA_MAX'), MALLOC_ARENA_MAX);
+  assert.equal(MALLOC_ARENA_MAX, '2');
+  // The same Node, flags and arguments (the script's path made absolute).
+  assert.equal(
+    readFileSync(`/proc/${server}/cmdline`, 'utf8'),
+    [process.execPath, '--import', 'tsx', `${root}packages/service/src/cli.ts`, ...cli.slice(3), ''].join('\0'),
+  );
+  assert.equal(environment(service.pid).get('MALLOC_ARENA_MAX'), undefined);
+  assert.equal((await fetch(`${url}/api/health`)).status, 200);
+  service.child.kill('SIGTERM');
+  assert.deepEqual(await service.exited, { code: 0, signal: null });
+  assert.equal(alive(server), false);
+  assert.match(service.output(), /listening on/);
+});
+
+test('SIGINT from outside a terminal reaches the service, which stops cleanly (exit 0)', async () => {
+  const service = launch(cli, undefined);
+  await service.listening;
+  const [server] = children(service.pid);
+  service.child.kill('SIGINT');
+  assert.deepEqual(await service.exited, { code: 0, signal: null });
+  assert.equal(alive(server!), false);
+});
+
+test('an operator’s MALLOC_ARENA_MAX is kept, in one process, even an empty one', async () => {
+  for (const value of ['8', '']) {
+    const service = launch(cli, value);
+    await service.listening;
+    assert.deepEqual(children(service.pid), []);
+    assert.equal(environment(service.pid).get('MALLOC_ARENA_MAX'), value);
+    service.child.kill('SIGTERM');
+    assert.deepEqual(await service.exited, { code: 0, signal: null });
+  }
+});
+
+test('the launcher ends with its child’s exit code (a usage error: 2)', async () => {
+  const service = launch(['--import', 'tsx', 'packages/service/src/cli.ts', '--port', 'eighty'], undefined);
+  assert.deepEqual(await service.exited, { code: 2, signal: null });
+  assert.match(service.output(), /--port/);
+});
+
+test('a launcher killed outright (SIGKILL) does not leave its service running', async () => {
+  const service = launch(cli, undefined);
+  await service.listening;
+  const [server] = children(service.pid);
+  // The service writes to the launcher's stdout: the pipe closes once the service has ended too.
+  const closed = new Promise((resolve) => service.child.stdout.once('close', resolve));
+  service.child.kill('SIGKILL');
+  assert.deepEqual(await service.exited, { code: null, signal: 'SIGKILL' });
+  await closed;
+  assert.ok(server !== undefined);
+});
+
+const built = existsSync(new URL('../../../dist/service/launcher.js', import.meta.url));
+test(
+  '`npm start` (scripts/start.mjs) runs the service and the demo in a second process with MALLOC_ARENA_MAX',
+  { skip: built ? false : 'dist/ is not built: run `npm run build` first (npm test does)' },
+  async () => {
+    const start = launch(['scripts/start.mjs'], undefined, { VIDEO_PLUGIN_PORT: '0', DEMO_PORT: '0' });
+    await start.listening;
+    const [server] = children(start.pid);
+    assert.ok(server !== undefined);
+    assert.equal(environment(server).get('MALLOC_ARENA_MAX'), MALLOC_ARENA_MAX);
+    start.child.kill('SIGTERM');
+    assert.deepEqual(await start.exited, { code: 0, signal: null });
+  },
+);

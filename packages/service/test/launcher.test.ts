@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MALLOC_ARENA_MAX } from '../src/launcher.js';
+import { follow } from './support/child-service.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -29,28 +30,13 @@ function launch(script: string[], arenas: string | undefined, env: Record<string
     env: { ...inherited, ...(arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas }), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let output = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const listening = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+)|Local service +(http:\/\/\S+)/.exec(output);
-      if (url && /Ctrl[+-]C/.test(output)) resolve((url[1] ?? url[2])!);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    void exited.then(({ code, signal }) =>
-      reject(new Error(`exited (${code ?? signal}) before listening:\n${output}`)),
-    );
-  });
-  listening.catch(() => {});
+  const banner = script[0] === 'scripts/start.mjs' ? /Local service +(http:\/\/\S+)/ : undefined;
+  const { exited, listening, output } = follow(child, banner);
   after(() => {
     for (const pid of alive(child.pid!) ? children(child.pid!) : []) process.kill(pid, 'SIGKILL');
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, pid: child.pid!, exited, listening, output: () => output };
+  return { child, pid: child.pid!, exited, listening, output };
 }
 const cli = ['--import', 'tsx', 'packages/service/src/cli.ts', '--port', '0', '--media', 'placeholder'];
 

@@ -2,10 +2,10 @@
  * The launchers' memory setting (`video-plugin-service`, `npm start`, `npm run bench:render`): on
  * Linux with glibc, Node runs once more, as a child process, with `MALLOC_ARENA_MAX` set, when it is
  * unset. glibc gives each thread that allocates its own malloc arena, up to 8 per core, and keeps
- * their freed memory: sharp/libvips, pango, the eSpeak worker and libuv's pool made Node's resident
- * peak during 20 generations at once 395–443 MB with a JavaScript heap of 9–33 MB; with two arenas,
- * 308–346 MB, at the same speed (BENCHMARKS.md, "Node's peak during 20 at once"). glibc reads the
- * variable only when a process starts, hence the second process. See docs/service.md, "Memory".
+ * their freed memory (sharp/libvips, pango, the eSpeak worker, libuv's pool): two arenas bring Node's
+ * peak during 20 generations at once under issue 34's 400 MB (the figures: BENCHMARKS.md, "Issue
+ * 34's last two targets"). glibc reads the variable only when a process starts, hence the second
+ * process. What a partner sees: docs/service.md, "Memory".
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -30,7 +30,7 @@ function onGlibc(): boolean {
  * passing the signal on would deliver it twice, and the command takes a second Ctrl+C as "stop
  * now, without waiting".
  */
-function terminalSignalsReachChild(): boolean {
+export function terminalSignalsReachChild(): boolean {
   if (!isatty(0)) return false;
   try {
     // /proc/self/stat after the command's name: state, ppid, pgrp, session, tty_nr, tpgid.

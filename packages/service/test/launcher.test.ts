@@ -76,6 +76,48 @@ test('SIGINT from outside a terminal reaches the service, which stops cleanly (e
   assert.equal(alive(server!), false);
 });
 
+/** util-linux's `script`, which runs a command on a terminal of its own (Debian: bsdutils). */
+const script = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(path));
+test(
+  'on a terminal, Ctrl+C is not passed on (the terminal sends it to both processes) and stops the service cleanly',
+  { ...HANG, skip: script ? false : 'no `script` (util-linux) to give the command a terminal' },
+  async () => {
+    const { MALLOC_ARENA_MAX: _unset, ...inherited } = process.env;
+    /** Runs `command` on a terminal of its own; script -e ends with the command's exit status. */
+    const onTerminal = (command: string[]) => {
+      const child = spawn(script!, ['-qefc', command.join(' '), '/dev/null'], {
+        cwd: root,
+        env: inherited,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      after(() => child.kill('SIGKILL'));
+      return { child, ...follow(child) };
+    };
+    // The launcher's judgement, on a terminal and off it: once delivered by the terminal, a second
+    // SIGINT passed on would be the service's "stop now" (exit 1), and which comes first is a race.
+    const judge = [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      "const { terminalSignalsReachChild: reach } = await import('./packages/service/src/launcher.ts'); console.log('reach: ' + reach())",
+    ];
+    const judged = onTerminal([process.execPath, ...judge.slice(0, -1), `"${judge.at(-1)!}"`]);
+    assert.deepEqual(await judged.exited, { code: 0, signal: null }, judged.output());
+    assert.match(judged.output(), /reach: true/);
+    const offTerminal = spawn(process.execPath, judge, { cwd: root });
+    let off = '';
+    offTerminal.stdout.on('data', (chunk: Buffer) => (off += chunk));
+    await new Promise((resolve) => offTerminal.once('close', resolve));
+    assert.match(off, /reach: false/);
+
+    const service = onTerminal([process.execPath, ...cli]);
+    await service.listening;
+    service.child.stdin.write('\x03'); // the terminal's interrupt character: SIGINT to its foreground group
+    assert.deepEqual(await service.exited, { code: 0, signal: null }, service.output());
+  },
+);
+
 test('an operator’s MALLOC_ARENA_MAX is kept, in one process, even an empty one', HANG, async () => {
   for (const value of ['8', '']) {
     const service = launch(cli, value);

@@ -55,6 +55,7 @@ const OUT = process.argv.includes('--out')
 const BIN = fileURLToPath(new URL('../packages/service/bin/video-plugin-service.js', import.meta.url));
 const { createAccountToken, loginAccountToken } = await import(new URL('../dist/server/index.js', import.meta.url));
 const { ffmpegPath } = await import(new URL('../dist/service/media/tools.js', import.meta.url));
+const { MALLOC_ARENA_MAX } = await import(new URL('../dist/service/launcher.js', import.meta.url));
 const PARTNER = 'bench-partner';
 const SECRET = 'bench-partner-secret-0123456789abcdef';
 
@@ -107,7 +108,9 @@ child = spawn(
     '--job-ms',
     '1000',
   ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_ENV } },
+  // MALLOC_ARENA_MAX as the command's launcher sets it, here given: the service is then this one
+  // process (its /proc and its inspector), not a launcher and its child (launcher.ts).
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { MALLOC_ARENA_MAX, ...process.env, ...SERVICE_ENV } },
 );
 let serviceLog = '';
 child.stderr.on('data', (chunk) => (serviceLog += chunk));

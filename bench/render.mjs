@@ -34,6 +34,10 @@ const code = (path) =>
       : `../dist/${path}.js`,
     import.meta.url,
   ).href;
+// The service's memory setting, as its launchers apply it (MALLOC_ARENA_MAX when unset: Node runs
+// this bench once more with it, and this process only waits). See packages/service/src/launcher.ts.
+const { relaunchWithArenaLimit } = await import(code('service/launcher'));
+if (relaunchWithArenaLimit()) await new Promise(() => {});
 const { buildStoryboard, RESOLUTIONS } = await import(code('service/media/storyboard'));
 const { renderVideo } = await import(code('service/media/render'));
 const { SceneCache } = await import(code('service/media/segments'));
@@ -288,12 +292,15 @@ const burstResult = burst ? await burstOf20() : undefined;
 
 const nodePeakMB = Math.round(process.resourceUsage().maxRSS / 1024);
 const loadAtEnd = loadavg()[0];
+/** glibc's malloc arenas for this process (its launcher's setting, or the operator's). */
+const arenas = process.env.MALLOC_ARENA_MAX ?? 'unset';
 // The figures of issue 34 in one block, for the lead's idle re-measure.
 const full = (aspectRatio) =>
   results.find((row) => row.duration === Math.max(...durations) && row.aspectRatio === aspectRatio);
 console.log(
   [
     `summary (${ffmpeg.source} ffmpeg: ${ffmpegVersion(ffmpeg.path)}; ${availableParallelism()} cores; ` +
+      `MALLOC_ARENA_MAX ${arenas}; ` +
       `load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end)`,
     `  full render ${Math.max(...durations)} s: 16:9 ${full('16:9')?.seconds} s, 4:5 ${full('4:5')?.seconds} s`,
     burstResult
@@ -307,6 +314,6 @@ console.log(
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('results/render.json', import.meta.url),
-  `${JSON.stringify({ date: new Date().toISOString(), ffmpeg: { path: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, runs, cores: availableParallelism(), load: { start: loadAtStart, end: loadAtEnd }, nodePeakMB, results, burst: burstResult }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), ffmpeg: { path: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, runs, cores: availableParallelism(), mallocArenaMax: arenas, load: { start: loadAtStart, end: loadAtEnd }, nodePeakMB, results, burst: burstResult }, null, 2)}\n`,
 );
 rmSync(work, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = [
   'dist/service/server.js',
+  'dist/service/launcher.js',
   'dist/server/index.js',
   'dist/cdn/video-plugin.min.js',
   'dist/service/public/app.js',
@@ -18,6 +19,11 @@ if (built.some((file) => !existsSync(new URL(`../${file}`, import.meta.url)))) {
   console.log('Building video-plugin first (npm run build)…');
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
+
+// On Linux with glibc, Node runs once more with MALLOC_ARENA_MAX set (packages/service/src/launcher.ts):
+// the service and the demo run in that child; this process only waits, and ends as the child ends.
+const { relaunchWithArenaLimit } = await import('../dist/service/launcher.js');
+if (relaunchWithArenaLimit()) await new Promise(() => {});
 
 const { startService } = await import('../dist/service/server.js');
 const { startDemo } = await import('../demo/server.mjs');
@@ -51,6 +57,18 @@ const demo = await startDemo({
   explain(error, 'partner demo', demoPort, 'DEMO_PORT');
 });
 
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping…`);
+  await Promise.allSettled([demo.close(), service.close()]);
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+// Printed last: whoever waits for it (a person, a test) may stop both at once.
 console.log(`
   video-plugin is running.
 
@@ -69,14 +87,3 @@ console.log(`
 
   Press Ctrl-C to stop both.
 `);
-
-let stopping = false;
-async function stop(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping…`);
-  await Promise.allSettled([demo.close(), service.close()]);
-  process.exit(0);
-}
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));

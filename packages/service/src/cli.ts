@@ -3,12 +3,19 @@
  * what a partner needs to connect (URL, partner ID, secret, allowed origins), and stops cleanly on
  * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
  */
-import { VideoPluginError } from 'video-plugin/internal';
-import { DEMO_SECRET, DEMO_WEBHOOK_SECRET, loggable } from './config.js';
-import { parseCommandLine, UsageError, USAGE } from './command-line.js';
-import { startService, type RunningService } from './server.js';
+import { relaunchWithArenaLimit } from './launcher.js';
+import type * as Config from './config.js';
+import type { RunningService } from './server.js';
+
+// The service's modules load only in the process that serves, not in a launcher that starts Node
+// again (launcher.ts): it stays small.
+let config: typeof Config;
 
 async function main(): Promise<void> {
+  const { VideoPluginError } = await import('video-plugin/internal');
+  config = await import('./config.js');
+  const { parseCommandLine, UsageError, USAGE } = await import('./command-line.js');
+  const { startService } = await import('./server.js');
   let commandLine;
   try {
     commandLine = parseCommandLine(process.argv.slice(2), process.env);
@@ -59,13 +66,13 @@ function banner(service: RunningService): string {
       `  partner ID:      ${partner.id}`,
       // The demo secret is public (the docs print it); any other is the operator's and stays off
       // the terminal and its logs.
-      `  secret:          ${partner.secret === DEMO_SECRET ? `${partner.secret} (the demo secret)` : '(as given; not printed)'}`,
+      `  secret:          ${partner.secret === config.DEMO_SECRET ? `${partner.secret} (the demo secret)` : '(as given; not printed)'}`,
       `  webhook secret:  ${webhookSecretLine(partner.webhookSecrets)}`,
       `  allowed origins: ${partner.allowedOrigins.join(', ')}`,
       `  auth modes:      ${partner.authModes.join(', ')}`,
     );
     if (partner.webhookURLs.length > 0)
-      lines.push(`  webhooks to:     ${partner.webhookURLs.map(loggable).join(', ')}`);
+      lines.push(`  webhooks to:     ${partner.webhookURLs.map(config.loggable).join(', ')}`);
   }
   lines.push(
     `  plugin page:     ${service.url}/plugin`,
@@ -79,7 +86,7 @@ function banner(service: RunningService): string {
 /** The demo webhook secret is public and printed; the operator's are not. */
 function webhookSecretLine(secrets: readonly string[]): string {
   if (secrets.length === 0) return 'none (no webhooks, no event log: give --webhook-secret)';
-  if (secrets[0] === DEMO_WEBHOOK_SECRET) return `${DEMO_WEBHOOK_SECRET} (the demo webhook secret)`;
+  if (secrets[0] === config.DEMO_WEBHOOK_SECRET) return `${config.DEMO_WEBHOOK_SECRET} (the demo webhook secret)`;
   return secrets.length === 1 ? '(as given; not printed)' : `${secrets.length} as given (the first signs); not printed`;
 }
 
@@ -88,4 +95,4 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-await main();
+if (!relaunchWithArenaLimit()) await main();

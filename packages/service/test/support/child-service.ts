@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ARENA_MAX } from '../../src/launcher.js';
 import { PARTNER, SECRET, WEBHOOK_SECRET } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -49,10 +50,28 @@ export function runService(args: string[]): ChildService {
         VIDEO_PLUGIN_PARTNER_ID: '',
         VIDEO_PLUGIN_SECRET: '',
         VIDEO_PLUGIN_WEBHOOK_SECRET: '',
+        // One process, as a launcher gives it (launcher.ts): a SIGKILL then kills the service itself.
+        MALLOC_ARENA_MAX,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  const { output, exited, listening } = follow(child);
+  after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, pid: child.pid as number, output, exited, listening };
+}
+
+/**
+ * What a service command started as `child` (with piped stdout and stderr) prints, when it exits,
+ * and its URL once its banner is out: `banner`'s first group, in a banner that ends with "Ctrl+C"
+ * (the command) or "Ctrl-C" (`npm start`).
+ */
+export function follow(
+  child: ChildProcess,
+  banner = /listening on (http:\/\/\S+)/,
+): Pick<ChildService, 'output' | 'exited' | 'listening'> {
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -60,18 +79,15 @@ export function runService(args: string[]): ChildService {
   const listening = new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && output.includes('Ctrl+C')) resolve(url);
+      const url = banner.exec(output)?.[1];
+      if (url && /Ctrl[+-]C/.test(output)) resolve(url);
     };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
     void exited.then(({ code, signal }) =>
       reject(new Error(`the service exited (${code ?? signal}) before listening:\n${output}`)),
     );
   });
   listening.catch(() => {}); // only the callers that wait for it care
-  after(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return { child, pid: child.pid as number, output: () => output, exited, listening };
+  return { output: () => output, exited, listening };
 }

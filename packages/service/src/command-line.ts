@@ -22,8 +22,7 @@ import {
   type ServiceOptions,
 } from './config.js';
 import { parseOriginPattern } from './origins.js';
-import { LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
-import { DEFAULT_SEARCH_SLOTS } from './jobs/slots.js';
+import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './limit-values.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]

@@ -16,8 +16,7 @@ import {
   strictObject,
 } from 'video-plugin/internal';
 import { parseOriginPattern, type OriginPattern } from './origins.js';
-import { LIMIT_NAMES, type Bucket, type LimitName } from './http/limits.js';
-import { DEFAULT_SEARCH_SLOTS } from './jobs/slots.js';
+import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './limit-values.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { describe, test } from 'node:test';
 import { createAccountToken } from '../../../src/server/index.js';
-import { Budgets, DEFAULT_LIMITS, type LimitName } from '../src/http/limits.js';
+import { Budgets } from '../src/http/limits.js';
+import { DEFAULT_LIMITS, type LimitName } from '../src/limit-values.js';
 import {
   createAccount,
   EventStream,

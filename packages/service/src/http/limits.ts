@@ -7,57 +7,19 @@
  * benchmark (`npm run bench:load`, every call from one IP) are never refused, while a runaway loop
  * is (docs/service.md "Limits"). `--limit` and `startService({ limits })` change any of them.
  *
- * How many topic searches fetch at once is jobs/slots.ts.
+ * The budgets' names and defaults are values of the configuration (limit-values.ts); how many
+ * topic searches fetch at once is jobs/slots.ts.
  */
 import { VideoPluginError } from 'video-plugin/internal';
+import {
+  DEFAULT_LIMITS,
+  LIMITED_CALLS,
+  type Bucket,
+  type LimitedCall,
+  type LimitName,
+  type LimitScope,
+} from '../limit-values.js';
 import { HttpError } from './reply.js';
-
-/** One budget: a bucket of `burst` calls, refilled at `perMinute` calls a minute. */
-export interface Bucket {
-  readonly burst: number;
-  readonly perMinute: number;
-}
-
-/** What a budget counts, by the route that spends it. */
-export const LIMITED_CALLS = {
-  /** `POST /api/partners/:id/sign-in`: the studio's own email sign-in (uncontrolled mode). */
-  signIn: 'the studio sign-in',
-  /** `POST /api/accounts` and `POST /api/sessions`: an account or login token redeemed. */
-  tokens: 'account creation and login',
-  /** `POST /api/topics`. */
-  topicSearches: 'topic searches',
-  /** `POST /api/generations`. */
-  generations: 'video generations',
-  /** `POST /api/videos/:id/complete`, and an editor save that changes the scenes (a new preview). */
-  renders: 'renders',
-} as const;
-export type LimitedCall = keyof typeof LIMITED_CALLS;
-/** Whose budget: the caller's IP address, its account (with a session), or the partner. */
-export type LimitScope = 'ip' | 'account' | 'partner';
-/** A budget's name, e.g. `topicSearches.account`. */
-export type LimitName = `${LimitedCall}.${LimitScope}`;
-
-/**
- * The default budgets. A name missing here is not limited. Every caller of the local service is
- * usually on loopback, so the per-IP budgets admit a whole integration test suite from one machine;
- * a hosted service sets stricter ones (SECURITY.md).
- */
-export const DEFAULT_LIMITS: Readonly<Partial<Record<LimitName, Bucket>>> = {
-  'signIn.ip': { burst: 20, perMinute: 60 },
-  'signIn.partner': { burst: 200, perMinute: 600 },
-  'tokens.ip': { burst: 300, perMinute: 1800 },
-  'topicSearches.account': { burst: 30, perMinute: 1200 },
-  'topicSearches.ip': { burst: 300, perMinute: 1800 },
-  'generations.account': { burst: 30, perMinute: 120 },
-  'generations.ip': { burst: 100, perMinute: 600 },
-  'renders.account': { burst: 30, perMinute: 120 },
-  'renders.ip': { burst: 100, perMinute: 600 },
-};
-
-/** Every budget's name, for validation and the usage text. */
-export const LIMIT_NAMES: readonly LimitName[] = (Object.keys(LIMITED_CALLS) as LimitedCall[]).flatMap((call) =>
-  (['ip', 'account', 'partner'] as const).map((scope) => `${call}.${scope}` as LimitName),
-);
 
 /** Buckets untouched this long are full again, and are forgotten (memory stays bounded by activity). */
 const SWEEP_MS = 60_000;

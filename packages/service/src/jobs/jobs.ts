@@ -33,7 +33,8 @@ import {
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RenderQuality } from 'video-plugin/internal';
-import { DEFAULT_SEARCH_SLOTS, Slots } from './slots.js';
+import { DEFAULT_SEARCH_SLOTS } from '../limit-values.js';
+import { Slots } from './slots.js';
 import { generate, type GenerationParams } from './generation.js';
 import { describe, renderFailure, renderKind, track, type JobContext, type RenderDescription } from './job.js';
 import { searchTopic } from './topic-search.js';

@@ -4,9 +4,6 @@
  * http/limits.ts bound how many can wait).
  */
 
-/** Topic searches fetching at once, per account and in all, by default. */
-export const DEFAULT_SEARCH_SLOTS = { perAccount: 2, total: 8 } as const;
-
 /**
  * Slots for work that must not all run at once: at most `perAccount` per key and `total` in all.
  * A task waits its turn, first come first served; none is refused.

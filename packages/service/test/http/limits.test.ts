@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccountToken } from '../../../../src/server/index.js';
-import { Budgets, DEFAULT_LIMITS, LIMIT_NAMES } from '../../src/http/limits.js';
+import { Budgets } from '../../src/http/limits.js';
+import { DEFAULT_LIMITS, LIMIT_NAMES } from '../../src/limit-values.js';
 import { Slots } from '../../src/jobs/slots.js';
 import { resolveConfig } from '../../src/config.js';
 import { parseCommandLine, UsageError } from '../../src/command-line.js';

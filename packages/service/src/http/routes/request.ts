@@ -18,7 +18,8 @@ import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
-import type { Budgets, LimitedCall } from '../limits.js';
+import type { Budgets } from '../limits.js';
+import type { LimitedCall } from '../../limit-values.js';
 
 /** What the handlers work with. */
 export interface ApiContext {

@@ -42,8 +42,14 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = (): void => {
-    if (stopping) process.exit(1); // a second Ctrl+C does not wait
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second Ctrl+C does not wait. SIGTERM again changes nothing: a process manager that
+      // signals the launcher's whole group (systemd, a test harness) sends it twice, once through
+      // the launcher, and the stop goes on to its end (temporary files removed, exit 0).
+      if (signal === 'SIGINT') process.exit(1);
+      return;
+    }
     stopping = true;
     service.close().then(
       () => process.exit(0),

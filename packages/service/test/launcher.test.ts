@@ -3,7 +3,9 @@
 // launcher passes signals on, ends as its child ends, and its child does not outlive it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MALLOC_ARENA_MAX } from '../src/launcher.js';
@@ -134,6 +136,38 @@ test('the launcher ends with its child’s exit code (a usage error: 2)', HANG, 
   assert.deepEqual(await service.exited, { code: 2, signal: null });
   assert.match(service.output(), /--port/);
 });
+
+test(
+  'SIGTERM to the whole process group (systemd, a test harness) stops the service cleanly, its temporary files gone',
+  HANG,
+  async () => {
+    // The launcher passes SIGTERM on, so the service gets it twice: the second must not cut the stop
+    // short (it did: exit 1, and the temporary media folder stayed behind).
+    const tmp = mkdtempSync(join(tmpdir(), 'video-plugin-launcher-'));
+    after(() => rmSync(tmp, { recursive: true, force: true }));
+    const { MALLOC_ARENA_MAX: _unset, ...inherited } = process.env;
+    const child = spawn(process.execPath, cli, {
+      cwd: root,
+      env: { ...inherited, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    after(() => void (alive(child.pid!) && process.kill(-child.pid!, 'SIGKILL')));
+    const service = follow(child);
+    await service.listening;
+    assert.equal(children(child.pid!).length, 1);
+    assert.ok(
+      readdirSync(tmp).some((name) => name.startsWith('video-plugin-media-')),
+      readdirSync(tmp).join(', '),
+    );
+    process.kill(-child.pid!, 'SIGTERM');
+    assert.deepEqual(await service.exited, { code: 0, signal: null }, service.output());
+    assert.deepEqual(
+      readdirSync(tmp).filter((name) => name.startsWith('video-plugin-')),
+      [],
+    );
+  },
+);
 
 test('a launcher killed outright (SIGKILL) does not leave its service running', HANG, async () => {
   const service = launch(cli, undefined);

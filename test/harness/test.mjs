@@ -69,23 +69,29 @@ function timingTable() {
 }
 
 /**
- * The lines of a step's output that name a failing test or its error (the runners' ✘ ✖ ❌ marks,
- * Playwright's numbered failures, error lines), each with the three lines after it; at most 30. They
+ * The lines of a step's output that say why it failed, each with the three lines after it; at most
+ * 30. The lines that name a failing test (the runners' ✘ ✖ ❌ marks, Playwright's numbered failures,
+ * a step stopped or timed out) come first, and error lines only fill what is left: a suite whose
+ * service logs the errors it is made to meet prints many of them before its one failing test. They
  * are printed again at the end, so that the tail of a long log says what failed and why.
  */
 function why(output) {
   // eslint-disable-next-line no-control-regex
   const lines = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\n');
+  const failing = (line) => /[✘✖❌]|^\s+\d+\) |Timed out|timed out|stopped after/.test(line);
+  const erring = (line) => /\b\w*Error\b/.test(line);
   const picked = new Set();
-  lines.forEach((line, index) => {
-    const passing = /[✓✔]/.test(line);
-    if (!passing && /[✘✖❌]|^\s+\d+\) |\b\w*Error\b|Timed out|timed out|stopped after/.test(line)) {
-      for (let next = index; next < Math.min(index + 4, lines.length); next++) picked.add(next);
-    }
-  });
+  for (const test of [failing, erring]) {
+    lines.forEach((line, index) => {
+      if (picked.size >= 30 || /[✓✔]/.test(line) || !line.trim() || !test(line)) return;
+      for (let next = index; next < Math.min(index + 4, lines.length); next++) {
+        if (lines[next].trim()) picked.add(next);
+      }
+    });
+  }
   return [...picked]
-    .filter((index) => lines[index].trim())
     .slice(0, 30)
+    .sort((a, b) => a - b)
     .map((index) => lines[index].trimEnd().slice(0, 240));
 }
 

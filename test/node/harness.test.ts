@@ -39,6 +39,7 @@ function stepRun(
   return ['node', '-e', script];
 }
 
+const loggedErrors = Array.from({ length: 40 }, (_, index) => `ServiceError: logged on purpose (${index})`);
 const table = join(work, 'steps.mjs');
 writeFileSync(
   table,
@@ -53,7 +54,15 @@ writeFileSync(
     { name: 'alone', run: stepRun('alone'), count: 'check', needs: ['one'], alone: true },
     { name: 'x1', run: stepRun('x1'), count: 'check', group: 'x' },
     { name: 'x2', run: stepRun('x2'), count: 'check', group: ['other', 'x'] },
-    { name: 'fails', run: stepRun('fails', { code: 1, say: 'Error: it broke' }), count: 'check' },
+    // A failing step whose service logged 40 errors on purpose before the test that failed.
+    {
+      name: 'fails',
+      run: stepRun('fails', {
+        code: 1,
+        say: [...loggedErrors, '✖ the test that broke', '  Error: it broke'].join('\n'),
+      }),
+      count: 'check',
+    },
     { name: 'needs what failed', run: stepRun('never'), count: 'check', needs: ['fails'] },
     { name: 'counts', run: stepRun('counts', { say: '3 passed, 1 failed' }), count: 'totals', after: ['three'] },
   ])};\n`,
@@ -76,7 +85,13 @@ test('npm test runs its table two steps at a time, alone and grouped steps apart
   assert.equal(lines.at(-1), '13 passed, 2 failed', output);
   assert.equal(code, 1);
   assert.match(output, /needs what failed: not run \(fails did not pass\)/);
-  assert.match(output, /== what failed, and why[\s\S]*fails:\n {2}Error: it broke/);
+  // The summary names the failing test first, however many error lines its step printed before it.
+  const summary = output.slice(output.indexOf('== what failed, and why'));
+  assert.match(
+    summary,
+    /fails:\n(( {2}ServiceError: logged on purpose \(\d+\)\n)+) {2}✖ the test that broke\n {4}Error: it broke\n/,
+  );
+  assert.ok(summary.split('\n').length < 40, summary);
   // Every step that ran has its row: wall seconds, CPU seconds, share.
   assert.match(output, /^step +seconds +CPU s +share$/m);
   for (const name of ['half-a', 'half-b', 'whole', 'one', 'two', 'three', 'alone', 'x1', 'x2', 'fails', 'counts'])

@@ -5,72 +5,19 @@
 // real page of the test server (test/harness/wtr/diagnose-plugin.mjs) with real headers, framed
 // same-origin by the test page; diagnose() runs in that page, against the real local service.
 import { expect } from '@open-wc/testing';
-import type { Diagnosis, DiagnosisCheckID, DiagnosisStatus, DiagnoseTarget } from '../../src/diagnose/index.js';
+import type { DiagnosisCheckID } from '../../src/diagnose/index.js';
+import {
+  check,
+  type DiagnosePage,
+  diagnoseConfig,
+  otherSite,
+  partnerPage,
+  removePartnerPages,
+  run,
+  serviceOrigin,
+  statuses,
+} from '../support/diagnose-page.js';
 import { testConfig } from '../support/plugin.js';
-
-interface DiagnosePage {
-  diagnose(target: string | DiagnoseTarget, options?: Record<string, unknown>): Promise<Diagnosis>;
-  formatDiagnosis(diagnosis: Diagnosis): string;
-  violations: string[];
-}
-
-interface ServedConfig {
-  downServiceURL: string;
-  engine: string;
-}
-
-const frames: HTMLIFrameElement[] = [];
-afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
-});
-
-let served: Promise<ServedConfig> | undefined;
-const diagnoseConfig = (): Promise<ServedConfig> =>
-  (served ??= fetch('/__diagnose/config').then((r) => r.json() as Promise<ServedConfig>));
-
-/** The service the page must allow, and the origin of the dev server under its other name. */
-const serviceOrigin = async () => new URL((await testConfig()).serviceURL).origin;
-const otherSite = () => `http://127.0.0.1:${location.port}`;
-
-/** Opens a partner page with these headers and meta tags; resolves to its window. */
-async function partnerPage(policies: Record<string, string> = {}): Promise<Window & DiagnosePage> {
-  const url = new URL('/__diagnose/page.html', location.href);
-  for (const [name, value] of Object.entries(policies)) url.searchParams.set(name, value);
-  const frame = document.createElement('iframe');
-  frame.title = 'Partner page';
-  frames.push(frame);
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = url.href;
-  document.body.append(frame);
-  await loaded;
-  const page = frame.contentWindow as Window & DiagnosePage;
-  // The module script runs before load; a failure to load it would show here.
-  expect(typeof page.diagnose, 'diagnose() on the partner page').to.equal('function');
-  return page;
-}
-
-/** Runs diagnose() in `page` for the test partner on the test service (or as given). */
-async function run(page: DiagnosePage, target: string | DiagnoseTarget = {}, options: Record<string, unknown> = {}) {
-  const { serviceURL } = await testConfig();
-  const full = typeof target === 'string' ? target : { partnerID: 'test-partner', serviceURL, ...target };
-  // Plain data of this realm: the result was made in the page's.
-  const diagnosis = JSON.parse(JSON.stringify(await page.diagnose(full, options))) as Diagnosis;
-  // Shown with the test's output when it fails.
-  console.log(page.formatDiagnosis(diagnosis));
-  return diagnosis;
-}
-
-const check = (diagnosis: Diagnosis, id: DiagnosisCheckID) => {
-  const found = diagnosis.checks.find((c) => c.id === id);
-  expect(found, id).to.not.equal(undefined);
-  return found!;
-};
-const statuses = (diagnosis: Diagnosis) =>
-  Object.fromEntries(diagnosis.checks.map((c) => [c.id, c.status])) as Record<DiagnosisCheckID, DiagnosisStatus>;
-
-/** Whether this engine gives a cross-site frame no storage (test/harness/browsers.mjs). */
-const storageBlocked = async () =>
-  ['chromium-block-all', 'chromium-unpartitioned'].includes((await diagnoseConfig()).engine);
 
 const everyCheck: DiagnosisCheckID[] = [
   'service',
@@ -88,6 +35,8 @@ const everyCheck: DiagnosisCheckID[] = [
   'version',
   'debug',
 ];
+
+afterEach(removePartnerPages);
 
 describe('diagnose()', function () {
   this.timeout(30000);
@@ -312,24 +261,6 @@ describe('diagnose()', function () {
     const connection = check(diagnosis, 'connection');
     expect(connection.status).to.equal('error');
     expect(connection.message).to.contain('frame-ancestors refuses this page');
-  });
-
-  it("the frame's storage: ok where the browser keeps it, a warning naming getLoginToken where it is blocked", async () => {
-    const page = await partnerPage();
-    const diagnosis = await run(page);
-    const storage = check(diagnosis, 'storage');
-    if (await storageBlocked()) {
-      expect(storage.status).to.equal('warning');
-      expect(storage.message).to.contain('no storage').and.contain('getLoginToken').and.contain('sessionLost');
-      expect(storage.fix).to.contain('getLoginToken: (accountID) =>');
-      const uncontrolled = check(await run(page, {}, { authMode: 'uncontrolled' }), 'storage');
-      expect(uncontrolled.status).to.equal('warning');
-      expect(uncontrolled.message).to.contain('signs in again inside the studio');
-      expect(uncontrolled.fix).to.equal(undefined);
-    } else {
-      expect(storage.status).to.equal('ok');
-      expect(storage.message).to.contain('can keep its session in storage');
-    }
   });
 
   it('invalid arguments throw an InvalidParameterError naming the field', async () => {

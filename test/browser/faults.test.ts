@@ -1,118 +1,40 @@
-// Faults: the service unreachable, slow, answering 500s, down, restarted mid-generation; the
-// iframe reloaded, navigated away or removed. Every promise settles with the documented error,
+// Faults: the service unreachable, slow, answering 500s, down, restarted mid-generation, and the
+// configuration faults a partner meets first. Every promise settles with the documented error,
 // subscriptions resume after recovery with each status once, in order, and the page stays usable.
 // The service is the real one, run as its own process with --data behind a proxy that plays the
-// network (test/harness/wtr/fault-plugin.mjs).
+// network (test/support/faults.ts, test/harness/wtr/fault-plugin.mjs). The iframe's own faults
+// (reloaded, navigated away, removed) are in frame-faults.test.ts, which the storage-rule
+// configurations run too.
 import { expect } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
 import { ConnectionError, NotFoundError, OriginNotAllowedError, ServiceError, TimeoutError } from '../../src/errors.js';
 import type { Plugin } from '../../src/plugin.js';
-import type { PluginOptions } from '../../src/options.js';
+import {
+  accountID,
+  counts,
+  fault,
+  faults,
+  generation,
+  observer,
+  setMode,
+  subject,
+  topicId,
+  useFaultService,
+} from '../support/faults.js';
 import {
   BUSINESS_URL,
-  channelOf,
-  cleanupPlugins,
   createPlugin,
-  getLoginTokenFor,
   inFrame,
   nextEvent,
   rejection,
-  signUp,
   statusLog,
   testConfig,
   token,
   until,
 } from '../support/plugin.js';
 
-interface FaultConfig {
-  proxyURL: string;
-  directURL: string;
-  closedURL: string;
-}
-
-type Mode = { mode: 'ok' | 'down' } | { mode: '500'; path?: string } | { mode: 'slow'; delayMs: number; path?: string };
-
-/** What the proxy did: answers `slow` holds back now, requests `500` refused so far. */
-const counts = async () => (await (await fetch('/__faults/counts')).json()) as { held: number; refused: number };
-
-let config: Promise<FaultConfig> | undefined;
-const faults = (): Promise<FaultConfig> => (config ??= fetch('/__faults/config').then((r) => r.json()));
-
-async function fault(
-  path: 'mode' | 'stop' | 'start' | 'cut' | 'restart',
-  body?: Mode | { data: 'fresh' | 'original' | 'no-sessions' },
-): Promise<void> {
-  const response = await fetch(`/__faults/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
-  if (!response.ok) throw new Error(`/__faults/${path}: ${response.status}`);
-}
-const setMode = (mode: Mode) => fault('mode', mode);
-
-/** Makes the Plugin's iframe reload itself, or go to `url`, from inside (its own script). */
-const frameGoes = (plugin: Plugin, action: 'reload' | 'navigate', url?: string) =>
-  executeServerCommand(`frame-${action}`, { channel: channelOf(plugin), url });
-
-const nextLoad = (iframe: HTMLIFrameElement) =>
-  new Promise<void>((resolve) => iframe.addEventListener('load', () => resolve(), { once: true }));
-
-/** The account and its COMPLETE topic on the faulty service, shared by the tests. */
-let accountID: string;
-let topicId: string;
-const generation = () => ({ topicId, aspectRatio: '16:9', duration: 5 }) as const;
-
-/** A Plugin through the proxy, logged in to the shared account. */
-async function subject(options: PluginOptions = {}): Promise<Plugin> {
-  const plugin = await createPlugin({
-    serviceURL: (await faults()).proxyURL,
-    connectTimeout: 3000,
-    callTimeout: 5000,
-    // The iframe faults reload the frame: where storage is blocked, this logs the account back in.
-    getLoginToken: getLoginTokenFor(),
-    ...options,
-  });
-  // Connected first: a short callTimeout of the test is for its own calls, not for a busy machine's
-  // frame start.
-  await plugin.ready;
-  await plugin.loginAccount(await token('login', { accountID }));
-  return plugin;
-}
-
-/** Another page's Plugin on a direct connection to the service: it sees what happens meanwhile. */
-async function observer(): Promise<Plugin> {
-  const plugin = await createPlugin({ serviceURL: (await faults()).directURL });
-  await plugin.loginAccount(await token('login', { accountID }));
-  return plugin;
-}
-
-/** Errors and rejections that reach the page: there must be none. */
-const pageErrors: unknown[] = [];
-const onPageError = (event: ErrorEvent | PromiseRejectionEvent) =>
-  pageErrors.push(event instanceof PromiseRejectionEvent ? event.reason : event.message);
-
 describe('faults', function () {
   this.timeout(15000);
-
-  before(async function () {
-    this.timeout(20000);
-    window.addEventListener('error', onPageError);
-    window.addEventListener('unhandledrejection', onPageError);
-    const plugin = await createPlugin({ serviceURL: (await faults()).proxyURL });
-    accountID = await signUp(plugin);
-    ({ topicId } = await plugin.startTopicSearch(BUSINESS_URL));
-    await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
-    await cleanupPlugins();
-  });
-
-  after(() => {
-    window.removeEventListener('error', onPageError);
-    window.removeEventListener('unhandledrejection', onPageError);
-  });
-
-  afterEach(async () => {
-    await setMode({ mode: 'ok' });
-    await fault('start');
-    await cleanupPlugins();
-    expect(pageErrors.splice(0)).to.deep.equal([]);
-  });
+  useFaultService();
 
   describe('the service', () => {
     it('unreachable: calls reject with a ConnectionError naming the URL and the page origin, opens time out, cleanup resolves', async () => {
@@ -350,85 +272,6 @@ describe('faults', function () {
       expect((await lost).accountID).to.equal(accountID);
       const newcomer = await plugin.createAccount(await token('create'));
       expect((await plugin.getAccountInfo()).id).to.equal(newcomer);
-    });
-  });
-
-  describe('the iframe', () => {
-    it('reloaded: a write in flight rejects with a retryable ConnectionError, a read is sent again, subscriptions go on', async () => {
-      const plugin = await subject({ callTimeout: 8000 });
-      const { requestId, videoId } = await plugin.startVideoGeneration(generation());
-      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-      await log.until('PROCESSING');
-      const before = [...log.statuses];
-      // Slow answers keep both calls in flight while the frame reloads.
-      await setMode({ mode: 'slow', delayMs: 1000 });
-      const write = rejection(plugin.updateAccountInfo({ city: 'Reloaded' }));
-      const read = plugin.getVideos();
-      const loaded = nextLoad(plugin.iframe);
-      await frameGoes(plugin, 'reload');
-      await loaded;
-      await setMode({ mode: 'ok' });
-      const error = await write;
-      expect(error).to.be.instanceOf(ConnectionError);
-      expect(error.data).to.deep.include({ retryable: true });
-      expect(error.message).to.contain('unloading');
-      expect((await read).map((video) => video.id)).to.include(videoId);
-      await log.until('COMPLETE');
-      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-    });
-
-    const navigations = [
-      {
-        where: 'to another page of the service, from inside',
-        go: async (plugin: Plugin) => frameGoes(plugin, 'navigate', `${(await faults()).proxyURL}/`),
-      },
-      {
-        where: 'to another origin, by the page',
-        go: (plugin: Plugin) => void (plugin.iframe.src = `${location.origin}/test/fixtures/silent.html`),
-      },
-    ];
-    for (const { where, go } of navigations) {
-      it(`navigated away ${where}: calls reject with a retryable ConnectionError, the retry brings the service back, subscriptions go on`, async () => {
-        const plugin = await subject({ connectTimeout: 800 });
-        const src = plugin.iframe.src;
-        const { requestId, videoId } = await plugin.startVideoGeneration(generation());
-        const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-        await log.until('PROCESSING');
-        const before = [...log.statuses];
-        const loaded = nextLoad(plugin.iframe);
-        await go(plugin);
-        await loaded;
-        const error = await rejection(plugin.getVideos());
-        expect(error).to.be.instanceOf(ConnectionError);
-        expect(error.code).to.equal('connection_failed');
-        expect(error.data).to.deep.include({ retryable: true });
-        expect((await plugin.getVideos()).map((video) => video.id)).to.include(videoId);
-        expect(plugin.iframe.src).to.equal(src);
-        await log.until('COMPLETE');
-        expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-      });
-    }
-
-    it('removed from the DOM by the page: calls reject with a ConnectionError that says so, mount puts it back, subscriptions go on', async () => {
-      const container = document.createElement('div');
-      document.body.append(container);
-      const plugin = await subject({ domElement: container, connectTimeout: 800 });
-      const { requestId } = await plugin.startVideoGeneration(generation());
-      const log = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-      await log.until('PROCESSING');
-      const before = [...log.statuses];
-      plugin.iframe.remove();
-      const error = await rejection(plugin.getVideos());
-      expect(error).to.be.instanceOf(ConnectionError);
-      expect(error.data).to.deep.include({ retryable: true });
-      expect(error.message).to.contain('removed').and.contain('mount(element)');
-      await plugin.mount(container);
-      expect(plugin.iframe.parentElement).to.equal(container);
-      expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-      await log.until('COMPLETE');
-      expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
-      container.remove();
     });
   });
 

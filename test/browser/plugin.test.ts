@@ -29,7 +29,6 @@ import {
   cleanupPlugins,
   createPlugin,
   generatedVideo,
-  getLoginTokenFor,
   inFrame,
   nextEvent,
   recordBrowserLog,
@@ -672,25 +671,6 @@ describe('Plugin: UI, mount and events', () => {
     expect(plugin.iframe.style.display).to.equal('block');
     expect((await plugin.getAccountInfo()).id).to.equal(accountID);
     await log.until('PROCESSING');
-    target.remove();
-  }).timeout(15000);
-
-  it('mount without moveBefore reloads the frame and keeps the session and subscriptions', async () => {
-    // getLoginToken: where the browser denies the frame storage, the reload loses the session.
-    const plugin = await createPlugin({ slow: true, getLoginToken: getLoginTokenFor() });
-    const accountID = await signUp(plugin);
-    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
-    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
-    await log.until('PENDING');
-    const target = document.createElement('div');
-    Object.defineProperty(target, 'moveBefore', { value: undefined });
-    document.body.append(target);
-    const reloaded = new Promise((resolve) => plugin.iframe.addEventListener('load', resolve, { once: true }));
-    await plugin.mount(target, true);
-    await reloaded;
-    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
-    await log.until('PROCESSING');
-    expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING']);
     target.remove();
   }).timeout(15000);
 

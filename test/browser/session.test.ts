@@ -24,12 +24,15 @@ import {
   channelOf,
   cleanupPlugins,
   createPlugin,
+  getLoginTokenFor,
   inFrame,
   nextEvent,
   rejection,
   signUp,
+  statusLog,
   token,
 } from '../support/plugin.js';
+import { check, partnerPage, removePartnerPages, run, storageBlocked } from '../support/diagnose-page.js';
 
 const targets: HTMLElement[] = [];
 afterEach(async () => {
@@ -322,4 +325,47 @@ describe('Session: uncontrolled mode', () => {
     await plugin.openPlugin();
     expect(await frame.text('[data-view="signIn"] label')).to.equal('Email address');
   }).timeout(20000);
+});
+
+describe('Session: diagnose() reports what the browser gives the frame', () => {
+  afterEach(removePartnerPages);
+
+  it("the frame's storage: ok where the browser keeps it, a warning naming getLoginToken where it is blocked", async () => {
+    const page = await partnerPage();
+    const diagnosis = await run(page);
+    const storage = check(diagnosis, 'storage');
+    if (await storageBlocked()) {
+      expect(storage.status).to.equal('warning');
+      expect(storage.message).to.contain('no storage').and.contain('getLoginToken').and.contain('sessionLost');
+      expect(storage.fix).to.contain('getLoginToken: (accountID) =>');
+      const uncontrolled = check(await run(page, {}, { authMode: 'uncontrolled' }), 'storage');
+      expect(uncontrolled.status).to.equal('warning');
+      expect(uncontrolled.message).to.contain('signs in again inside the studio');
+      expect(uncontrolled.fix).to.equal(undefined);
+    } else {
+      expect(storage.status).to.equal('ok');
+      expect(storage.message).to.contain('can keep its session in storage');
+    }
+  });
+});
+
+describe('Session: a mount that reloads the frame', () => {
+  it('mount without moveBefore reloads the frame and keeps the session and subscriptions', async () => {
+    // getLoginToken: where the browser denies the frame storage, the reload loses the session.
+    const plugin = await createPlugin({ slow: true, getLoginToken: getLoginTokenFor() });
+    const accountID = await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await log.until('PENDING');
+    const target = document.createElement('div');
+    Object.defineProperty(target, 'moveBefore', { value: undefined });
+    document.body.append(target);
+    const reloaded = new Promise((resolve) => plugin.iframe.addEventListener('load', resolve, { once: true }));
+    await plugin.mount(target, true);
+    await reloaded;
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+    await log.until('PROCESSING');
+    expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING']);
+    target.remove();
+  }).timeout(15000);
 });

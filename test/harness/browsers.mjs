@@ -48,6 +48,7 @@ export const API_SUITES = [
   'journey',
   'isolation',
   'faults',
+  'frame-faults',
   'fuzz',
   'session',
   'framed',
@@ -66,13 +67,17 @@ export const API_SUITES = [
  * diagnose(). A page that loads with a new channel finds nothing stored in any configuration, so
  * storage decides only where the studio frame reloads or navigates while signed in (a move without
  * moveBefore, a change of display, a crash, a navigation: restored from storage, or through
- * getLoginToken, or lost) and where the frame's storage is reported. These suites do that (and
- * every page load in them proves that a denied storage breaks nothing; element also runs against
- * the classic CDN script); the others (wire, isolation, fuzz, framed, white-label, fit, cdn, stage)
- * never reload a signed-in studio and read no storage, so they run with the default rules in every
- * engine. docs/testing.md, "Engines and storage rules", says more.
+ * getLoginToken, or lost) and where the frame's storage is reported. These suites do that: session
+ * (its reloads, and diagnose()'s storage check), frame-faults (the frame reloaded, navigated away,
+ * removed and put back), journey and element (the studio reloaded mid-flow; element also runs
+ * against the classic CDN script); every page load in them proves that a denied storage breaks
+ * nothing. The others never reload a signed-in studio and read no storage, so they run with the
+ * default rules in every engine: faults (the service's faults and the configuration faults; the
+ * frame stays loaded), plugin (its one reload, a mount without moveBefore, is session's subject),
+ * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn,
+ * stage. docs/testing.md, "Engines and storage rules", says more.
  */
-export const STORAGE_SUITES = ['session', 'element', 'journey', 'plugin', 'faults', 'diagnose'].map(
+export const STORAGE_SUITES = ['session', 'frame-faults', 'element', 'journey'].map(
   (name) => `test/browser/${name}.test.ts`,
 );
 

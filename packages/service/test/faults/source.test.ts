@@ -38,8 +38,10 @@ test('a page that trickles or never ends fails at reading_page within the fetch 
   const search = async (path: string) =>
     (await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}${path}` } })).body
       .topicId as string;
-  const slow = { trickle: await search('/trickle'), stalled: await search('/stalled') };
+  // Read before the searches start, so that a stall of this process between a search's start and
+  // this line cannot make the budget look shorter than it was.
   const started = Date.now();
+  const slow = { trickle: await search('/trickle'), stalled: await search('/stalled') };
   await stream.next(
     (event) => event.event === 'topic' && event.data.id === slow.trickle && event.data.status === 'PROCESSING',
   );

@@ -27,8 +27,8 @@ import {
   statusesUntilFinal,
 } from '../support/helpers.js';
 
-/** Resolves once `condition()` holds, checking every 10 ms; fails after `timeoutMs`. */
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+/** Resolves once `condition()` holds, checking every 10 ms; fails after `timeoutMs` (a hang detector). */
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
@@ -418,7 +418,7 @@ test('webhook deliveries not over at a stop are tried again after the restart', 
 
 test('a job starts only once its record is committed: none runs for a transaction that failed', async () => {
   const store = await Store.open(join(dir, 'rolled-back.db'));
-  const jobs = new Jobs(store, { jobMs: 50, fetchTimeoutMs: 1000, media: 'placeholder', mediaDir: dir });
+  const jobs = new Jobs(store, { jobMs: 50, fetchTimeoutMs: 10_000, media: 'placeholder', mediaDir: dir });
   try {
     const owner = { partnerID: PARTNER, accountID: 'acc_rolled_back' };
     let started: string | undefined;

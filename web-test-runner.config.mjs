@@ -45,7 +45,9 @@ function countReporter() {
       for (const [file, s] of rows)
         console.log(`${s.toFixed(1).padStart(7)}  ${file.replace(`${process.cwd()}/`, '')}`);
       console.log(`slowest tests (${engine.id}):`);
-      for (const { ms, file, name } of slowest.sort((a, b) => b.ms - a.ms).slice(0, Number(process.env.VP_SLOWEST) || 10)) {
+      for (const { ms, file, name } of slowest
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, Number(process.env.VP_SLOWEST) || 10)) {
         console.log(`${(ms / 1000).toFixed(1).padStart(7)}  ${file.replace(/^.*\/test\/browser\//, '')}: ${name}`);
       }
     },

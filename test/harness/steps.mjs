@@ -16,7 +16,8 @@
 //             scripts rewrites package.json while it packs)
 //   group     steps of one group never run at the same time (a name, or a list of them): 'examples',
 //             the example apps' fixed ports; 'renders', the steps that make real media (ffmpeg on
-//             both cores, with time limits for a render: two of them together starve each other)
+//             both cores, with time limits for a render: two of them together starve each other);
+//             GROUP_LIMITS lets a group hold more ('browsers': two browser configurations)
 //   background  takes no slot: it runs beside everything from the start (downloads, then a build)
 //   slots     the share of a slot it takes (default 1): 0.5 for a step that mostly waits (a browser
 //             configuration without real media uses a fifth to a half of a core), so two of them
@@ -32,6 +33,13 @@ import { ENGINES } from './browsers.mjs';
 import { VERSIONS as NODE_VERSIONS } from './node-versions.mjs';
 
 const npx = (tool, ...args) => ['npx', '--no-install', tool, ...args];
+
+/**
+ * How many steps of a group may run at once (a group not named here: one). The browser
+ * configurations without real media take half a slot each: two of them at most, beside one busy
+ * step, not four crowding the Node renders.
+ */
+export const GROUP_LIMITS = { browsers: 2 };
 
 /** The steps that must end before the browser engines and the Node suites start. */
 const BUILT = ['build'];
@@ -96,10 +104,14 @@ export function steps({ engines } = {}) {
     count: 'browser',
     engine: part ? `${name}.${part}` : name,
     needs: BUILT,
-    // Only the part that makes real media is in the group: the other suites use SVG stand-ins.
-    // They mostly wait (CPU a fifth to a half of their wall time), but they take a whole slot: half
-    // a slot each gained 17 s and made the run CPU-bound (docs/testing.md, "What runs beside what").
-    ...(ENGINES[name].realMedia && (!part || part === 'real-media') ? { group: 'renders' } : {}),
+    // Only the part that makes real media is in the group 'renders'. The others use SVG stand-ins
+    // and mostly wait (CPU a fifth to a half of their wall time): half a slot each, at most two at
+    // once (the group 'browsers', GROUP_LIMITS), so that two of them and one busy step share the two
+    // cores. Four at once beside the Node renders made the run CPU-bound (docs/testing.md, "What
+    // runs beside what").
+    ...(ENGINES[name].realMedia && (!part || part === 'real-media')
+      ? { group: 'renders' }
+      : { group: 'browsers', slots: 0.5 }),
     missing: () => (ENGINES[name].installed() ? undefined : `not installed: ${ENGINES[name].install}`),
   });
   // Chromium in its two parts (CHROMIUM_PARTS in browsers.mjs): the real-media suites in the

@@ -72,8 +72,9 @@ function timingTable() {
  * The lines of a step's output that say why it failed, each with the three lines after it; at most
  * 30. The lines that name a failing test (the runners' ✘ ✖ ❌ marks, Playwright's numbered failures,
  * a step stopped or timed out) come first, and error lines only fill what is left: a suite whose
- * service logs the errors it is made to meet prints many of them before its one failing test. They
- * are printed again at the end, so that the tail of a long log says what failed and why.
+ * service logs the errors it is made to meet prints many of them before its one failing test. A
+ * step with no such line gives its last ten lines. They are printed again at the end, so that the
+ * tail of a long log says what failed and why.
  */
 function why(output) {
   // eslint-disable-next-line no-control-regex
@@ -89,10 +90,12 @@ function why(output) {
       }
     });
   }
-  return [...picked]
-    .slice(0, 30)
-    .sort((a, b) => a - b)
-    .map((index) => lines[index].trimEnd().slice(0, 240));
+  // A step that names nothing (Prettier's `[warn] file`, a tool's own words): its last lines.
+  const kept =
+    picked.size > 0
+      ? [...picked].slice(0, 30)
+      : lines.flatMap((line, index) => (line.trim() ? [index] : [])).slice(-10);
+  return kept.sort((a, b) => a - b).map((index) => lines[index].trimEnd().slice(0, 240));
 }
 
 // The run's mark and temporary folder, inherited by every process it starts.
@@ -252,11 +255,15 @@ async function runStep(step) {
 }
 
 // ---- The scheduler: starts every step whose `needs` passed and whose `after` ended, in the
-// table's order, while slots are free and none of its groups is busy. A ready `alone` step that cannot start
+// table's order, while slots are free and none of its groups is full (a group holds one step at a
+// time, or as many as the table's GROUP_LIMITS says). A ready `alone` step that cannot start
 // yet holds back the steps after it, so that it is not starved.
 const only = process.env.VP_BROWSERS?.split(',').filter(Boolean);
 const tableModule = process.env.VP_TEST_STEPS ? pathToFileURL(resolve(process.env.VP_TEST_STEPS)).href : './steps.mjs';
-const table = (await import(tableModule)).steps({ engines: only });
+const tableExports = await import(tableModule);
+const table = tableExports.steps({ engines: only });
+/** group → how many of its steps may run at once (GROUP_LIMITS in the table; default 1). */
+const groupLimits = tableExports.GROUP_LIMITS ?? {};
 /** name → 'passed' | 'failed' | 'not run' for the steps that ended. */
 const ended = new Map();
 const active = new Map();
@@ -285,7 +292,11 @@ function schedule() {
     if (!ready) continue;
     const slots = step.background ? 0 : step.alone ? JOBS : JOBS === 1 ? 1 : (step.slots ?? 1);
     const groups = [step.group ?? []].flat();
-    const groupBusy = [...active.values()].some((other) => [other.group ?? []].flat().some((g) => groups.includes(g)));
+    const groupBusy = groups.some(
+      (group) =>
+        [...active.values()].filter((other) => [other.group ?? []].flat().includes(group)).length >=
+        (groupLimits[group] ?? 1),
+    );
     if (used + slots > JOBS || groupBusy) {
       if (step.alone) break;
       continue;

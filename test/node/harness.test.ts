@@ -63,66 +63,94 @@ writeFileSync(
       }),
       count: 'check',
     },
+    // A failing step whose output names nothing a runner would (Prettier's words).
+    { name: 'quiet', run: stepRun('quiet', { code: 2, say: '[warn] some-file.mjs' }), count: 'check' },
     { name: 'needs what failed', run: stepRun('never'), count: 'check', needs: ['fails'] },
     { name: 'counts', run: stepRun('counts', { say: '3 passed, 1 failed' }), count: 'totals', after: ['three'] },
-  ])};\n`,
+    // A group that may hold two steps (GROUP_LIMITS): g1 and g2 meet, g3 runs beside neither.
+    { name: 'g1', run: stepRun('g1', { meet: 'g2' }), count: 'check', group: 'pair', slots: 0.25, after: ['counts'] },
+    { name: 'g2', run: stepRun('g2', { meet: 'g1' }), count: 'check', group: 'pair', slots: 0.25, after: ['counts'] },
+    { name: 'g3', run: stepRun('g3'), count: 'check', group: 'pair', slots: 0.25, after: ['counts'] },
+  ])};\nexport const GROUP_LIMITS = { pair: 2 };\n`,
 );
 
-test('npm test runs its table two steps at a time, alone and grouped steps apart, and ends with the totals', async () => {
-  const child = spawn(process.execPath, [join(root, 'test/harness/test.mjs')], {
-    cwd: root,
-    env: { ...process.env, VP_TEST_STEPS: table, VP_TEST_JOBS: '2' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const code = await new Promise((resolve) => child.on('close', resolve));
+test(
+  'npm test runs its table two steps at a time, alone and grouped steps apart, and ends with the totals',
+  { timeout: 60_000 },
+  async () => {
+    const child = spawn(process.execPath, [join(root, 'test/harness/test.mjs')], {
+      cwd: root,
+      env: { ...process.env, VP_TEST_STEPS: table, VP_TEST_JOBS: '2' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
 
-  // Nine checks and the leftover check pass; three of four counted by 'totals'; `fails` fails and so
-  // does the fourth of 'counts'.
-  const lines = output.trimEnd().split('\n');
-  assert.equal(lines.at(-1), '13 passed, 2 failed', output);
-  assert.equal(code, 1);
-  assert.match(output, /needs what failed: not run \(fails did not pass\)/);
-  // The summary names the failing test first, however many error lines its step printed before it.
-  const summary = output.slice(output.indexOf('== what failed, and why'));
-  assert.match(
-    summary,
-    /fails:\n(( {2}ServiceError: logged on purpose \(\d+\)\n)+) {2}✖ the test that broke\n {4}Error: it broke\n/,
-  );
-  assert.ok(summary.split('\n').length < 40, summary);
-  // Every step that ran has its row: wall seconds, CPU seconds, share.
-  assert.match(output, /^step +seconds +CPU s +share$/m);
-  for (const name of ['half-a', 'half-b', 'whole', 'one', 'two', 'three', 'alone', 'x1', 'x2', 'fails', 'counts'])
-    assert.match(output, new RegExp(`^${name} +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d%$`, 'm'), name);
-  assert.doesNotMatch(output, /^needs what failed +\d/m);
+    // Twelve checks and the leftover check pass; three of four counted by 'totals'; `fails` and `quiet`
+    // fail, and so does the fourth of 'counts'.
+    const lines = output.trimEnd().split('\n');
+    assert.equal(lines.at(-1), '16 passed, 3 failed', output);
+    assert.equal(code, 1);
+    assert.match(output, /needs what failed: not run \(fails did not pass\)/);
+    // The summary names the failing test first, however many error lines its step printed before it.
+    const summary = output.slice(output.indexOf('== what failed, and why'));
+    assert.match(
+      summary,
+      /fails:\n(( {2}ServiceError: logged on purpose \(\d+\)\n)+) {2}✖ the test that broke\n {4}Error: it broke\n/,
+    );
+    assert.ok(summary.split('\n').length < 45, summary);
+    assert.match(summary, /quiet:\n {2}\[warn\] some-file\.mjs\n/);
+    // Every step that ran has its row: wall seconds, CPU seconds, share.
+    assert.match(output, /^step +seconds +CPU s +share$/m);
+    for (const name of [
+      'half-a',
+      'half-b',
+      'whole',
+      'one',
+      'two',
+      'three',
+      'alone',
+      'x1',
+      'x2',
+      'fails',
+      'counts',
+      'g1',
+      'g2',
+      'g3',
+    ])
+      assert.match(output, new RegExp(`^${name} +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d%$`, 'm'), name);
+    assert.doesNotMatch(output, /^needs what failed +\d/m);
 
-  // The runs, from the steps' own notes: never more than two slots' worth at once (a half-slot step
-  // counts half), `alone` with nothing beside it, x1 and x2 never together.
-  const notes = readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { name: string; what: string; at: string });
-  const spans = new Map<string, [bigint, bigint]>();
-  for (const { name, what, at } of notes) {
-    const span = spans.get(name) ?? [0n, 0n];
-    span[what === 'start' ? 0 : 1] = BigInt(at);
-    spans.set(name, span);
-  }
-  assert.equal(spans.has('never'), false);
-  const overlap = (a: string, b: string) => {
-    const [startA, endA] = spans.get(a)!;
-    const [startB, endB] = spans.get(b)!;
-    return startA < endB && startB < endA;
-  };
-  const names = [...spans.keys()];
-  for (const name of names.filter((other) => other !== 'alone'))
-    assert.equal(overlap('alone', name), false, `alone ran beside ${name}`);
-  assert.equal(overlap('x1', 'x2'), false, 'x1 and x2 ran together');
-  for (const [at] of spans.values()) {
-    const runningThen = names.filter((name) => spans.get(name)![0] <= at && at < spans.get(name)![1]);
-    const slots = runningThen.reduce((sum, name) => sum + (name.startsWith('half-') ? 0.5 : 1), 0);
-    assert.ok(slots <= 2, `${runningThen.join(', ')} ran at once`);
-  }
-});
+    // The runs, from the steps' own notes: never more than two slots' worth at once (a half-slot step
+    // counts half), `alone` with nothing beside it, x1 and x2 never together.
+    const notes = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; what: string; at: string });
+    const spans = new Map<string, [bigint, bigint]>();
+    for (const { name, what, at } of notes) {
+      const span = spans.get(name) ?? [0n, 0n];
+      span[what === 'start' ? 0 : 1] = BigInt(at);
+      spans.set(name, span);
+    }
+    assert.equal(spans.has('never'), false);
+    const overlap = (a: string, b: string) => {
+      const [startA, endA] = spans.get(a)!;
+      const [startB, endB] = spans.get(b)!;
+      return startA < endB && startB < endA;
+    };
+    const names = [...spans.keys()];
+    for (const name of names.filter((other) => other !== 'alone'))
+      assert.equal(overlap('alone', name), false, `alone ran beside ${name}`);
+    assert.equal(overlap('x1', 'x2'), false, 'x1 and x2 ran together');
+    assert.equal(overlap('g3', 'g1') || overlap('g3', 'g2'), false, 'three steps of a group of two ran together');
+    for (const [at] of spans.values()) {
+      const runningThen = names.filter((name) => spans.get(name)![0] <= at && at < spans.get(name)![1]);
+      const share = (name: string) => (name.startsWith('half-') ? 0.5 : /^g\d$/.test(name) ? 0.25 : 1);
+      const slots = runningThen.reduce((sum, name) => sum + share(name), 0);
+      assert.ok(slots <= 2, `${runningThen.join(', ')} ran at once`);
+    }
+  },
+);

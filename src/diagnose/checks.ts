@@ -395,7 +395,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
     const why = frameViolation
       ? 'the browser blocked the frame (see csp-frame-src)'
       : unknownPartner
-        ? `${unknownPartner.message} (see partner)`
+        ? `the service knows no partner "${f.partnerID}" (see partner)`
         : refusedOrigin
           ? "the service's frame-ancestors refuses this page: this origin is not allowed for the partner (see origin)"
           : otherVersion

@@ -109,7 +109,7 @@ describe('diagnose()', function () {
     expect(rows.map((row) => row.check)).to.deep.equal(everyCheck);
   });
 
-  it("an origin the partner does not allow is an error that names --allowed-origin; the frame's refusal agrees", async () => {
+  it("an origin the partner does not allow is an error that names --allowed-origin; the Plugin's refusal agrees", async () => {
     const page = await partnerPage();
     const diagnosis = await named(page, { partnerID: 'strict-partner' });
     const origin = check(diagnosis, 'origin');
@@ -129,7 +129,7 @@ describe('diagnose()', function () {
     expect(diagnosis.status).to.equal('error');
   });
 
-  it('an unknown partner is an error at once (the frame refuses with partner_not_found, no connect timeout)', async () => {
+  it('an unknown partner is an error at once (the service names partner_not_found, as to the Plugin; no 3 s wait)', async () => {
     const page = await partnerPage();
     const diagnosis = await named(page, { partnerID: 'no-such-partner' });
     const partner = check(diagnosis, 'partner');
@@ -146,7 +146,8 @@ describe('diagnose()', function () {
     expect(check(diagnosis, 'origin').status).to.equal('warning');
     const connection = check(diagnosis, 'connection');
     expect(connection.status).to.equal('error');
-    expect(connection.message).to.contain('no partner "no-such-partner"');
+    expect(connection.message).to.contain('the service knows no partner "no-such-partner" (see partner)');
+    expect(connection.message).to.contain('The Plugin would reject every call with a NotFoundError.');
   });
 
   it('a CSP header without frame-src for the service is an error with the directive to use; nothing is tried', async () => {

@@ -9,9 +9,10 @@
  * page.ts, csp.ts and service.ts.
  */
 import { LOG_PREFIX } from '../debug.js';
+import { deserializeError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { PROTOCOL_VERSION } from '../wire/protocol.js';
-import { allows, describeSources, type Blocked, type FetchDirective } from './csp.js';
+import { describeSources, refusedAncestors, type Blocked, type FetchDirective } from './csp.js';
 import type { PagePolicies } from './page.js';
 import type { Probe, TrialResult } from './service.js';
 
@@ -221,9 +222,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
   // ---- frame-ancestors: the service page's header must let every page above the frame show it ----
   if (answer) {
     const sources = answer.frameAncestors;
-    const chain = [f.pageOrigin, ...f.ancestors.origins];
-    // An opaque ancestor ("null") matches no source.
-    const refused = chain.filter((origin) => origin === 'null' || !allows(sources, new URL(origin), service));
+    const refused = refusedAncestors(sources, [f.pageOrigin, ...f.ancestors.origins], service);
     const list = describeSources(sources);
     if (refused.length > 0) {
       const page =
@@ -396,7 +395,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
     const why = frameViolation
       ? 'the browser blocked the frame (see csp-frame-src)'
       : unknownPartner
-        ? `${unknownPartner.message} (see partner)`
+        ? `the service knows no partner "${f.partnerID}" (see partner)`
         : refusedOrigin
           ? "the service's frame-ancestors refuses this page: this origin is not allowed for the partner (see origin)"
           : otherVersion
@@ -407,12 +406,18 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
                 ? "the service's frame-ancestors refuses this page (see frame-ancestors)"
                 : checks.some((c) => c.id === 'service' && c.status === 'error')
                   ? 'the service did not answer (see service)'
-                  : trial.error.message;
-    const rejection = unknownPartner
-      ? 'a NotFoundError'
-      : refusedOrigin
-        ? 'an OriginNotAllowedError'
-        : 'a ConnectionError';
+                  : f.probe.kind === 'skipped'
+                    ? `${trial.error.message.replace(/\.$/, '')}, and your CSP's connect-src keeps diagnose() (and the Plugin) from asking the service why (see csp-connect-src): check the partner ID, and that the partner allows this page's origin`
+                    : trial.error.message.replace(/\.$/, '');
+    // The Plugin's own error where its question to the service named one (the trial asks it too).
+    const named = trial.error.code === 'connection_failed' ? undefined : deserializeError(trial.error).name;
+    const rejection = named
+      ? `${/^[AEIOU]/.test(named) ? 'an' : 'a'} ${named}`
+      : unknownPartner
+        ? 'a NotFoundError'
+        : refusedOrigin
+          ? 'an OriginNotAllowedError'
+          : 'a ConnectionError';
     add(
       'connection',
       'error',

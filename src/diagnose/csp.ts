@@ -69,6 +69,15 @@ export function allows(sources: readonly string[], url: URL, self: string): bool
   return sources.some((source) => matches(source, url, self));
 }
 
+/**
+ * The origins of `chain` (this page, then the pages above it) that the service page's
+ * `frame-ancestors` `sources` refuse: the browser stops the frame for each. An opaque origin
+ * ("null") matches no source.
+ */
+export function refusedAncestors(sources: readonly string[], chain: readonly string[], service: string): string[] {
+  return chain.filter((origin) => origin === 'null' || !allows(sources, new URL(origin), service));
+}
+
 /** CSP Level 3 "does url match expression" for one source expression, without redirects. */
 export function matches(expression: string, url: URL, self: string): boolean {
   const source = expression.toLowerCase();

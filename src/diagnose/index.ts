@@ -12,7 +12,7 @@ import { InvalidParameterError } from '../errors.js';
 import { SERVICE_URLS } from '../options.js';
 import { VERSION } from '../version.js';
 import { buildChecks, worst, type Diagnosis, type Findings } from './checks.js';
-import { blockedBy, type FetchDirective } from './csp.js';
+import { blockedBy, refusedAncestors, type FetchDirective } from './csp.js';
 import { ancestorOrigins, cdnScripts, loadedSdkVersions, readPagePolicies } from './page.js';
 import { printDiagnosis } from './report.js';
 import { probeService, tryHandshake, type Probe } from './service.js';
@@ -47,7 +47,10 @@ export interface DiagnoseOptions {
 
 /** Default limit of a diagnosis, in milliseconds. */
 export const DEFAULT_DIAGNOSE_TIMEOUT = 10_000;
-/** How long a loaded service frame may stay silent before the diagnosis stops waiting for it. */
+/**
+ * How long a loaded service frame may stay silent before the diagnosis stops waiting for it, where
+ * neither the service's answer nor the frame says why (the usual faults are named within a second).
+ */
 const AFTER_LOAD_MS = 3_000;
 
 function invalid(field: string, message: string): InvalidParameterError {
@@ -131,13 +134,32 @@ export async function diagnose(target: string | DiagnoseTarget, options: Diagnos
     ) as Findings['blocked'];
     const scripts = cdnScripts().map((url) => ({ url, blocked: blockedBy(page.csp, 'script-src', url, self) }));
     // What the page's policy would block is not tried: a refused request is a violation report.
+    const ask = blocked['connect-src'].length === 0;
+    const probing: Promise<Probe> = ask
+      ? probeService(endpoint, controller.signal)
+      : Promise.resolve({ kind: 'skipped' });
+    const ancestors = ancestorOrigins();
+    // Where the service's answer says the browser stops the frame and the service does not explain
+    // why (an origin it refuses it explains itself, to the trial's connection as to the Plugin).
+    const stopped = probing.then(
+      (probe) =>
+        probe.kind === 'answered' &&
+        probe.answer.originAllowed !== false &&
+        refusedAncestors(probe.answer.frameAncestors, [self, ...ancestors.origins], base.origin).length > 0,
+    );
     const [probe, trial] = await Promise.all([
-      blocked['connect-src'].length > 0
-        ? ({ kind: 'skipped' } satisfies Probe)
-        : probeService(endpoint, controller.signal),
+      probing,
       blocked['frame-src'].length > 0
         ? { trial: { kind: 'skipped' as const }, hellos: [], debugLog: [] }
-        : tryHandshake({ base, partnerID, authMode: setup.authMode, timeout: setup.timeout, afterLoad: AFTER_LOAD_MS }),
+        : tryHandshake({
+            base,
+            partnerID,
+            authMode: setup.authMode,
+            timeout: setup.timeout,
+            afterLoad: AFTER_LOAD_MS,
+            explain: ask ? endpoint : undefined,
+            stopped,
+          }),
     ]);
     // A violation event is queued as a task: let it arrive.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -153,7 +175,7 @@ export async function diagnose(target: string | DiagnoseTarget, options: Diagnos
       violations,
       probe,
       trial,
-      ancestors: ancestorOrigins(),
+      ancestors,
       sdkCopies: loadedSdkVersions(),
       getLoginToken: setup.getLoginToken,
       debugElements: document.querySelectorAll('video-plugin[debug]').length,

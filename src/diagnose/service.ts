@@ -8,7 +8,7 @@ import { LOG_PREFIX } from '../debug.js';
 import type { SerializedError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { FrameDiagnosis, HostConfig } from '../wire/api.js';
-import { HostConnection } from '../wire/host.js';
+import { HELLO_GRACE_MS, HostConnection } from '../wire/host.js';
 import { HANDSHAKE_KEY, PROTOCOL_VERSION, frameHash } from '../wire/protocol.js';
 
 /** What `GET /api/diagnose` answers (docs/service.md). */
@@ -59,7 +59,11 @@ export type Trial =
   | { kind: 'connected'; ms: number; frame: FrameDiagnosis | undefined; frameError?: SerializedError }
   /** The service page answered the handshake with a refusal (origin, partner, configuration…). */
   | { kind: 'refused'; error: SerializedError }
-  /** No handshake: the frame never said hello, or said it in another protocol version. */
+  /**
+   * No handshake: the frame never said hello, or said it in another protocol version. `error` is
+   * what the Plugin would reject with: its own explanation from the service's answer where there is
+   * one (an unknown partner, an origin not allowed, nothing listening), else a `connection_failed`.
+   */
   | { kind: 'silent'; loaded: boolean; error: SerializedError }
   /** Not tried: the page's CSP `frame-src` blocks the frame (and would report a violation). */
   | { kind: 'skipped' };
@@ -80,6 +84,17 @@ export interface TrialOptions {
   timeout: number;
   /** How long to wait for a hello once the frame has loaded (its script runs before `load`). */
   afterLoad: number;
+  /**
+   * The service's diagnose endpoint for this partner, asked by the connection as the `Plugin` asks
+   * it when its frame stays silent (none when this page's CSP would refuse the request).
+   */
+  explain: URL | undefined;
+  /**
+   * Resolves true when the service's answer already says the browser stops the frame for a reason
+   * the service does not explain (its frame-ancestors refuse a page above this one, or this one):
+   * then a frame that loaded without a hello is silent after the grace, not after `afterLoad`.
+   */
+  stopped: Promise<boolean>;
 }
 
 /** A detail of a debug line as the console would show it, in one line. */
@@ -115,6 +130,7 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
   let capturing = true;
   const started = performance.now();
   let afterLoadTimer: ReturnType<typeof setTimeout> | undefined;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const connection = new HostConnection({
     iframe,
     serviceOrigin: options.base.origin,
@@ -122,6 +138,7 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
     sdkVersion: VERSION,
     config: () => config,
     connectTimeout: options.timeout,
+    explain: options.explain,
     // What a Plugin would print, up to its own line for the connection (not the diagnose call).
     log: (message, ...details) => {
       if (capturing) debugLog.push([LOG_PREFIX, message, ...details.map(show)].join(' '));
@@ -133,15 +150,24 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
   });
   // A frame that loaded and said nothing will say nothing: do not wait for the whole limit. (One
   // that said hello in our protocol is in its handshake, which has the connection's own limit.)
+  // Where it is known that none will come, the Plugin's grace is enough: the frame said hello in
+  // another protocol or from another origin (a page says it once, before its load), or the
+  // service's answer says the browser stopped the frame.
+  const ours = (hello: TrialResult['hellos'][number]) =>
+    hello.v === PROTOCOL_VERSION && hello.origin === options.base.origin;
   const silentAfterLoad = new Promise<void>((resolve) => {
+    const silent = (): void => {
+      if (!hellos.some(ours)) resolve();
+    };
     iframe.addEventListener('load', () => {
       loaded = true;
       clearTimeout(afterLoadTimer);
-      afterLoadTimer = setTimeout(() => {
-        const ours = (hello: TrialResult['hellos'][number]) =>
-          hello.v === PROTOCOL_VERSION && hello.origin === options.base.origin;
-        if (!hellos.some(ours)) resolve();
-      }, options.afterLoad);
+      clearTimeout(graceTimer);
+      afterLoadTimer = setTimeout(silent, options.afterLoad);
+      graceTimer = setTimeout(() => {
+        if (hellos.length > 0) silent();
+        else void options.stopped.then((stopped) => stopped && silent());
+      }, HELLO_GRACE_MS);
     });
   });
   document.body.append(iframe);
@@ -164,19 +190,22 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
         return { trial: { kind: 'connected', ms, frame: undefined, frameError: plain(error) }, hellos, debugLog };
       }
     }
-    if (outcome !== 'silent' && connection.state === 'refused') {
+    // Refused in the handshake; without a hello of ours, the refusal is the service's explanation
+    // of a silent frame (the browser stopped it), as the Plugin gets it.
+    if (outcome !== 'silent' && connection.state === 'refused' && hellos.some(ours)) {
       return { trial: { kind: 'refused', error: plain(outcome) }, hellos, debugLog };
     }
     const error =
       outcome === 'silent'
         ? {
             code: 'connection_failed',
-            message: `The service frame ${src.origin}${src.pathname} loaded but did not answer within ${options.afterLoad} ms.`,
+            message: `The service frame ${src.origin}${src.pathname} loaded but did not say hello in protocol ${PROTOCOL_VERSION}.`,
           }
         : plain(outcome);
     return { trial: { kind: 'silent', loaded, error }, hellos, debugLog };
   } finally {
     clearTimeout(afterLoadTimer);
+    clearTimeout(graceTimer);
     removeEventListener('message', onHello);
     connection.destroy();
     iframe.remove();

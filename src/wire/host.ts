@@ -32,7 +32,7 @@ export const DEFAULT_CONNECT_TIMEOUT = 15_000;
 /** Default limit for one call, in milliseconds. */
 export const DEFAULT_CALL_TIMEOUT = 15_000;
 /** How long a loaded frame may take to say hello before the service is asked why it did not. */
-const HELLO_GRACE_MS = 200;
+export const HELLO_GRACE_MS = 200;
 /**
  * How long a frame may take to load before the service is asked why it did not: long for a service
  * across the network, because a page whose CSP refuses the question (connect-src) gets a violation

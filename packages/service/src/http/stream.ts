@@ -85,9 +85,10 @@ export class Streams {
   }
 
   /**
-   * Turns `res` into an event stream for the session's account. Sends the current state of every
-   * named record (or, given the `lastEventId` of a previous stream, the changes since then), then
-   * `ready`, then each change once, in order.
+   * Turns `res` into an event stream for the session's account. Sends the changes since
+   * `lastEventId` (a previous stream's position) when the log still has them, else the `initial`
+   * states (the named records', or every record of the account on a resume the log cannot serve:
+   * routes/events.ts), then `ready`, then each change once, in order.
    */
   open(
     res: ServerResponse,

@@ -192,3 +192,64 @@ describe('GET /api/changes', () => {
     assert.match(refused[0]!.body.error.message, /Authorization: Bearer/);
   });
 });
+
+describe('GET /api/events resumed with Last-Event-ID', () => {
+  /** A new stream of `who`'s account from `lastEventId`: the events it starts with, before `ready`. */
+  async function reopened(who: { session: string }, lastEventId: string, query = '') {
+    const stream = await EventStream.open(service, who.session, query, { 'last-event-id': lastEventId });
+    await stream.next((event) => event.event === 'ready');
+    const opening = stream.events.slice(
+      0,
+      stream.events.findIndex((event) => event.event === 'ready'),
+    );
+    stream.close();
+    return opening;
+  }
+
+  test('from a position the log keeps: the changes missed since, in order, each once, and no current state', async () => {
+    const owner = await account('resume');
+    const ready = owner.stream.events.find((event) => event.event === 'ready')!;
+    assert.match(ready.id!, CURSOR);
+    const topicId = await owner.search();
+    const missed = asChanges(await reopened(owner, ready.id!));
+    assert.deepEqual(missed, asChanges(owner.stream.events));
+    assert.deepEqual(missed, (await owner.feed(ready.id)).body.changes);
+    assert.ok(missed.length >= 3 && missed.every((change) => change.record.id === topicId));
+  });
+
+  test("from a position it cannot resume from (another run, malformed): the current state of every record of the account, none of another's", async () => {
+    const owner = await account('resume-lost');
+    const bystander = await account('resume-bystander');
+    await bystander.search();
+    const topicId = await owner.search();
+    const { requestId, videoId } = (
+      await api(service, 'POST', '/api/generations', {
+        session: owner.session,
+        body: { topicId, aspectRatio: '16:9', duration: 5 },
+      })
+    ).body;
+    await statusesUntilFinal(owner.stream, 'generation', (data) => data.requestId === requestId);
+    const current = {
+      topic: (await api(service, 'GET', `/api/topics/${topicId}`, { session: owner.session })).body.topic,
+      generation: (await api(service, 'GET', `/api/generations/${requestId}`, { session: owner.session })).body
+        .generation,
+      video: (await api(service, 'GET', `/api/videos/${videoId}`, { session: owner.session })).body.video,
+    };
+    for (const lastEventId of ['0badc0de-12', 'nonsense']) {
+      const opening = await reopened(owner, lastEventId);
+      assert.deepEqual(
+        asChanges(opening),
+        [
+          { kind: 'topic', record: current.topic },
+          { kind: 'generation', record: current.generation },
+          { kind: 'video', record: current.video },
+        ],
+        lastEventId,
+      );
+    }
+    // A stream narrowed to some records starts with theirs only, as a new one does.
+    assert.deepEqual(asChanges(await reopened(owner, '0badc0de-12', `topic=${topicId}`)), [
+      { kind: 'topic', record: current.topic },
+    ]);
+  });
+});

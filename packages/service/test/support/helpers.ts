@@ -84,6 +84,8 @@ export async function login(service: RunningService, by: { accountID: string } |
 
 export interface StreamEvent {
   event: string;
+  /** The event's `id:` line (the `ready` event's: the position to resume from), when it has one. */
+  id?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   data: any;
 }
@@ -97,10 +99,15 @@ export class EventStream {
   #ended = false;
   readonly #abort = new AbortController();
 
-  static async open(service: RunningService, session: string, query = ''): Promise<EventStream> {
+  static async open(
+    service: RunningService,
+    session: string,
+    query = '',
+    headers: Record<string, string> = {},
+  ): Promise<EventStream> {
     const stream = new EventStream();
     const response = await fetch(`${service.url}/api/events?${query}`, {
-      headers: { authorization: `Bearer ${session}` },
+      headers: { ...headers, authorization: `Bearer ${session}` },
       signal: stream.#abort.signal,
     });
     if (response.status !== 200 || !response.body) {
@@ -128,13 +135,16 @@ export class EventStream {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           let event = 'message';
+          let id: string | undefined;
           const data: string[] = [];
           for (const line of frame.split('\n')) {
             if (line.startsWith(':')) this.comments.push(line);
             else if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('id: ')) id = line.slice(4);
             else if (line.startsWith('data: ')) data.push(line.slice(6));
           }
-          if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) });
+          if (data.length > 0)
+            this.events.push({ event, ...(id === undefined ? {} : { id }), data: JSON.parse(data.join('\n')) });
           this.#wake();
         }
       }

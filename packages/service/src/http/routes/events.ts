@@ -1,5 +1,6 @@
 /** The caller's changes: the event stream, and the change feed. */
 import type { Change } from '../../store/store.js';
+import { owns } from '../changes.js';
 import { authenticate, type Handler } from './request.js';
 
 export const events: Handler = (request) => {
@@ -17,8 +18,21 @@ export const events: Handler = (request) => {
     ...[...filter.generations].map((id): Change => ({ kind: 'generation', record: store.ownedGeneration(owner, id) })),
     ...[...filter.videos].map((id): Change => ({ kind: 'video', record: store.ownedVideo(owner, id) })),
   ];
-  const lastEventId = request.req.headers['last-event-id'];
-  streams.open(request.res, owner, key, filter, initial, typeof lastEventId === 'string' ? lastEventId : undefined);
+  const header = request.req.headers['last-event-id'];
+  const lastEventId = typeof header === 'string' ? header : undefined;
+  // A stream of the whole account that resumes from a position the log no longer has (another run
+  // of the service, a gap of more than its last changes) starts with the current state of every
+  // record of the account: else what changed in the gap would be lost without a word.
+  const wholeAccount = filter.topics.size + filter.generations.size + filter.videos.size === 0;
+  if (wholeAccount && lastEventId !== undefined && streams.log.since(lastEventId) === undefined) {
+    const all: Change[] = [
+      ...[...store.topics.values()].map((record): Change => ({ kind: 'topic', record })),
+      ...[...store.generations.values()].map((record): Change => ({ kind: 'generation', record })),
+      ...[...store.videos.values()].map((record): Change => ({ kind: 'video', record })),
+    ];
+    initial.push(...all.filter((change) => owns(owner, change)));
+  }
+  streams.open(request.res, owner, key, filter, initial, lastEventId);
   return undefined;
 };
 

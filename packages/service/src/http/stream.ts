@@ -72,7 +72,7 @@ export class Streams {
   #cut = 0;
 
   constructor(
-    readonly store: Store,
+    store: Store,
     readonly options: StreamsOptions,
   ) {
     this.log = new ChangeLog(store, options.baseURL);

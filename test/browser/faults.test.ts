@@ -15,6 +15,7 @@ import {
   faults,
   generation,
   observer,
+  retried,
   setMode,
   subject,
   topicId,
@@ -75,7 +76,7 @@ describe('faults', function () {
       expect(error).to.be.instanceOf(ConnectionError);
       expect(error.data).to.deep.include({ retryable: true });
       await setMode({ mode: 'ok' });
-      expect(await plugin.getVideos()).to.deep.equal([]);
+      expect(await retried(() => plugin.getVideos())).to.deep.equal([]);
       expect((await plugin.loginAccount(await token('login', { accountID }))).id).to.equal(accountID);
     });
 

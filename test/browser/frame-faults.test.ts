@@ -12,6 +12,7 @@ import {
   frameGoes,
   generation,
   nextLoad,
+  retried,
   setMode,
   subject,
   useFaultService,
@@ -71,7 +72,7 @@ describe('faults of the iframe', function () {
       expect(error).to.be.instanceOf(ConnectionError);
       expect(error.code).to.equal('connection_failed');
       expect(error.data).to.deep.include({ retryable: true });
-      expect((await plugin.getVideos()).map((video) => video.id)).to.include(videoId);
+      expect((await retried(() => plugin.getVideos())).map((video) => video.id)).to.include(videoId);
       expect(plugin.iframe.src).to.equal(src);
       await log.until('COMPLETE');
       expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
@@ -93,7 +94,7 @@ describe('faults of the iframe', function () {
     expect(error.message).to.contain('removed').and.contain('mount(element)');
     await plugin.mount(container);
     expect(plugin.iframe.parentElement).to.equal(container);
-    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+    expect((await retried(() => plugin.getAccountInfo())).id).to.equal(accountID);
     await log.until('COMPLETE');
     expect(log.statuses).to.deep.equal([...before, 'COMPLETE']);
     container.remove();

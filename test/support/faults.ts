@@ -3,6 +3,7 @@
 // (test/harness/wtr/fault-plugin.mjs), and the account and topic the tests share.
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import { ConnectionError } from '../../src/errors.js';
 import type { Plugin } from '../../src/plugin.js';
 import type { PluginOptions } from '../../src/options.js';
 import {
@@ -46,6 +47,23 @@ export const frameGoes = (plugin: Plugin, action: 'reload' | 'navigate', url?: s
 
 export const nextLoad = (iframe: HTMLIFrameElement) =>
   new Promise<void>((resolve) => iframe.addEventListener('load', () => resolve(), { once: true }));
+
+/**
+ * What a partner does with a retryable ConnectionError: calls again, and each call loads the frame
+ * anew. A test's short connectTimeout (500–800 ms, so that the fault's own error comes fast) can
+ * also end a try while a busy machine loads the page again (WebKit beside stress-ng did, once in a
+ * fresh-clone run): up to `tries` tries, each within that limit.
+ */
+export async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const retryable = error instanceof ConnectionError && error.data?.retryable === true;
+      if (!retryable || attempt >= tries) throw error;
+    }
+  }
+}
 
 /** The account and its COMPLETE topic on the faulty service, shared by the tests (useFaultService). */
 export let accountID: string;

@@ -85,9 +85,14 @@ test(
   { ...HANG, skip: script ? false : 'no `script` (util-linux) to give the command a terminal' },
   async () => {
     const { MALLOC_ARENA_MAX: _unset, ...inherited } = process.env;
-    /** Runs `command` on a terminal of its own; script -e ends with the command's exit status. */
+    /**
+     * Runs `command` on a terminal of its own; script -e ends with the command's exit status. script
+     * runs it through $SHELL -c, and the shell execs it, as an interactive shell's job is the
+     * terminal's foreground group alone: dash (Debian's sh, CI's $SHELL) does not exec a lone
+     * command by itself, and would take the Ctrl+C meant for the command and end with 130.
+     */
     const onTerminal = (command: string[]) => {
-      const child = spawn(script!, ['-qefc', command.join(' '), '/dev/null'], {
+      const child = spawn(script!, ['-qefc', `exec ${command.join(' ')}`, '/dev/null'], {
         cwd: root,
         env: inherited,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -116,7 +121,8 @@ test(
     const service = onTerminal([process.execPath, ...cli]);
     await service.listening;
     service.child.stdin.write('\x03'); // the terminal's interrupt character: SIGINT to its foreground group
-    assert.deepEqual(await service.exited, { code: 0, signal: null }, service.output());
+    const exit = await service.exited;
+    assert.deepEqual(exit, { code: 0, signal: null }, `ended with ${JSON.stringify(exit)}:\n${service.output()}`);
   },
 );
 

@@ -108,9 +108,14 @@ export function webkitLauncher() {
         capabilities: {
           alwaysMatch: {
             browserName: 'MiniBrowser',
-            // Commands wait for a document's DOM, not for its every picture and frame: a frame
-            // command in a page whose iframe is (re)loading must not wait for the whole load.
-            pageLoadStrategy: 'eager',
+            // No command waits for a navigation: web-test-runner waits for its test page itself,
+            // and the frame commands find their frame again when it went away under them. WebKit's
+            // 'eager' wait resolves only on a DOMContentLoaded that comes after the command: one
+            // sent into a frame (or page) whose DOM is ready but whose load has not ended (a
+            // picture still loading) waits out the page-load timeout, 300 s (WebAutomationSession's
+            // waitForNavigationToCompleteOnFrame and documentLoadedForFrame). 'normal' would wait
+            // for every picture of the studio.
+            pageLoadStrategy: 'none',
             'webkitgtk:browserOptions': { binary: found.minibrowser, args: ['--automation'] },
           },
         },

@@ -41,7 +41,7 @@ export const HELLO_GRACE_MS = 200;
  * WebKit fire no load for a frame whose server does not answer).
  */
 const UNLOADED_MS = 3000;
-const LOCAL_UNLOADED_MS = 600;
+export const LOCAL_UNLOADED_MS = 600;
 const LOCAL_HOST = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/;
 
 export type ConnectionState = 'connecting' | 'connected' | 'refused' | 'destroyed';
@@ -254,6 +254,10 @@ export class HostConnection {
       return;
     }
     this.#helloSinceLoad = true;
+    // The frame speaks the protocol: its handshake says why it refuses, or the connect limit decides.
+    // Chromium fires the frame's load before this hello arrives, and an answer slower than the grace
+    // (a busy service checking the origin) must not make the SDK ask over HTTP.
+    clearTimeout(this.#explainTimer);
     this.#handshake(event.source as Window);
   };
 

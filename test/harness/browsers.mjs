@@ -106,8 +106,9 @@ export const CHROMIUM_PARTS = {
 };
 
 /**
- * name → what it is, the suites it runs, whether it is installed (and how to install it), and its
- * web-test-runner launcher.
+ * name → what it is, the suites it runs, whether the service's frame gets no storage in it
+ * (`storageBlocked`, read by the tests through /__diagnose/config), whether it is installed (and
+ * how to install it), and its web-test-runner launcher.
  */
 export const ENGINES = {
   chromium: {
@@ -122,6 +123,7 @@ export const ENGINES = {
   'chromium-block-all': {
     label: 'Chromium, "Block all site data" (cookies content setting 2: every storage denied; the STORAGE_SUITES)',
     files: STORAGE_SUITES,
+    storageBlocked: true,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () => chromium([], { profile: { default_content_setting_values: { cookies: 2 } } }),
@@ -130,6 +132,7 @@ export const ENGINES = {
     label:
       'Chromium, storage partitioning off and third-party cookies blocked (third-party frames get no storage; the STORAGE_SUITES)',
     files: STORAGE_SUITES,
+    storageBlocked: true,
     installed: () => Boolean(findChromium()),
     install: 'apt-get install -y chromium',
     launcher: () =>

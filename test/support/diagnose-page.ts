@@ -13,7 +13,8 @@ export interface DiagnosePage {
 
 interface ServedConfig {
   downServiceURL: string;
-  engine: string;
+  /** The engine's configuration gives a cross-site frame no storage (test/harness/browsers.mjs, ENGINES). */
+  storageBlocked: boolean;
 }
 
 const frames: HTMLIFrameElement[] = [];
@@ -71,5 +72,4 @@ export const statuses = (diagnosis: Diagnosis) =>
   Object.fromEntries(diagnosis.checks.map((c) => [c.id, c.status])) as Record<DiagnosisCheckID, DiagnosisStatus>;
 
 /** Whether this engine gives a cross-site frame no storage (test/harness/browsers.mjs). */
-export const storageBlocked = async () =>
-  ['chromium-block-all', 'chromium-unpartitioned'].includes((await diagnoseConfig()).engine);
+export const storageBlocked = async () => (await diagnoseConfig()).storageBlocked;

@@ -148,7 +148,7 @@ export async function generatedVideo(
     ...(videoInstructions ? { videoInstructions } : {}),
   });
   const generation = statusLog((cb) => plugin.subscribeToVideoGenerationStatusUpdates(requestId, cb));
-  await Promise.race([generation.until('COMPLETE'), generation.until('FAILED')]);
+  await generation.until('COMPLETE', 'FAILED');
   generation.unsubscribe();
   return videoId;
 }
@@ -166,28 +166,45 @@ export function nextEvent<K extends PluginEventName>(plugin: Plugin, name: K): P
   );
 }
 
+/** The statuses an action ends in: nothing follows them. */
+const FINAL: ActionStatus[] = ['COMPLETE', 'FAILED'];
+
 /**
  * Collects what a subscription delivers: `payloads`, every update (progress moves within a
- * status too), and `statuses`, each status change once. `until(status)` resolves when it arrives.
+ * status too), and `statuses`, each status change once. `until(...wanted)` resolves when one of
+ * them arrives, and fails at once, with the final payload, when the action ends otherwise.
  */
 export function statusLog(subscribe: (callback: (payload: StatusPayload) => void) => () => void) {
   const statuses: ActionStatus[] = [];
   const payloads: StatusPayload[] = [];
-  const waiters: { status: ActionStatus; resolve: () => void }[] = [];
+  const waiters: { wanted: ActionStatus[]; resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** The answer to a wait for `wanted`: reached (true), ended otherwise (an error), or neither yet. */
+  const outcome = (wanted: ActionStatus[]): true | Error | undefined => {
+    if (statuses.some((status) => wanted.includes(status))) return true;
+    const end = payloads.find((payload) => FINAL.includes(payload.status));
+    return end && new Error(`waited for the status ${wanted.join(' or ')}, but it ended ${JSON.stringify(end)}`);
+  };
   const unsubscribe = subscribe((payload) => {
     if (statuses.at(-1) !== payload.status) statuses.push(payload.status);
     payloads.push(payload);
-    for (const waiter of waiters.filter((w) => w.status === payload.status)) waiter.resolve();
+    for (const waiter of waiters.splice(0)) {
+      const settled = outcome(waiter.wanted);
+      if (settled === true) waiter.resolve();
+      else if (settled) waiter.reject(settled);
+      else waiters.push(waiter);
+    }
   });
   return {
     statuses,
     payloads,
     unsubscribe,
-    until(status: ActionStatus): Promise<void> {
-      if (statuses.includes(status)) return Promise.resolve();
+    until(...wanted: ActionStatus[]): Promise<void> {
+      const settled = outcome(wanted);
+      if (settled === true) return Promise.resolve();
+      if (settled) return Promise.reject(settled);
       return awaited(
-        () => `the status ${status} (seen: ${statuses.join(', ') || 'none'})`,
-        new Promise((resolve) => waiters.push({ status, resolve })),
+        () => `the status ${wanted.join(' or ')} (seen: ${statuses.join(', ') || 'none'})`,
+        new Promise((resolve, reject) => waiters.push({ wanted, resolve, reject })),
       );
     },
   };

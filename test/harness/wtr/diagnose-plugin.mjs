@@ -9,6 +9,7 @@
 // - /__diagnose/fa/…: a "service" whose plugin page allows only https://shop.example as its
 //   frame-ancestors (the browser refuses to show it in the test page);
 // - /__diagnose/config: a loopback port nothing listens on (a service that is down) and the engine.
+import { selectedEngine } from '../browsers.mjs';
 import { freePort } from '../free-port.mjs';
 
 const escape = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -65,7 +66,7 @@ export function diagnosePlugin() {
         return {
           body: JSON.stringify({
             downServiceURL: `http://127.0.0.1:${await freePort()}`,
-            engine: process.env.VP_BROWSER || 'chromium',
+            storageBlocked: Boolean(selectedEngine().storageBlocked),
           }),
           type: 'application/json',
         };

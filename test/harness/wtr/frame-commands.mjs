@@ -195,17 +195,78 @@ function liveFrame(page, channel) {
     .at(-1);
 }
 
+/**
+ * The commands that are one script in the frame: the function and its argument. Over CDP they can
+ * run through the frame's own target when Puppeteer's frame tree lacks the frame (targetAction).
+ */
+function scriptOf(command, { value, selector, url }) {
+  if (command === 'frame-storage') return [STORAGE_ACTIONS[value], null];
+  if (command === 'frame-probe') return [PROBE, selector];
+  if (command === 'frame-fit') return [FIT, selector];
+  if (command === 'frame-pictures') return [PICTURES, selector];
+  if (command === 'frame-policy') return [POLICY, url];
+  return undefined;
+}
+
+/** How long a script command looks for the frame in Puppeteer's frame tree before its target. */
+const TREE_FIRST_MS = 1000;
+
+/**
+ * The Chromium target (an out-of-process iframe) whose URL carries the channel. Puppeteer's frame
+ * tree can miss such a frame for good when its attach and navigation events race on a busy machine
+ * (puppeteer/puppeteer#7990; ci25 under load: a connected studio frame not found for 10 s), while
+ * the browser's target list has it.
+ */
+function frameTarget(page, channel) {
+  if (page.browser().protocol !== 'cdp') return undefined;
+  return page
+    .browser()
+    .targets()
+    .find((target) => target.url().includes(channel));
+}
+
+/** Runs a script command in the frame's target over a CDP session of its own. */
+async function targetAction(target, command, args) {
+  const [script, argument] = scriptOf(command, args);
+  const run = async () => {
+    const cdp = await target.createCDPSession();
+    try {
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+        expression: `(${script})(${JSON.stringify(argument)})`,
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+      return result.value;
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+  };
+  if (command === 'frame-storage' || command === 'frame-policy') return run();
+  return until(`no ${args.selector} in the frame`, args.timeout, run);
+}
+
 async function puppeteerCommand(session, command, args) {
   const page = session.browser.getPage(session.id);
-  const deadline = Date.now() + args.timeout;
+  const start = Date.now();
+  const deadline = start + args.timeout;
+  const script = scriptOf(command, args) !== undefined;
   // Never keep a Frame across a navigation: look it up for every attempt, and try again (within the
   // command's time) when it went stale under the action.
   for (;;) {
-    const frame = await until(`no frame with channel ${args.channel}`, Math.max(0, deadline - Date.now()), () =>
-      liveFrame(page, args.channel),
-    );
+    const found = await until(`no frame with channel ${args.channel}`, Math.max(0, deadline - Date.now()), () => {
+      const frame = liveFrame(page, args.channel);
+      if (frame) return { frame };
+      const target = script && Date.now() - start >= TREE_FIRST_MS && frameTarget(page, args.channel);
+      return target ? { target } : undefined;
+    });
+    const remaining = { ...args, timeout: Math.max(1, deadline - Date.now()) };
     try {
-      return await puppeteerAction(page, frame, command, { ...args, timeout: Math.max(1, deadline - Date.now()) });
+      if (found.frame) return await puppeteerAction(page, found.frame, command, remaining);
+      console.warn(
+        `frame-commands: ${command}: no frame with channel ${args.channel} in Puppeteer's tree; through its target`,
+      );
+      return await targetAction(found.target, command, remaining);
     } catch (error) {
       if (Date.now() > deadline || !STALE_FRAME.test(String(error?.message))) throw error;
       await pause(50);

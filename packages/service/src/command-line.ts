@@ -22,7 +22,14 @@ import {
   type ServiceOptions,
 } from './config.js';
 import { parseOriginPattern } from './origins.js';
-import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './limit-values.js';
+import {
+  DEFAULT_MAX_WAITING_JOBS,
+  DEFAULT_SEARCH_SLOTS,
+  LIMIT_NAMES,
+  WAITING_JOBS_LIMIT,
+  type Bucket,
+  type LimitName,
+} from './limit-values.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
@@ -64,6 +71,8 @@ Options:
                          (NAME: signIn, tokens, topicSearches, generations or renders, then
                          .ip, .account or .partner; defaults in docs/service.md "Limits")
   --searches-at-once N   topic searches fetching at once in all (default ${DEFAULT_SEARCH_SLOTS.total}; ${DEFAULT_SEARCH_SLOTS.perAccount} per account)
+  --max-waiting-jobs N   searches and renders one account may have waiting for a slot (default
+                         ${DEFAULT_MAX_WAITING_JOBS}); more answer 429 rate_limited, limit ${WAITING_JOBS_LIMIT}
   --webhook-url URL      post the partner's signed events (account.created, video.completed,
                          video.rendered) to URL, http or https; repeatable (default: none)
   --webhook-retry-ms N   wait before a webhook's first retry, doubled for each next one
@@ -113,6 +122,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'session-max-age-ms': { type: 'string' },
         limit: { type: 'string', multiple: true },
         'searches-at-once': { type: 'string' },
+        'max-waiting-jobs': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -173,6 +183,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   );
   const searchesAtOnce = wholeNumber('--searches-at-once', values['searches-at-once'], '', undefined, 256);
   if (searchesAtOnce === 0) throw new UsageError('--searches-at-once must be at least 1.');
+  const maxWaitingJobs = wholeNumber('--max-waiting-jobs', values['max-waiting-jobs'], '', undefined, 100_000);
+  if (maxWaitingJobs === 0) throw new UsageError('--max-waiting-jobs must be at least 1.');
   const limits = parseLimits(values.limit ?? []);
   const webhookURLs = values['webhook-url'];
   for (const url of webhookURLs ?? []) {
@@ -213,6 +225,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       perAccount: Math.min(DEFAULT_SEARCH_SLOTS.perAccount, searchesAtOnce),
     };
   }
+  if (maxWaitingJobs !== undefined) options.maxWaitingJobs = maxWaitingJobs;
   return { help: false, options };
 }
 

@@ -16,7 +16,13 @@ import {
   strictObject,
 } from 'video-plugin/internal';
 import { parseOriginPattern, type OriginPattern } from './origins.js';
-import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './limit-values.js';
+import {
+  DEFAULT_MAX_WAITING_JOBS,
+  DEFAULT_SEARCH_SLOTS,
+  LIMIT_NAMES,
+  type Bucket,
+  type LimitName,
+} from './limit-values.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
@@ -136,6 +142,7 @@ const ServiceOptionsSchema = strictObject({
       total: z.int().check(z.gte(1), z.lte(256)),
     }),
   ),
+  maxWaitingJobs: z.optional(z.int().check(z.gte(1), z.lte(100_000))),
   publicDir: z.optional(z.string().check(z.minLength(1))),
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
@@ -180,6 +187,8 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   (http/limits.ts, docs/service.md "Limits");
  * - `searchSlots`: topic searches fetching at once, `{ perAccount, total }` (default 2 and 8);
  *   the others wait PENDING;
+ * - `maxWaitingJobs`: searches and renders one account may have waiting for a slot (default 50);
+ *   more answer 429 `rate_limited` naming `waitingJobs.account` (jobs/waiting.ts);
  * - `publicDir`: directory served under `/assets/` (default: the built iframe pages);
  * - `media`: `real` (default: MP4 renders with a voiceover, see docs/service.md) or `placeholder`
  *   (instant SVG stand-ins, for integration tests that never look at the video);
@@ -235,6 +244,8 @@ export interface ServiceConfig {
   readonly limits: Readonly<Partial<Record<LimitName, Bucket | false>>>;
   /** Topic searches fetching at once (jobs/slots.ts). */
   readonly searchSlots: { readonly perAccount: number; readonly total: number };
+  /** Searches and renders one account may have waiting for a slot (jobs/waiting.ts). */
+  readonly maxWaitingJobs: number;
   readonly publicDir: string;
   readonly media: 'real' | 'placeholder';
   /** Undefined: a temporary folder, made at start and removed at close. */
@@ -290,6 +301,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     sessionIdleMs: parsed.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
     limits: parsed.limits ?? {},
     searchSlots: parsed.searchSlots ?? DEFAULT_SEARCH_SLOTS,
+    maxWaitingJobs: parsed.maxWaitingJobs ?? DEFAULT_MAX_WAITING_JOBS,
     publicDir: parsed.publicDir ?? defaultPublicDir(),
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),

@@ -1,8 +1,9 @@
 /**
  * The limits' names and defaults, as values the configuration reads (config.ts, command-line.ts)
- * and the parts that apply them import: the budgets (http/limits.ts, issue 29, finding 5) and the
- * topic search slots (jobs/slots.ts). Here, below both, so that the configuration never imports
- * upward into the HTTP layer or the jobs.
+ * and the parts that apply them import: the budgets (http/limits.ts, issue 29, finding 5), the
+ * topic search slots (jobs/slots.ts) and the cap on waiting jobs (jobs/waiting.ts, issue 41).
+ * Here, below both, so that the configuration never imports upward into the HTTP layer or the
+ * jobs.
  */
 
 /** One budget: a bucket of `burst` calls, refilled at `perMinute` calls a minute. */
@@ -54,3 +55,13 @@ export const LIMIT_NAMES: readonly LimitName[] = (Object.keys(LIMITED_CALLS) as 
 
 /** Topic searches fetching at once, per account and in all, by default (jobs/slots.ts). */
 export const DEFAULT_SEARCH_SLOTS = { perAccount: 2, total: 8 } as const;
+
+/**
+ * The cap on the jobs one account has waiting for a slot (jobs/waiting.ts): the name a refusal
+ * gives in `data.limit`, in the budgets' `<what>.<scope>` form, and its default. 50 is above the
+ * burst of each of the account's budgets (30 topic searches, 30 renders), so the cap is met only by
+ * a queue that builds up: by then the account's last search waits ~25 slot times of its own (2
+ * slots an account), and more waiting would only make that longer.
+ */
+export const WAITING_JOBS_LIMIT = 'waitingJobs.account';
+export const DEFAULT_MAX_WAITING_JOBS = 50;

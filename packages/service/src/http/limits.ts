@@ -8,12 +8,14 @@
  * is (docs/service.md "Limits"). `--limit` and `startService({ limits })` change any of them.
  *
  * The budgets' names and defaults are values of the configuration (limit-values.ts); how many
- * topic searches fetch at once is jobs/slots.ts.
+ * topic searches fetch at once is jobs/slots.ts. Beside the budgets, one cap that is not a bucket:
+ * the jobs an account has waiting for a slot ({@link admitWaiting}, issue 41).
  */
 import { VideoPluginError } from 'video-plugin/internal';
 import {
   DEFAULT_LIMITS,
   LIMITED_CALLS,
+  WAITING_JOBS_LIMIT,
   type Bucket,
   type LimitedCall,
   type LimitName,
@@ -105,5 +107,26 @@ function rateLimited(call: LimitedCall, scope: LimitScope, limit: Bucket, retryA
       `${limit.perMinute} a minute. Retry after ${Math.ceil(retryAfterMs / 1000)} s (error.data.retryAfterMs); ` +
       'the service was started with its limits in docs/service.md "Limits" (--limit changes them).',
     { limit: limitName, retryAfterMs },
+  );
+}
+
+/**
+ * Refuses new work of an account that already has `max` searches and renders waiting for a slot
+ * (jobs/waiting.ts): 429 `rate_limited` like a spent budget, naming {@link WAITING_JOBS_LIMIT},
+ * before anything is saved. `retryAfterMs` is an estimate: the longest one fetch holds a search
+ * slot (`fetchTimeoutMs`), after which the next waiting job has its slot.
+ *
+ * @throws {HttpError} 429 `rate_limited` with `data: { limit, max, waiting, retryAfterMs }`.
+ */
+export function admitWaiting(waiting: number, max: number, retryAfterMs: number): void {
+  if (waiting < max) return;
+  throw new HttpError(
+    429,
+    'rate_limited',
+    `This account has ${waiting} topic searches and renders waiting for a slot: the limit ${WAITING_JOBS_LIMIT} ` +
+      `allows ${max}. Start more once some of them have started (a search leaves PENDING, a render its ` +
+      `waiting_to_render stage); retry after about ${Math.ceil(retryAfterMs / 1000)} s (error.data.retryAfterMs). ` +
+      'The service was started with its limits in docs/service.md "Limits" (--max-waiting-jobs changes this one).',
+    { limit: WAITING_JOBS_LIMIT, max, waiting, retryAfterMs },
   );
 }

@@ -74,7 +74,9 @@ export async function generate(job: JobContext, generation: Readonly<GenerationR
       generation,
     );
     try {
-      const preview = describe(await job.renderFiles(storyboard, renderName(video.id, 'preview'), progress));
+      const preview = describe(
+        await job.renderFiles(generation, storyboard, renderName(video.id, 'preview'), progress),
+      );
       rendered = { storyboard, preview, hasPreview: true };
     } catch (error) {
       const failure = renderFailure(error);

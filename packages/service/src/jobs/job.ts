@@ -6,7 +6,7 @@
 import type { EgressPolicy } from '../egress.js';
 import { RenderError, type RenderedFiles } from '../media/render.js';
 import type { Storyboard } from '../media/storyboard.js';
-import type { RenderRecord, Store, VideoRecord } from '../store/store.js';
+import type { Owner, RenderRecord, Store, VideoRecord } from '../store/store.js';
 import { ProgressTracker, type JobKind, type Progress } from './progress.js';
 import type { Slots } from './slots.js';
 
@@ -20,7 +20,7 @@ export interface JobContext {
   readonly mediaDir: string;
   /** What source pages and images may be fetched from. */
   readonly egress: EgressPolicy;
-  /** Topic searches fetching at once, per account and in all. */
+  /** Topic searches fetching at once, per account and in all, fair across partners and accounts. */
   readonly searches: Slots;
   /** Aborted when the service closes: every wait and render stops. */
   readonly signal: AbortSignal;
@@ -29,8 +29,11 @@ export interface JobContext {
    * emulator's timed steps move the progress as real work would.
    */
   waitTicking(ms: number, onShare: (share: number) => void): Promise<void>;
-  /** Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. */
-  renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles>;
+  /**
+   * Renders `board` (a video of `owner`) as `<name>.mp4/.jpg/.vtt` in the videos folder, in its
+   * turn in the render queue (fair across partners and accounts: slots.ts).
+   */
+  renderFiles(owner: Owner, board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles>;
 }
 
 /**

@@ -15,7 +15,7 @@ import { egressPolicy, type EgressPolicy } from '../egress.js';
 import { imageURLsOf } from '../media/images.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
-import { renderQueue, renderVideo, type RenderedFiles } from '../media/render.js';
+import { renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
 import { measureQuality } from '../media/quality.js';
 import { RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
@@ -35,6 +35,7 @@ import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS } from '../limit-values.js';
 import { Slots } from './slots.js';
+import { WaitingJobs } from './waiting.js';
 import { generate, type GenerationParams } from './generation.js';
 import { describe, renderFailure, renderKind, track, type JobContext, type RenderDescription } from './job.js';
 import { searchTopic } from './topic-search.js';
@@ -46,7 +47,11 @@ export class Jobs {
   readonly #fetchTimeoutMs: number;
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
-  readonly #renders: LimitFunction;
+  /**
+   * Renders at once (`renderConcurrency`), taken fairly across partners and accounts (slots.ts); no
+   * cap per account beyond the total.
+   */
+  readonly #renders: Slots;
   /** The scenes' encodes of every render, at most the cores at once (render.ts). */
   readonly #encodes: LimitFunction;
   /** The scene cache (segments.ts), in `<media>/cache/scenes`; real media only. */
@@ -57,6 +62,8 @@ export class Jobs {
   readonly #egress: EgressPolicy;
   /** Topic searches fetching (their page or an image) at once, per account and in all. */
   readonly #searches: Slots;
+  /** Each account's searches and renders waiting for their slot (waiting.ts). */
+  readonly #waiting = new WaitingJobs();
   /** What the jobs work with (job.ts). */
   readonly #context: JobContext;
   #running = 0;
@@ -88,8 +95,9 @@ export class Jobs {
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
-    this.#renders = renderQueue(options.renderConcurrency);
-    this.#encodes = pLimit(Math.max(1, options.renderConcurrency ?? availableParallelism()));
+    const renders = Math.max(1, options.renderConcurrency ?? availableParallelism());
+    this.#renders = new Slots({ perAccount: renders, total: renders });
+    this.#encodes = pLimit(renders);
     // Emptied at every start: a restart never reuses what another version of the code made.
     this.#cache =
       this.#media === 'real' && this.#mediaDir
@@ -111,7 +119,7 @@ export class Jobs {
       searches: this.#searches,
       signal: this.#closing.signal,
       waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare),
-      renderFiles: (board, name, progress) => this.#renderFiles(board, name, progress),
+      renderFiles: (owner, board, name, progress) => this.#renderFiles(owner, board, name, progress),
     };
   }
 
@@ -130,7 +138,7 @@ export class Jobs {
       updatedAt: now,
     };
     this.#store.insert({ kind: 'topic', record: topic });
-    this.#run(() => searchTopic(this.#context, topic));
+    this.#run((started) => searchTopic(this.#context, topic, started), topic);
     return topic;
   }
 
@@ -228,7 +236,7 @@ export class Jobs {
     this.#run(async () => {
       let preview: RenderDescription;
       try {
-        preview = describe(await this.#renderFiles(edited, renderName(video.id, 'preview')));
+        preview = describe(await this.#renderFiles(video, edited, renderName(video.id, 'preview')));
       } catch (error) {
         const failure = renderFailure(error);
         if (!failure || this.#closing.signal.aborted) throw error;
@@ -245,7 +253,7 @@ export class Jobs {
   resume(): void {
     for (const topic of this.#store.topics.values()) {
       if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
-        this.#run(() => searchTopic(this.#context, topic));
+        this.#run((started) => searchTopic(this.#context, topic, started), topic);
     }
     for (const generation of this.#store.generations.values()) {
       if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
@@ -268,7 +276,16 @@ export class Jobs {
 
   /** Renders running and waiting for their turn. */
   get renderQueue(): { active: number; waiting: number } {
-    return { active: this.#renders.activeCount, waiting: this.#renders.pendingCount };
+    const { running, waiting } = this.#renders.counts;
+    return { active: running, waiting };
+  }
+
+  /**
+   * The searches and renders of `owner` waiting for their slot (waiting.ts): what the API's cap
+   * `waitingJobs.account` counts.
+   */
+  waitingJobs(owner: Owner): number {
+    return this.#waiting.of(owner);
   }
 
   /** Topic search fetches running, and waiting for a slot. */
@@ -283,12 +300,14 @@ export class Jobs {
 
   /**
    * Starts `job` once the store's current transaction is committed (at once outside of one): a job
-   * never works on a record that a failed transaction took back.
+   * never works on a record that a failed transaction took back. A job of `waitingFor` counts as
+   * one of its waiting jobs until it calls `started` (or settles).
    */
-  #run(job: () => Promise<void>): void {
+  #run(job: (started: () => void) => Promise<void>, waitingFor?: Owner): void {
     this.#store.afterCommit(() => {
       this.#running++;
-      const running = job()
+      const started = waitingFor ? this.#waiting.enter(waitingFor) : () => {};
+      const running = job(started)
         .catch(async (error: unknown) => {
           if (this.#closing.signal.aborted) return;
           if (isStorageError(error)) {
@@ -298,7 +317,7 @@ export class Jobs {
               `video-plugin-service: a background job could not save its step (${(error as Error).message}); it goes on from its last saved state in ${STORAGE_RETRY_AFTER_SECONDS} s.`,
             );
             await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000).then(
-              () => this.#run(job),
+              () => this.#run(job, waitingFor),
               () => {},
             );
             return;
@@ -306,6 +325,7 @@ export class Jobs {
           console.error('video-plugin-service: a background job failed unexpectedly:', error);
         })
         .finally(() => {
+          started();
           this.#running--;
           this.#jobs.delete(running);
         });
@@ -314,20 +334,32 @@ export class Jobs {
   }
 
   /**
-   * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
-   * one place that takes a render slot: callers never wrap it in the queue again.
+   * Renders `board` (a video of `owner`) as `<name>.mp4/.jpg/.vtt` in the videos folder, in its
+   * turn in the queue. The one place that takes a render slot: callers never wrap it in the queue
+   * again. Until its slot, the render is one of the owner's waiting jobs.
    */
-  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
-    if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
-    return this.#renders(() =>
-      renderVideo(board, videosDir(this.#mediaDir), name, {
-        signal: this.#closing.signal,
-        progress,
-        cache: this.#cache,
-        encodes: this.#encodes,
-        stallMs: this.#stallMs,
-      }),
-    );
+  async #renderFiles(
+    owner: Owner,
+    board: Storyboard,
+    name: string,
+    progress?: ProgressTracker,
+  ): Promise<RenderedFiles> {
+    if (this.#renders.wouldWait(owner)) progress?.stage('waiting_to_render');
+    const started = this.#waiting.enter(owner);
+    try {
+      return await this.#renders.run(owner, () => {
+        started();
+        return renderVideo(board, videosDir(this.#mediaDir), name, {
+          signal: this.#closing.signal,
+          progress,
+          cache: this.#cache,
+          encodes: this.#encodes,
+          stallMs: this.#stallMs,
+        });
+      });
+    } finally {
+      started();
+    }
   }
 
   #wait(ms: number): Promise<void> {
@@ -359,7 +391,7 @@ export class Jobs {
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        const files = await this.#renderFiles(board, renderName(video.id, 'final'), progress);
+        const files = await this.#renderFiles(video, board, renderName(video.id, 'final'), progress);
         made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
         quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {

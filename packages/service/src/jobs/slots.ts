@@ -1,68 +1,146 @@
 /**
- * Slots: how many topic searches fetch (their page and images) at once, per account and in all
- * (issue 29, finding 5). A search waits for a slot PENDING; none is refused (the budgets of
- * http/limits.ts bound how many can wait).
+ * Slots: how many tasks of one kind run at once, and whose waiting task goes next. The topic
+ * searches' fetches (their page and images; issue 29, finding 5) and the renders (issue 19) each
+ * have one. A task waits for its slot; none is refused here (the budgets of http/limits.ts and the
+ * waiting cap of jobs/waiting.ts bound how many can wait).
+ *
+ * Fair, not first come first served (issue 41): a review measured one IP with six accounts queuing
+ * 180 searches of a site that never answers, and another user's search then waited 14.4 s instead
+ * of 0.2 s, longer with every search queued before it. A free slot now goes to the partner with
+ * the fewest tasks running (a sandbox is a partner like any other), and within it to the account
+ * with the fewest running; among equals, to the one served longest ago (round robin). Each
+ * account's own tasks run in the order they came. So an account with nothing running is served by
+ * the next slot that frees, however many tasks others queued: its wait is at most one slot's time.
  */
+import type { Owner } from '../store/records.js';
+
+/** One account's line: its waiting tasks (first come first) and what it runs. */
+interface AccountLine {
+  readonly waiting: (() => void)[];
+  running: number;
+  /** When it was last served (a turn number; 0: never). */
+  servedAt: number;
+}
+
+/** One partner's accounts, in the order they came. */
+interface PartnerLine {
+  readonly accounts: Map<string, AccountLine>;
+  running: number;
+  servedAt: number;
+}
 
 /**
- * Slots for work that must not all run at once: at most `perAccount` per key and `total` in all.
- * A task waits its turn, first come first served; none is refused.
+ * Slots for work that must not all run at once: at most `perAccount` per account and `total` in
+ * all. A task waits its turn, served fairly across partners and their accounts; none is refused.
+ *
+ * A task must take its slot exactly once: a task that waits for a second slot of the same `Slots`
+ * while holding one deadlocks them as soon as every slot is held that way.
  */
 export class Slots {
-  readonly #perKey: number;
+  readonly #perAccount: number;
   readonly #total: number;
-  readonly #active = new Map<string, number>();
+  /** Partners with a task running or waiting, in the order they came. */
+  readonly #partners = new Map<string, PartnerLine>();
   #running = 0;
-  readonly #waiting: { key: string; start: () => void }[] = [];
+  #waiting = 0;
+  /** The number of the last turn given (orders "served longest ago"). */
+  #turns = 0;
 
   constructor(limits: { perAccount: number; total: number }) {
-    this.#perKey = limits.perAccount;
+    this.#perAccount = limits.perAccount;
     this.#total = limits.total;
   }
 
-  /** Runs `task` once a slot of `key` is free, and frees it when the task settles. */
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    await this.#take(key);
+  /** Runs `task` once a slot is free and it is `owner`'s turn, and frees the slot when it settles. */
+  async run<T>(owner: Owner, task: () => Promise<T>): Promise<T> {
+    const [partner, account] = this.#lines(owner);
+    await new Promise<void>((resolve) => {
+      account.waiting.push(resolve);
+      this.#waiting++;
+      this.#serve();
+    });
     try {
       return await task();
     } finally {
-      this.#release(key);
+      account.running--;
+      partner.running--;
+      this.#running--;
+      this.#forget(owner, partner, account);
+      this.#serve();
     }
   }
 
   /** Tasks running, and waiting for a slot. */
   get counts(): { running: number; waiting: number } {
-    return { running: this.#running, waiting: this.#waiting.length };
+    return { running: this.#running, waiting: this.#waiting };
   }
 
-  #free(key: string): boolean {
-    return this.#running < this.#total && (this.#active.get(key) ?? 0) < this.#perKey;
+  /** Whether a task of `owner` given now would wait for its slot. */
+  wouldWait(owner: Owner): boolean {
+    const account = this.#partners.get(owner.partnerID)?.accounts.get(owner.accountID);
+    return (
+      this.#running >= this.#total ||
+      (account !== undefined && (account.waiting.length > 0 || account.running >= this.#perAccount))
+    );
   }
 
-  #take(key: string): Promise<void> {
-    return new Promise((resolve) => {
-      const start = () => {
-        this.#running++;
-        this.#active.set(key, (this.#active.get(key) ?? 0) + 1);
-        resolve();
-      };
-      if (this.#free(key) && !this.#waiting.some((entry) => entry.key === key)) start();
-      else this.#waiting.push({ key, start });
-    });
+  #lines(owner: Owner): [PartnerLine, AccountLine] {
+    let partner = this.#partners.get(owner.partnerID);
+    if (!partner) {
+      partner = { accounts: new Map(), running: 0, servedAt: 0 };
+      this.#partners.set(owner.partnerID, partner);
+    }
+    let account = partner.accounts.get(owner.accountID);
+    if (!account) {
+      account = { waiting: [], running: 0, servedAt: 0 };
+      partner.accounts.set(owner.accountID, account);
+    }
+    return [partner, account];
   }
 
-  #release(key: string): void {
-    this.#running--;
-    const left = (this.#active.get(key) ?? 1) - 1;
-    if (left === 0) this.#active.delete(key);
-    else this.#active.set(key, left);
-    // The first waiting task whose account has room goes next.
-    for (let index = 0; index < this.#waiting.length && this.#running < this.#total; index++) {
-      const entry = this.#waiting[index]!;
-      if (!this.#free(entry.key)) continue;
-      this.#waiting.splice(index, 1);
-      index--;
-      entry.start();
+  /** Drops the lines of an account (and partner) with nothing left, so memory follows activity. */
+  #forget(owner: Owner, partner: PartnerLine, account: AccountLine): void {
+    if (account.running > 0 || account.waiting.length > 0) return;
+    partner.accounts.delete(owner.accountID);
+    if (partner.accounts.size === 0) this.#partners.delete(owner.partnerID);
+  }
+
+  /** Gives free slots to waiting tasks, each to the fairest line (see the file's comment). */
+  #serve(): void {
+    while (this.#running < this.#total) {
+      let partner: PartnerLine | undefined;
+      let account: AccountLine | undefined;
+      for (const candidate of this.#partners.values()) {
+        if (partner && !before(candidate, partner)) continue;
+        const ready = this.#readyAccount(candidate);
+        if (!ready) continue;
+        partner = candidate;
+        account = ready;
+      }
+      if (!partner || !account) return;
+      const start = account.waiting.shift()!;
+      this.#waiting--;
+      this.#turns++;
+      account.running++;
+      partner.running++;
+      this.#running++;
+      account.servedAt = partner.servedAt = this.#turns;
+      start();
     }
   }
+
+  /** The partner's account to serve next: waiting, with room, first by {@link before}. */
+  #readyAccount(partner: PartnerLine): AccountLine | undefined {
+    let chosen: AccountLine | undefined;
+    for (const account of partner.accounts.values()) {
+      if (account.waiting.length === 0 || account.running >= this.#perAccount) continue;
+      if (!chosen || before(account, chosen)) chosen = account;
+    }
+    return chosen;
+  }
+}
+
+/** Whether `a` goes before `b`: fewer running, then served longer ago (ties: the one that came first). */
+function before(a: { running: number; servedAt: number }, b: { running: number; servedAt: number }): boolean {
+  return a.running < b.running || (a.running === b.running && a.servedAt < b.servedAt);
 }

@@ -12,8 +12,15 @@ import { track, type JobContext } from './job.js';
 /** Share of `jobMs` a topic search spends PENDING before its fetch starts. */
 const TOPIC_PENDING_SHARE = 0.1;
 
-/** Runs (or resumes) the search of `topic`. */
-export async function searchTopic(job: JobContext, topic: Readonly<TopicRecord>): Promise<void> {
+/**
+ * Runs (or resumes) the search of `topic`. `onSlot` is told when its first fetch has its slot:
+ * until then the search is one of its account's waiting jobs (jobs/waiting.ts).
+ */
+export async function searchTopic(
+  job: JobContext,
+  topic: Readonly<TopicRecord>,
+  onSlot: () => void = () => {},
+): Promise<void> {
   const started = Date.now();
   const change = { kind: 'topic', record: topic } as const;
   const progress = track(topic.progress, 'topic', (current) => job.store.progressed(change, { progress: current }));
@@ -22,10 +29,10 @@ export async function searchTopic(job: JobContext, topic: Readonly<TopicRecord>)
   }
   // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
   // started, only so many read pages and decode images at once.
-  const account = `${topic.partnerID}/${topic.accountID}`;
   let page;
   try {
-    page = await job.searches.run(account, () => {
+    page = await job.searches.run(topic, () => {
+      onSlot();
       job.signal.throwIfAborted();
       if (topic.status === 'PENDING') {
         progress.stage('reading_page', false);
@@ -67,7 +74,7 @@ export async function searchTopic(job: JobContext, topic: Readonly<TopicRecord>)
     // both media modes when it has a media folder; an image that cannot be used is left out of
     // the video and the studio's pictures, not of the topic's `images`.
     if (job.mediaDir !== '') {
-      const kept = await job.searches.run(account, () =>
+      const kept = await job.searches.run(topic, () =>
         downloadImage(image, topicDir(job.mediaDir, topic.id), index, {
           timeoutMs: job.fetchTimeoutMs,
           signal: job.signal,

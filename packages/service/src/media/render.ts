@@ -458,13 +458,3 @@ export async function renderVideo(
     await rm(work, { recursive: true, force: true });
   }
 }
-
-/**
- * Runs renders at most `limit` at a time, in the order they were asked for (`p-limit`: a finished
- * render hands its slot straight to the next waiter, so a newcomer can never slip past the limit).
- * A render must take its slot exactly once: a job that waits for a second slot while holding one
- * deadlocks the queue as soon as every slot is held that way.
- */
-export function renderQueue(limit = availableParallelism()): LimitFunction {
-  return pLimit(Math.max(1, limit));
-}

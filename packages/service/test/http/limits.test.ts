@@ -70,16 +70,16 @@ describe('Slots (topic searches fetching at once)', () => {
     let mostOfOne = 0;
     const releases: (() => void)[] = [];
     const tasks = Array.from({ length: 12 }, (_, index) => {
-      const key = `account-${index % 2}`;
-      return slots.run(key, async () => {
-        running.set(key, (running.get(key) ?? 0) + 1);
+      const account = `account-${index % 2}`;
+      return slots.run({ partnerID: 'partner', accountID: account }, async () => {
+        running.set(account, (running.get(account) ?? 0) + 1);
         most = Math.max(
           most,
           [...running.values()].reduce((a, b) => a + b, 0),
         );
-        mostOfOne = Math.max(mostOfOne, running.get(key)!);
+        mostOfOne = Math.max(mostOfOne, running.get(account)!);
         await new Promise<void>((resolve) => releases.push(resolve));
-        running.set(key, running.get(key)! - 1);
+        running.set(account, running.get(account)! - 1);
         return index;
       });
     });

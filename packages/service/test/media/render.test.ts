@@ -1,6 +1,6 @@
 // The local service's renderer (packages/service/src/media/): storyboards from a topic, the voiceover, and
 // real MP4 files read back with a media parser (mp4box): duration, dimensions, codecs, an audio
-// track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind; the queue's limit.
+// track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind (the render queue: test/jobs/slots.test.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { transcript } from '../../src/media/accessibility.js';
-import { RenderError, captions, renderQueue, renderVideo } from '../../src/media/render.js';
+import { RenderError, captions, renderVideo } from '../../src/media/render.js';
 import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/media/storyboard.js';
 import { type Backgrounds, sceneStill } from '../../src/media/still.js';
 import { ffmpegPath } from '../../src/media/tools.js';
@@ -338,57 +338,5 @@ describe('render', () => {
       (error: unknown) => error instanceof RenderError && error.code === 'render_failed',
     );
     assert.deepEqual(readdirSync(dir), []);
-  });
-
-  test('the queue runs at most its limit at once, in order', async () => {
-    const queue = renderQueue(2);
-    const log: string[] = [];
-    let peak = 0;
-    const job = (name: string) =>
-      queue(async () => {
-        peak = Math.max(peak, queue.activeCount);
-        log.push(`start ${name}`);
-        await new Promise((resolve) => setImmediate(resolve));
-        log.push(`end ${name}`);
-      });
-    await Promise.all(['a', 'b', 'c', 'd'].map(job));
-    assert.equal(peak, 2);
-    assert.deepEqual(
-      log.filter((line) => line.startsWith('start')),
-      ['start a', 'start b', 'start c', 'start d'],
-    );
-  });
-
-  test('a woken waiter respects the limit: a newcomer arriving as a slot frees cannot slip past it', async () => {
-    const queue = renderQueue(1);
-    let running = 0;
-    let peak = 0;
-    const job = () =>
-      queue(async () => {
-        peak = Math.max(peak, ++running);
-        await new Promise((resolve) => setImmediate(resolve));
-        running--;
-      });
-    const first = job();
-    const waiting = job();
-    // Arrives in the same turn as the first job's end, before the waiter runs.
-    const late = first.then(() => job());
-    await Promise.all([first, waiting, late]);
-    assert.equal(peak, 1);
-  });
-
-  test('a render that queues inside a render deadlocks a one-slot queue: renders take their slot once', async () => {
-    // The shape of the bug of issue 19, shown on the queue itself: at limit 1 the inner job waits
-    // for the slot its caller holds. Jobs takes the slot in one place (#renderFiles) only.
-    const queue = renderQueue(1);
-    let innerRan = false;
-    const outer = queue(() => queue(async () => void (innerRan = true)));
-    const settled = await Promise.race([
-      outer.then(() => 'done'),
-      new Promise((resolve) => setImmediate(resolve, 'stuck')),
-    ]);
-    assert.equal(settled, 'stuck');
-    assert.equal(innerRan, false);
-    queue.clearQueue();
   });
 });

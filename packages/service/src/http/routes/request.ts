@@ -18,7 +18,7 @@ import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
-import type { Budgets } from '../limits.js';
+import { admitWaiting, type Budgets } from '../limits.js';
 import type { LimitedCall } from '../../limit-values.js';
 
 /** What the handlers work with. */
@@ -105,12 +105,16 @@ export function authenticate({ req, ctx }: Request): { owner: Owner; account: Ac
 
 /**
  * Spends one `call` from the caller's budgets: its IP address, and its account or partner when
- * known (http/limits.ts). Called before any work, so a refused call changes nothing.
+ * known (http/limits.ts). A call of an account (it starts a search, a generation or a render)
+ * first needs room among the account's waiting jobs (`waitingJobs.account`): one refused for that
+ * spends no budget. Called before any work, so a refused call changes nothing.
  *
  * @throws {HttpError} 429 `rate_limited`.
  */
 export function spend(request: Request, call: LimitedCall, who: { owner?: Owner; partnerID?: string } = {}): void {
   const { owner, partnerID } = who;
+  const { config, jobs } = request.ctx;
+  if (owner) admitWaiting(jobs.waitingJobs(owner), config.maxWaitingJobs, config.fetchTimeoutMs);
   request.ctx.budgets.spend(call, {
     ip: request.req.socket.remoteAddress ?? 'unknown',
     ...(owner ? { account: `${owner.partnerID}/${owner.accountID}` } : {}),

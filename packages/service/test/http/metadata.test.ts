@@ -6,7 +6,7 @@
 // `invalid_parameter` naming the field (`metadata` or `metadata.<key>`) at every door (the
 // `Plugin`'s schema, the studio page's, `POST /api/generations`), and nothing is saved.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -327,4 +327,24 @@ describe('metadata outside the limits', () => {
       'the Plugin keeps the object',
     );
   });
+});
+
+test('the docs state the limits of METADATA_LIMITS', () => {
+  const docs = (path: string, heading: RegExp) => {
+    const text = readFileSync(new URL(`../../../../${path}`, import.meta.url), 'utf8');
+    const start = text.search(heading);
+    assert.ok(start >= 0, `${path}: ${heading}`);
+    return text.slice(start, text.indexOf('\n#', start + 1));
+  };
+  const service = docs('docs/service.md', /^### Partner metadata/m);
+  assert.match(service, new RegExp(`\\| keys +\\| at most ${MAX_KEYS} +\\|`));
+  assert.match(service, new RegExp(`\\| a key +\\| 1 to ${KEY_LENGTH} characters +\\|`));
+  assert.match(service, new RegExp(`\\| values +\\| strings only .*at most ${VALUE_LENGTH} characters +\\|`));
+  const plugin = docs('docs/plugin-api.md', /^\*\*Partner metadata/m).replace(/\s+/g, ' ');
+  assert.ok(
+    plugin.includes(
+      `at most ${MAX_KEYS} keys, each 1 to ${KEY_LENGTH} characters, each value a string of at most ${VALUE_LENGTH} characters`,
+    ),
+    'docs/plugin-api.md, "Partner metadata"',
+  );
 });

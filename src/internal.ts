@@ -15,6 +15,7 @@
 export * from './errors.js';
 export * from './wire/api.js';
 export * from './wire/schemas.js';
+export * from './wire/metadata.js';
 export * from './wire/protocol.js';
 export * from './wire/service.js';
 export * from './options.js';

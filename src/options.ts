@@ -12,6 +12,7 @@ import {
   MAX_ID_LENGTH,
   MAX_INSTRUCTIONS_LENGTH,
   type AccountField,
+  type Metadata,
   type PluginEventName,
 } from './wire/api.js';
 
@@ -185,6 +186,14 @@ export const videoGenerationParamsSchema = z.strictObject({
   duration: oneOf(DURATIONS),
   videoInstructions: z.optional(length(0, MAX_INSTRUCTIONS_LENGTH)),
   language: z.optional(oneOf(LANGUAGES)),
+  /**
+   * The partner's own key-value pairs (an order ID, a campaign…), echoed as given on the video
+   * (`getVideoData`, the events), the status updates, the webhooks and the event log. At most 20
+   * keys of 1 to 40 characters, each value a string of at most 500 (METADATA_LIMITS). The `Plugin`
+   * checks only that it is a plain object, which costs its bundle almost nothing; the studio page
+   * and the service check the rest (wire/metadata.ts), naming the field.
+   */
+  metadata: z.optional(plainObject as unknown as z.Schema<Metadata>),
 });
 /** The argument of `startVideoGeneration`. */
 export type VideoGenerationParams = z.infer<typeof videoGenerationParamsSchema>;

@@ -11,6 +11,7 @@ import {
   DURATIONS,
   MAX_ID_LENGTH,
   type AccountField,
+  type Metadata,
   type RenderQuality,
 } from '../wire/api.js';
 import { renderFilesSchema } from '../wire/schemas.js';
@@ -111,6 +112,19 @@ const videoData = {
   aspectRatio: z.enum(ASPECT_RATIOS),
   duration: z.literal(DURATIONS),
   language: z.string(),
+  /**
+   * The `metadata` the video's generation was started with, exactly as given; absent when none was
+   * given. Passed through as received (the service checked it against `METADATA_LIMITS`).
+   */
+  metadata: z.optional(
+    z.custom<Metadata>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((entry) => typeof entry === 'string'),
+    ),
+  ),
 };
 
 /**

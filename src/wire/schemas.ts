@@ -95,6 +95,11 @@ export const videoSchema = z.object({
   isCompleted: z.boolean(),
   thumbnailURL: optionalString,
   renders: z.array(renderSchema),
+  /**
+   * The `metadata` its generation was started with, exactly as given (same keys, same order, same
+   * strings); absent when none was given. See `METADATA_LIMITS`.
+   */
+  metadata: z.optional(z.record(z.string(), z.string())),
 });
 
 export const statusPayloadSchema = z.object({
@@ -102,6 +107,11 @@ export const statusPayloadSchema = z.object({
   error: z.optional(z.object({ code: z.string(), message: z.string() })),
   /** How far the job is: stage, whole-job fraction, time left (see {@link Progress}). */
   progress: z.optional(z.custom<Progress>()),
+  /**
+   * A generation's and a render's updates: the `metadata` the generation was started with, exactly
+   * as given; absent when none was given (and on a topic search's updates).
+   */
+  metadata: z.optional(z.record(z.string(), z.string())),
 });
 
 export const topicSearchStartSchema = z.object({ topicId: z.string(), requestId: z.string() });

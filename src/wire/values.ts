@@ -99,6 +99,17 @@ export type AccountField = keyof typeof ACCOUNT_FIELD_LIMITS;
 /** Longest account ID or `externalID`, in characters. */
 export const MAX_ID_LENGTH = 256;
 
+/**
+ * The limits of a generation's `metadata`, the partner's own key-value pairs echoed on its video,
+ * status updates, events and webhooks: Stripe's (at most 20 keys, keys of 1 to 40 characters,
+ * values strings of at most 500). Characters are counted as JavaScript's `length` counts them
+ * (UTF-16 code units), like every other limit of the contract. The one truth for these numbers:
+ * the studio page and the service check against it (wire/metadata.ts), and the docs state it.
+ */
+export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 } as const;
+/** A generation's (and so its video's) metadata: string keys to string values; see {@link METADATA_LIMITS}. */
+export type Metadata = Record<string, string>;
+
 /** A limit of the quality report that a render can break (see {@link RenderQuality}). */
 export type QualityCheck =
   'loudness' | 'truePeak' | 'captionSpeed' | 'contrast' | 'flashes' | 'captionOffset' | 'duration';

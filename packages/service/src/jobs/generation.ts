@@ -3,7 +3,7 @@
  * renders the preview, then COMPLETE with the video's thumbnail ready (or FAILED). Every step is
  * saved and published through the store.
  */
-import type { AspectRatio, Duration } from 'video-plugin/internal';
+import type { AspectRatio, Duration, Metadata } from 'video-plugin/internal';
 import { renderName } from '../media/files.js';
 import { imageURLsOf } from '../media/images.js';
 import { buildStoryboard } from '../media/storyboard.js';
@@ -17,6 +17,8 @@ export interface GenerationParams {
   duration: Duration;
   language: string;
   videoInstructions?: string;
+  /** The partner's metadata, kept on the generation and its video as given. */
+  metadata?: Metadata;
 }
 
 /**

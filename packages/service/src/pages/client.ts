@@ -8,6 +8,7 @@ import {
   type SerializedError,
   type Account,
   type ActionStatus,
+  type Metadata,
   type Progress,
   type SceneSources,
   type Video,
@@ -53,6 +54,8 @@ export interface Generation {
   status: Topic['status'];
   error?: { code: string; message: string };
   progress?: Progress;
+  /** The partner's metadata, as given to `startVideoGeneration`. */
+  metadata?: Metadata;
 }
 
 export interface SessionResult {

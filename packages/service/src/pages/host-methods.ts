@@ -16,14 +16,14 @@ import {
   tokenSchema,
   updatableAccountInfoSchema,
   updateSchema,
-  videoGenerationParamsSchema,
+  fullGenerationParamsSchema,
   type FrameDiagnosis,
   type HostInfo,
   type Video,
 } from 'video-plugin/internal';
 import * as z from 'zod/mini';
 import type { Topic } from './client.js';
-import { renderPayload, statusPayload } from './events.js';
+import { renderPayload, statusPayload } from './payloads.js';
 import { applyConfig, checkLook } from './look.js';
 import { openEditor, show, showPrompt, showPreview, startGeneration, startSearch } from './navigation.js';
 import { accountID, endSession, requireSession, setSession } from './session.js';
@@ -128,7 +128,8 @@ export const methods = {
   startVideoGeneration: (params: unknown) => {
     requireSession('startVideoGeneration');
     const { idempotencyKey, ...rest } = parse(startParams, params, 'options');
-    return startGeneration(parse(videoGenerationParamsSchema, rest, 'videoGenerationParams'), idempotencyKey);
+    // The Plugin checked that `metadata` is a plain object; its limits are checked here (and again by the API).
+    return startGeneration(parse(fullGenerationParamsSchema, rest, 'videoGenerationParams'), idempotencyKey);
   },
 
   openPlugin: async (params: unknown) => {

@@ -4,7 +4,8 @@
  */
 import type { Video } from 'video-plugin/internal';
 import type { EditorBoard, Generation, Topic } from './client.js';
-import { emit, renderPayload, reportError } from './events.js';
+import { emit, reportError } from './events.js';
+import { renderPayload } from './payloads.js';
 import { studio } from './state.js';
 import { renderView, type UserError, type View } from './views.js';
 

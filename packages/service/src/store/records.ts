@@ -6,6 +6,7 @@ import type {
   ActionStatus,
   AspectRatio,
   Duration,
+  Metadata,
   WebhookEvent,
   Progress,
   RenderQuality,
@@ -89,6 +90,8 @@ export interface GenerationRecord extends Owner, StatusRecord {
   duration: Duration;
   language: string;
   videoInstructions?: string;
+  /** The partner's metadata, exactly as given (checked against METADATA_LIMITS); absent when none was given. */
+  metadata?: Metadata;
   createdAt: string;
 }
 
@@ -122,6 +125,8 @@ export interface VideoRecord extends Owner {
   topicId?: string;
   /** The generation that made this video. */
   requestId?: string;
+  /** Its generation's metadata, exactly as given; absent when none was given. Never changes. */
+  metadata?: Metadata;
   aspectRatio: AspectRatio;
   duration: Duration;
   language: string;
@@ -193,7 +198,17 @@ export interface Snapshot {
 }
 
 /** The fields of a topic, generation or video that never change, or change only through a transition. */
-type Fixed = keyof Owner | 'id' | 'requestId' | 'videoId' | 'topicId' | 'createdAt' | 'updatedAt' | 'status' | 'error';
+type Fixed =
+  | keyof Owner
+  | 'id'
+  | 'requestId'
+  | 'videoId'
+  | 'topicId'
+  | 'metadata'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'status'
+  | 'error';
 
 type RecordOf<K extends Change['kind']> = Extract<Change, { kind: K }>['record'];
 

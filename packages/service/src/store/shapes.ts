@@ -3,7 +3,15 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type { AspectRatio, Duration, RenderFiles, RenderStats, Progress, RenderQuality } from 'video-plugin/internal';
+import type {
+  AspectRatio,
+  Duration,
+  Metadata,
+  RenderFiles,
+  RenderStats,
+  Progress,
+  RenderQuality,
+} from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
 import { MEDIA_FILES, SVG_TYPE, topicPicturePath, videoMediaURL, type MediaFileName } from '../media/files.js';
 import type {
@@ -48,6 +56,8 @@ export interface GenerationView {
   error?: StatusError;
   /** How far the generation is (progress.ts). */
   progress?: Progress;
+  /** The partner's metadata, exactly as given; absent when none was given. */
+  metadata?: Metadata;
 }
 
 /** A video as the API returns it. */
@@ -63,6 +73,8 @@ export interface VideoView {
   isCompleted: boolean;
   thumbnailURL?: string;
   renders: RenderView[];
+  /** Its generation's metadata, exactly as given; absent when none was given. */
+  metadata?: Metadata;
 }
 
 /** A render as the API returns it: `url`, `files` and `altText` are set once it is COMPLETE. */
@@ -112,6 +124,7 @@ export function generationView(generation: GenerationRecord): GenerationView {
     status: generation.status,
     ...(generation.error ? { error: generation.error } : {}),
     ...(generation.progress ? { progress: { ...generation.progress } } : {}),
+    ...(generation.metadata ? { metadata: generation.metadata } : {}),
   };
 }
 
@@ -144,6 +157,7 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       ...(render.status === 'COMPLETE' && render.quality ? { quality: render.quality } : {}),
       ...(render.status === 'COMPLETE' && render.stats ? { stats: { ...render.stats } } : {}),
     })),
+    ...(video.metadata ? { metadata: video.metadata } : {}),
   };
 }
 

@@ -283,6 +283,8 @@ function videoData(video: VideoRecord) {
     aspectRatio: video.aspectRatio,
     duration: video.duration,
     language: video.language,
+    // Exactly as the generation was given it (the records keep the object as parsed).
+    ...(video.metadata ? { metadata: video.metadata } : {}),
   };
 }
 

@@ -1,13 +1,14 @@
 /** Generations: starting a video generation from a topic, reading one. */
-import { DEFAULT_LANGUAGE, InvalidStateError, videoGenerationParamsSchema } from 'video-plugin/internal';
+import { DEFAULT_LANGUAGE, InvalidStateError, fullGenerationParamsSchema } from 'video-plugin/internal';
 import { generationView } from '../../store/shapes.js';
 import { authenticate, body, once, spend, type Handler } from './request.js';
 
 export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
-  // The `Plugin`'s own schema, which the iframe page parses with too: the aspect ratios, durations,
-  // languages and limits of the contract (wire/values.ts), one set of rules at every door (issue 31).
-  const params = await body(request, videoGenerationParamsSchema);
+  // The `Plugin`'s own schema with `metadata` checked in full, which the iframe page parses with too:
+  // the aspect ratios, durations, languages and limits of the contract (wire/values.ts), one set of
+  // rules at every door (issue 31). A refused body changes nothing: nothing is spent or saved.
+  const params = await body(request, fullGenerationParamsSchema);
   spend(request, 'generations', { owner });
   const normalised = {
     topicId: params.topicId,
@@ -15,6 +16,8 @@ export const startGeneration: Handler = async (request) => {
     duration: params.duration,
     language: params.language ?? DEFAULT_LANGUAGE,
     ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
+    // Kept as given, the same object: no key is sorted, trimmed or normalised.
+    ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
   };
   // The generation, its video and its idempotency key are saved together.
   const started = once(request, 'generations', owner, normalised, () => {

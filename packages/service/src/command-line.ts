@@ -23,6 +23,7 @@ import {
 } from './config.js';
 import { parseOriginPattern } from './origins.js';
 import { DEFAULT_SEARCH_SLOTS, LIMIT_NAMES, type Bucket, type LimitName } from './limit-values.js';
+import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
@@ -72,6 +73,11 @@ Options:
   --webhook-retry-for-ms N  how long a delivery is retried from its event (default
                          ${DEFAULT_WEBHOOK_RETRY_FOR_MS}: 3 days); every event stays 30 days in the
                          event log (GET /api/partner/events) either way
+  --test-controls        for tests only: let partners' back ends force their next jobs' outcomes
+                         (fail with a failure code, stall at a stage, take N ms) with
+                         POST /api/test/outcomes (docs/service.md "Test controls"); off by default
+  --clock real|manual    manual: the jobs' timed steps wait until a test advances the clock
+                         (POST /api/test/clock/advance); renders stay real (default real)
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -113,6 +119,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'session-max-age-ms': { type: 'string' },
         limit: { type: 'string', multiple: true },
         'searches-at-once': { type: 'string' },
+        'test-controls': { type: 'boolean' },
+        clock: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -153,6 +161,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values.data === '') throw new UsageError('--data must name a file.');
   if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
     throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
+  }
+  if (values.clock !== undefined && !(CLOCK_MODES as readonly string[]).includes(values.clock)) {
+    throw new UsageError(`--clock must be ${CLOCK_MODES.join(' or ')} (got "${values.clock}").`);
   }
   if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
   const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
@@ -207,6 +218,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (sessionIdleMs !== undefined) options.sessionIdleMs = sessionIdleMs;
   if (sessionMaxAgeMs !== undefined) options.sessionMaxAgeMs = sessionMaxAgeMs;
   if (limits) options.limits = limits;
+  if (values['test-controls']) options.testControls = true;
+  if (values.clock !== undefined) options.clock = values.clock as ClockMode;
   if (searchesAtOnce !== undefined) {
     options.searchSlots = {
       total: searchesAtOnce,

@@ -74,8 +74,11 @@ export interface RunningService {
      * outcome: { fail: code } | { stall: stage } | { takeMs } }`.
      */
     force(partnerID: string, request: ForceRequest): ForceRequest;
-    /** Clears the queued outcomes and lets the stalled jobs go on: the partner's, or everyone's. */
-    release(partnerID?: string): { cleared: number; released: number };
+    /**
+     * Clears the queued outcomes and lets the stalled jobs go on: the partner's, or everyone's;
+     * resolves once the released jobs have saved their steps up to their next timed wait or end.
+     */
+    release(partnerID?: string): Promise<{ cleared: number; released: number }>;
   };
   /** The jobs' clock (`clock: 'manual'`: the step clock; docs/service.md "Test controls"). */
   readonly clock: {

@@ -23,8 +23,8 @@ export const CLOCK_MODES = ['real', 'manual'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
 /**
- * One job's link to the step clock: tells an `advance` that released the job when it has run to
- * its next wait (or stall, or end), so that the advance can go on. Unused with the real clock.
+ * One job's link to the clock: tells whoever let the job go on (a step clock's `advance`, the
+ * release of a stall) when it has run to its next timed wait, stall or end.
  */
 export class ClockTurn {
   #waiters: (() => void)[] = [];
@@ -57,7 +57,10 @@ export interface JobClock {
 export const REAL_CLOCK: JobClock = {
   manual: false,
   now: () => Date.now(),
-  sleep: (ms, _partnerID, signal) => sleep(Math.max(0, ms), undefined, { signal }),
+  sleep: (ms, _partnerID, signal, turn) => {
+    turn?.paused();
+    return sleep(Math.max(0, ms), undefined, { signal });
+  },
 };
 
 interface Sleeper {
@@ -152,8 +155,7 @@ export class StepClock implements JobClock {
       let next: Sleeper | undefined;
       for (const sleeper of time.sleepers) {
         if (sleeper.due > target) continue;
-        if (!next || sleeper.due < next.due || (sleeper.due === next.due && sleeper.order < next.order))
-          next = sleeper;
+        if (!next || sleeper.due < next.due || (sleeper.due === next.due && sleeper.order < next.order)) next = sleeper;
       }
       if (!next) break;
       time.sleepers.splice(time.sleepers.indexOf(next), 1);

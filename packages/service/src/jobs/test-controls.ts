@@ -116,8 +116,8 @@ export class TestControls {
   readonly #partners: ReadonlyMap<string, Partner>;
   readonly #media: 'real' | 'placeholder';
   readonly #queued: Queued[] = [];
-  /** The stalled jobs' releases, per partner. */
-  readonly #stalled = new Map<string, Set<() => void>>();
+  /** The stalled jobs, per partner: each one's release, and its turn (told when it waits again). */
+  readonly #stalled = new Map<string, Set<{ release: () => void; turn: ClockTurn | undefined }>>();
 
   constructor(enabled: boolean, partners: ReadonlyMap<string, Partner>, media: 'real' | 'placeholder') {
     this.enabled = enabled;
@@ -147,9 +147,10 @@ export class TestControls {
 
   /**
    * Clears the partner's queued outcomes and lets its stalled jobs go on (without a partner: every
-   * partner's). Says how many of each.
+   * partner's); resolves once each released job has saved its steps up to its next timed wait (or
+   * its end), and says how many of each.
    */
-  release(partnerID?: string): { cleared: number; released: number } {
+  async release(partnerID?: string): Promise<{ cleared: number; released: number }> {
     this.requireEnabled();
     if (partnerID !== undefined) this.#partner(partnerID);
     let cleared = 0;
@@ -159,12 +160,17 @@ export class TestControls {
       cleared++;
     }
     let released = 0;
+    const going: Promise<void>[] = [];
     for (const [id, stalled] of this.#stalled) {
       if (partnerID !== undefined && id !== partnerID) continue;
-      for (const release of stalled) release();
-      released += stalled.size;
+      for (const { release, turn } of stalled) {
+        if (turn) going.push(turn.next());
+        release();
+        released++;
+      }
       this.#stalled.delete(id);
     }
+    await Promise.all(going);
     return { cleared, released };
   }
 
@@ -201,15 +207,18 @@ export class TestControls {
       if (!stalled) this.#stalled.set(partnerID, (stalled = new Set()));
       const set = stalled;
       const onAbort = () => {
-        set.delete(release);
+        set.delete(entry);
         reject(signal.reason as Error);
       };
-      const release = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
+      const entry = {
+        release: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        turn,
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      set.add(release);
+      set.add(entry);
       turn?.paused();
     });
   }

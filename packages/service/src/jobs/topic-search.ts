@@ -37,7 +37,10 @@ export async function searchTopic(job: JobContext, topic: Readonly<TopicRecord>)
     // A failure or a stall forced by a test (test-controls.ts) at reading_page takes no fetch
     // slot: it never holds up the account's other searches. A forced failure fetches nothing.
     const forced = job.forced;
-    if (forced && ('fail' in forced.outcome || ('stall' in forced.outcome && forced.outcome.stall === 'reading_page'))) {
+    if (
+      forced &&
+      ('fail' in forced.outcome || ('stall' in forced.outcome && forced.outcome.stall === 'reading_page'))
+    ) {
       reading();
       await job.hold('reading_page');
       if (forced.failure) throw new SourceError(forced.failure.code as SourceErrorCode, forced.failure.message);

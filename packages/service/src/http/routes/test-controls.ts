@@ -28,7 +28,7 @@ export const forceOutcome: Handler = async (request) => {
 export const releaseOutcomes: Handler = async ({ req, ctx }) => {
   ctx.controls.requireEnabled();
   const partner = await verifyEventsToken(bearer(req), ctx.config.partners);
-  return { status: 200, body: ctx.controls.release(partner.id) };
+  return { status: 200, body: await ctx.controls.release(partner.id) };
 };
 
 const AdvanceSchema = strictObject({ ms: z.unknown() });

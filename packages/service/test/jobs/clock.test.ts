@@ -9,7 +9,7 @@ import { SignJWT } from 'jose';
 import { EVENTS_TOKEN_KIND, KIND_CLAIM, SERVICE_DOMAIN } from '../../../../src/server/claims.js';
 import { LIMIT_NAMES } from '../../src/limit-values.js';
 import { stallStages, TEST_JOBS, type TestJob } from '../../src/jobs/test-controls.js';
-import type { RunningService, ServiceOptions } from '../../src/server.js';
+import type { ServiceOptions } from '../../src/server.js';
 import {
   EventStream,
   OTHER,

@@ -120,7 +120,9 @@ const service = await controlled();
 describe('forced failures', () => {
   test('every job failure code documented in docs/service.md can be forced, on the job it belongs to', () => {
     const docs = readFileSync(new URL('../../../../docs/service.md', import.meta.url), 'utf8');
-    const table = docs.slice(docs.indexOf('Status error codes'), docs.indexOf('## Webhooks'));
+    // The table under "Status error codes", up to its end (the first blank line).
+    const start = docs.indexOf('| Code', docs.indexOf('Status error codes'));
+    const table = docs.slice(start, docs.indexOf('\n\n', start));
     const documented = new Set([...table.matchAll(/^\| `([a-z_]+)`/gm)].map(([, code]) => code));
     // Not a job's outcome: the one FAILED update a subscription to an unknown ID gets.
     documented.delete('topic_not_found');
@@ -190,6 +192,12 @@ describe('forced failures', () => {
     assert.equal((await statusesUntilFinal(target.stream, 'topic', (data) => data.id === hit)).at(-1), 'FAILED');
     const { topic } = (await api(service, 'GET', `/api/topics/${hit}`, { session: target.session })).body;
     assert.equal(topic.error.code, 'source_not_html');
+    // An account is also named by its ID (an account made by the studio's sign-in has no external ID).
+    await force(service, { job: 'topicSearch', account: target.account.id, outcome: { fail: 'source_http_error' } });
+    const byID = await target.search();
+    assert.equal((await statusesUntilFinal(target.stream, 'topic', (data) => data.id === byID)).at(-1), 'FAILED');
+    const { topic: again } = (await api(service, 'GET', `/api/topics/${byID}`, { session: target.session })).body;
+    assert.equal(again.error.code, 'source_http_error');
   });
 
   test('the in-process twin queues the same outcomes: service.testControls.force', async () => {

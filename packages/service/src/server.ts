@@ -29,6 +29,7 @@ import { TestControls, type ForceRequest } from './jobs/test-controls.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
+export type { ForceRequest, ForcedOutcome, FailureCode, TestJob } from './jobs/test-controls.js';
 export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
 
 /** A running service. */

@@ -126,6 +126,8 @@ export const ERROR_CODES = [
   // The service cannot save changes for now (its data file is not writable): HTTP 503 with
   // Retry-After. It reaches a page through the iframe as `internal_error` with the same data.
   'service_unavailable',
+  // A test control (forced outcomes, the step clock) asked of a service started without it (403).
+  'test_controls_off',
 ] as const;
 
 /** A stable machine-readable error code. */

@@ -83,6 +83,11 @@ function banner(service: RunningService): string {
   lines.push(
     `  plugin page:     ${service.url}/plugin`,
     `  job time:        ${service.jobMs} ms`,
+    // Printed only when on: a service that lets partners force outcomes must say so to whoever runs it.
+    ...(service.testControls.enabled
+      ? ['  test controls:   on, for tests only (POST /api/test/outcomes forces job outcomes)']
+      : []),
+    ...(service.clock.manual ? ['  clock:           manual (jobs wait for POST /api/test/clock/advance)'] : []),
     `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );

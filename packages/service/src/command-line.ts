@@ -30,6 +30,7 @@ import {
   type Bucket,
   type LimitName,
 } from './limit-values.js';
+import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
@@ -81,6 +82,11 @@ Options:
   --webhook-retry-for-ms N  how long a delivery is retried from its event (default
                          ${DEFAULT_WEBHOOK_RETRY_FOR_MS}: 3 days); every event stays 30 days in the
                          event log (GET /api/partner/events) either way
+  --test-controls        for tests only: let partners' back ends force their next jobs' outcomes
+                         (fail with a failure code, stall at a stage, take N ms) with
+                         POST /api/test/outcomes (docs/service.md "Test controls"); off by default
+  --clock real|manual    manual: the jobs' timed steps wait until a test advances the clock
+                         (POST /api/test/clock/advance); renders stay real (default real)
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -123,6 +129,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         limit: { type: 'string', multiple: true },
         'searches-at-once': { type: 'string' },
         'max-waiting-jobs': { type: 'string' },
+        'test-controls': { type: 'boolean' },
+        clock: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -163,6 +171,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values.data === '') throw new UsageError('--data must name a file.');
   if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
     throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
+  }
+  if (values.clock !== undefined && !(CLOCK_MODES as readonly string[]).includes(values.clock)) {
+    throw new UsageError(`--clock must be ${CLOCK_MODES.join(' or ')} (got "${values.clock}").`);
   }
   if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
   const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
@@ -219,6 +230,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (sessionIdleMs !== undefined) options.sessionIdleMs = sessionIdleMs;
   if (sessionMaxAgeMs !== undefined) options.sessionMaxAgeMs = sessionMaxAgeMs;
   if (limits) options.limits = limits;
+  if (values['test-controls']) options.testControls = true;
+  if (values.clock !== undefined) options.clock = values.clock as ClockMode;
   if (searchesAtOnce !== undefined) {
     options.searchSlots = {
       total: searchesAtOnce,

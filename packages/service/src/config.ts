@@ -23,6 +23,7 @@ import {
   type Bucket,
   type LimitName,
 } from './limit-values.js';
+import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
@@ -154,6 +155,8 @@ const ServiceOptionsSchema = strictObject({
   webhookRetryForMs: z.optional(z.int().check(z.gte(0), z.lte(EVENT_RETENTION_MS))),
   webhookTries: z.optional(z.int().check(z.gte(1), z.lte(MAX_WEBHOOK_TRIES))),
   webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
+  testControls: z.optional(z.boolean()),
+  clock: z.optional(z.enum(CLOCK_MODES)),
 });
 
 /** One partner the service accepts tokens from (programmatic form). */
@@ -203,6 +206,11 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   delivery is retried (default 3 days, at most the log's 30); `webhookTries`: an optional cap on
  *   tries per delivery, 1–1000 (default none); `webhookTimeoutMs`: time limit of one attempt
  *   (default 5000). docs/service.md "Delivery, retries and records" has the schedule.
+ * - `testControls`: for tests only (default false): partners' back ends may force their next jobs'
+ *   outcomes (a failure code, a stall at a stage, a duration) with POST /api/test/outcomes, and
+ *   `service.testControls` does it in-process (docs/service.md "Test controls");
+ * - `clock`: `real` (default) or `manual`: the jobs' timed steps wait on a step clock that moves
+ *   only by `service.clock.advance(ms)` or POST /api/test/clock/advance (media stays real).
  */
 export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 
@@ -260,6 +268,10 @@ export interface ServiceConfig {
   /** Undefined: no cap on the count, only {@link webhookRetryForMs}. */
   readonly webhookTries: number | undefined;
   readonly webhookTimeoutMs: number;
+  /** Forced outcomes may be asked for (jobs/test-controls.ts). */
+  readonly testControls: boolean;
+  /** What the jobs' timed steps wait on (jobs/clock.ts). */
+  readonly clock: ClockMode;
 }
 
 /** Validates the options and fills in the defaults. Throws `invalid_parameter` naming the field. */
@@ -313,6 +325,8 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     webhookRetryForMs: parsed.webhookRetryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS,
     webhookTries: parsed.webhookTries,
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    testControls: parsed.testControls ?? false,
+    clock: parsed.clock ?? 'real',
   };
 }
 

@@ -24,9 +24,12 @@ import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
 import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
 import { Budgets } from './http/limits.js';
+import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
+import { TestControls, type ForceRequest } from './jobs/test-controls.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
+export type { ForceRequest, ForcedOutcome, FailureCode, TestJob } from './jobs/test-controls.js';
 export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
 
 /** A running service. */
@@ -58,6 +61,38 @@ export interface RunningService {
     readonly deliveries: readonly WebhookAttempt[];
     /** Resolves once no delivery is under way (retries included). */
     settled(): Promise<void>;
+  };
+  /**
+   * The test controls (`testControls: true`; docs/service.md "Test controls"). Every method throws
+   * `test_controls_off` when they are off.
+   */
+  readonly testControls: {
+    /** Whether the service was started with them. */
+    readonly enabled: boolean;
+    /**
+     * Queues an outcome for the partner's (or one of its accounts') next job of a kind, as POST
+     * /api/test/outcomes does: `{ job: 'topicSearch' | 'generation' | 'render', account?,
+     * outcome: { fail: code } | { stall: stage } | { takeMs } }`.
+     */
+    force(partnerID: string, request: ForceRequest): ForceRequest;
+    /**
+     * Clears the queued outcomes and lets the stalled jobs go on: the partner's, or everyone's;
+     * resolves once the released jobs have saved their steps up to their next timed wait or end.
+     */
+    release(partnerID?: string): Promise<{ cleared: number; released: number }>;
+  };
+  /** The jobs' clock (`clock: 'manual'`: the step clock; docs/service.md "Test controls"). */
+  readonly clock: {
+    /** Whether it is the step clock. */
+    readonly manual: boolean;
+    /**
+     * Moves the partner's time (or every partner's) `ms` forward and resolves once the jobs it
+     * released have saved their steps and wait again, stall or have ended. Throws
+     * `test_controls_off` unless the clock is manual.
+     */
+    advance(ms: number, options?: { partnerID?: string }): Promise<{ released: number }>;
+    /** Jobs waiting on the clock: the partner's, or everyone's (0 with the real clock). */
+    waiting(partnerID?: string): number;
   };
   /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
   stats(): ServiceStats;
@@ -105,10 +140,30 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // What the service may fetch: never itself (its port is known once it listens).
   const egress = egressPolicy(config.host, config.allowPrivateSources, () => port);
   const webhooks = new Webhooks(config, store, () => origin, egress);
-  const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
+  const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
+  const controls = new TestControls(config.testControls, config.partners, config.media);
+  const jobs = new Jobs(store, {
+    ...config,
+    mediaDir,
+    webhooks,
+    egress,
+    clock: stepClock ?? REAL_CLOCK,
+    controls,
+  });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const budgets = new Budgets(config.limits);
-  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir, budgets };
+  const ctx: ApiContext = {
+    config,
+    store,
+    jobs,
+    streams,
+    webhooks,
+    baseURL: () => origin,
+    mediaDir,
+    budgets,
+    controls,
+    stepClock,
+  };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
@@ -159,6 +214,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     jobMs: config.jobMs,
     dataFile: config.dataFile,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
+    testControls: {
+      enabled: controls.enabled,
+      force: (partnerID, request) => controls.force(partnerID, request),
+      release: (partnerID) => controls.release(partnerID),
+    },
+    clock: {
+      manual: stepClock !== undefined,
+      advance: async (ms, { partnerID } = {}) => advanceStepClock(stepClock, ms, partnerID, config.partners),
+      waiting: (partnerID) => stepClock?.waiting(partnerID) ?? 0,
+    },
     stats: () => ({
       accounts: store.accounts.size,
       sessions: store.sessions.size,

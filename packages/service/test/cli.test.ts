@@ -262,3 +262,17 @@ test('--webhook-url is repeatable and goes to the partner; anything but http(s) 
 test('--help lists --webhook-url', () => {
   assert.match(USAGE, /--webhook-url URL/);
 });
+
+test('says in its banner when the test controls or the step clock are on, and only then', async () => {
+  const on = run(['--port', '0', '--test-controls', '--clock', 'manual']);
+  await on.banner;
+  assert.match(on.output().stdout, /test controls: +on, for tests only/);
+  assert.match(on.output().stdout, /clock: +manual/);
+  on.child.kill('SIGTERM');
+  assert.equal(await on.exited, 0);
+  const off = run(['--port', '0']);
+  await off.banner;
+  assert.doesNotMatch(off.output().stdout, /test controls|clock:/);
+  off.child.kill('SIGTERM');
+  assert.equal(await off.exited, 0);
+});

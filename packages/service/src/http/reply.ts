@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   bad_request: 400,
   not_authenticated: 401,
   origin_not_allowed: 403,
+  test_controls_off: 403,
   not_found: 404,
   account_not_found: 404,
   video_not_found: 404,

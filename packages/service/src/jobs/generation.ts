@@ -32,29 +32,33 @@ const GENERATION_PENDING_SHARE = 0.2;
 
 /** Runs (or resumes) `generation`. */
 export async function generate(job: JobContext, generation: Readonly<GenerationRecord>): Promise<void> {
-  const started = Date.now();
+  const started = job.now();
   const change = { kind: 'generation', record: generation } as const;
   const video = job.store.videos.get(generation.videoId);
   const kind = video?.media === 'mp4' ? 'generationReal' : 'generation';
   const progress = track(generation.progress, kind, (current) => job.store.progressed(change, { progress: current }));
   if (generation.status === 'PENDING') {
+    await job.hold('queued');
     await job.waitTicking(job.jobMs * GENERATION_PENDING_SHARE, (share) => progress.within(share));
     progress.stage('writing_storyboard', false);
     job.store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
   }
   progress.stage('writing_storyboard');
-  await job.waitTicking(started + job.jobMs - Date.now(), (share) => progress.within(share));
-  if (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)) {
+  await job.hold('writing_storyboard');
+  await job.waitTicking(started + job.jobMs - job.now(), (share) => progress.within(share));
+  // A failure forced by a test (test-controls.ts) comes where the marker's does, before the preview
+  // render (none is made): `generation_failed`, `render_failed` or `storage_full`.
+  const failure =
+    job.forced?.failure ??
+    (generation.videoInstructions?.includes(FAIL_GENERATION_MARKER)
+      ? {
+          code: 'generation_failed',
+          message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
+        }
+      : undefined);
+  if (failure) {
     progress.fail();
-    job.store.advance(
-      change,
-      'FAILED',
-      {
-        code: 'generation_failed',
-        message: `The generation failed because its videoInstructions contain ${FAIL_GENERATION_MARKER} (the local service's test hook).`,
-      },
-      { progress: progress.current },
-    );
+    job.store.advance(change, 'FAILED', failure, { progress: progress.current });
     return;
   }
   // The video gets its thumbnail (and, with real media, its storyboard and preview render) before
@@ -94,6 +98,7 @@ export async function generate(job: JobContext, generation: Readonly<GenerationR
     }
   }
   progress.stage('finishing');
+  await job.hold('finishing');
   if (video) job.store.update({ kind: 'video', record: video }, { ...rendered, hasThumbnail: true });
   progress.complete();
   job.store.advance(change, 'COMPLETE', undefined, { progress: progress.current });

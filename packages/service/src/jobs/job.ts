@@ -1,20 +1,30 @@
 /**
  * What every background job works with (jobs.ts gives it): the store it saves its steps through,
- * its timing, its abort signal and the render queue; and what the jobs share: their progress
- * trackers and how a render that did not finish ends.
+ * its timing and clock, its abort signal, the render queue and what a test forced on it; and what
+ * the jobs share: their progress trackers and how a render that did not finish ends.
  */
 import type { EgressPolicy } from '../egress.js';
 import { RenderError, type RenderedFiles } from '../media/render.js';
 import type { Storyboard } from '../media/storyboard.js';
 import type { Owner, RenderRecord, Store, VideoRecord } from '../store/store.js';
-import { ProgressTracker, type JobKind, type Progress } from './progress.js';
+import { ProgressTracker, type JobKind, type Progress, type ProgressStage } from './progress.js';
 import type { Slots } from './slots.js';
+import type { Forced } from './test-controls.js';
 
 /** What a job works with. */
 export interface JobContext {
   readonly store: Store;
-  /** About how long a job takes (the emulator's timed steps). */
+  /** About how long a job takes (the emulator's timed steps); a forced `takeMs` replaces it. */
   readonly jobMs: number;
+  /** The time the job's timed steps follow (the step clock's with `--clock manual`; clock.ts). */
+  now(): number;
+  /** What a test forced on this job (test-controls.ts), if anything. */
+  readonly forced: Forced | undefined;
+  /**
+   * Stalls the job here when a test forced it to stall at `stage` (the record then shows that
+   * stage) until the test releases it; at once otherwise.
+   */
+  hold(stage: ProgressStage): Promise<void>;
   readonly fetchTimeoutMs: number;
   /** The media folder ('' without one). */
   readonly mediaDir: string;

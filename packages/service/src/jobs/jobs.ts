@@ -5,11 +5,15 @@
  * the order, writes and publishes), with the job's progress (stage, fraction, time left; see
  * progress.ts) on the record. This file starts, resumes and stops them.
  *
- * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
- * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
+ * Jobs wait with abortable timers, on the service's clock (real, or the step clock of clock.ts);
+ * `close()` aborts them all and leaves their records where they were. `resume()` re-runs whatever a
+ * previous run left unfinished, so nothing stays PROCESSING. A job started while a test's forced
+ * outcome waits for it (test-controls.ts) takes that outcome as it starts.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ClockTurn, REAL_CLOCK, type JobClock } from './clock.js';
+import type { TestControls, TestJob } from './test-controls.js';
 import { join } from 'node:path';
 import { egressPolicy, type EgressPolicy } from '../egress.js';
 import { imageURLsOf } from '../media/images.js';
@@ -64,8 +68,15 @@ export class Jobs {
   readonly #searches: Slots;
   /** Each account's searches and renders waiting for their slot (waiting.ts). */
   readonly #waiting = new WaitingJobs();
-  /** What the jobs work with (job.ts). */
-  readonly #context: JobContext;
+  /** What every job works with (job.ts); each job's own timing and forced outcome are added to it. */
+  readonly #shared: Pick<
+    JobContext,
+    'store' | 'fetchTimeoutMs' | 'mediaDir' | 'egress' | 'searches' | 'signal' | 'renderFiles'
+  >;
+  /** The time the timed steps follow. */
+  readonly #clock: JobClock;
+  /** The outcomes forced by tests (none without `--test-controls`). */
+  readonly #controls: TestControls | undefined;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -88,6 +99,10 @@ export class Jobs {
       sceneCacheBytes?: number | undefined;
       /** How long ffmpeg may report no progress before it counts as hung (media/encoder.ts). */
       renderStallMs?: number | undefined;
+      /** The time the timed steps follow (default: the machine's; clock.ts). */
+      clock?: JobClock;
+      /** The outcomes forced by tests (test-controls.ts). */
+      controls?: TestControls;
     },
   ) {
     this.#store = store;
@@ -107,18 +122,18 @@ export class Jobs {
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
     this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
+    this.#clock = options.clock ?? REAL_CLOCK;
+    this.#controls = options.controls;
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
-    this.#context = {
+    this.#shared = {
       store,
-      jobMs: this.#jobMs,
       fetchTimeoutMs: this.#fetchTimeoutMs,
       mediaDir: this.#mediaDir,
       egress: this.#egress,
       searches: this.#searches,
       signal: this.#closing.signal,
-      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare),
       renderFiles: (owner, board, name, progress) => this.#renderFiles(owner, board, name, progress),
     };
   }
@@ -138,7 +153,7 @@ export class Jobs {
       updatedAt: now,
     };
     this.#store.insert({ kind: 'topic', record: topic });
-    this.#run((started) => searchTopic(this.#context, topic, started), topic);
+    this.#start(owner, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic);
     return topic;
   }
 
@@ -168,7 +183,6 @@ export class Jobs {
       name: topic.title ?? new URL(topic.sourceURL).hostname,
       topicId: topic.id,
       requestId: generation.requestId,
-      ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
       aspectRatio: params.aspectRatio,
       duration: params.duration,
       language: params.language,
@@ -181,7 +195,7 @@ export class Jobs {
     };
     this.#store.insert({ kind: 'video', record: video });
     this.#store.insert({ kind: 'generation', record: generation });
-    this.#run(() => generate(this.#context, generation));
+    this.#start(owner, 'generation', (job) => generate(job, generation));
     return { generation, video };
   }
 
@@ -195,7 +209,7 @@ export class Jobs {
       },
     );
     this.#webhooks?.videoCompleted(video);
-    this.#run(() => this.#render(video));
+    this.#start(video, 'render', (job) => this.#render(job, video));
   }
 
   /**
@@ -254,15 +268,15 @@ export class Jobs {
   resume(): void {
     for (const topic of this.#store.topics.values()) {
       if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
-        this.#run((started) => searchTopic(this.#context, topic, started), topic);
+        this.#start(topic, undefined, (job, started) => searchTopic(job, topic, started), topic);
     }
     for (const generation of this.#store.generations.values()) {
       if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
-        this.#run(() => generate(this.#context, generation));
+        this.#start(generation, undefined, (job) => generate(job, generation));
     }
     for (const video of this.#store.videos.values()) {
       if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
-        this.#run(() => this.#render(video));
+        this.#start(video, undefined, (job) => this.#render(job, video));
       }
     }
   }
@@ -300,11 +314,50 @@ export class Jobs {
   }
 
   /**
-   * Starts `job` once the store's current transaction is committed (at once outside of one): a job
-   * never works on a record that a failed transaction took back. A job of `waitingFor` counts as
-   * one of its waiting jobs until it calls `started` (or settles).
+   * Starts a job of `owner`'s (a new one of `kind`, or one resumed) with its own context, made when
+   * it first runs (after its record is committed; not again when a refused step is retried): what
+   * a test forced on it is taken then, once. A job of `waitingFor` counts as one of its waiting
+   * jobs until it calls `started` (or settles).
    */
-  #run(job: (started: () => void) => Promise<void>, waitingFor?: Owner): void {
+  #start(
+    owner: Owner,
+    kind: TestJob | undefined,
+    job: (context: JobContext, started: () => void) => Promise<void>,
+    waitingFor?: Owner,
+  ): void {
+    const turn = new ClockTurn();
+    let context: JobContext | undefined;
+    this.#run((started) => job((context ??= this.#contextOf(owner, kind, turn)), started), turn, waitingFor);
+  }
+
+  /** The context of one job of `owner`'s: its clock, its `jobMs` and what a test forced on it. */
+  #contextOf(owner: Owner, kind: TestJob | undefined, turn: ClockTurn): JobContext {
+    const { partnerID } = owner;
+    const forced =
+      kind === undefined
+        ? undefined
+        : this.#controls?.take(kind, owner, this.#store.accounts.get(owner.accountID)?.externalID);
+    const outcome = forced?.outcome;
+    return {
+      ...this.#shared,
+      jobMs: outcome && 'takeMs' in outcome ? outcome.takeMs : this.#jobMs,
+      now: () => this.#clock.now(partnerID),
+      forced,
+      hold: (stage) =>
+        outcome && 'stall' in outcome && outcome.stall === stage && this.#controls
+          ? this.#controls.stall(partnerID, this.#closing.signal, turn)
+          : Promise.resolve(),
+      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare, partnerID, turn),
+    };
+  }
+
+  /**
+   * Starts `job` once the store's current transaction is committed (at once outside of one): a job
+   * never works on a record that a failed transaction took back. Its `turn` is told when it ends
+   * (a step clock's advance waits for that). A job of `waitingFor` counts as one of its waiting
+   * jobs until it calls `started` (or settles).
+   */
+  #run(job: (started: () => void) => Promise<void>, turn?: ClockTurn, waitingFor?: Owner): void {
     this.#store.afterCommit(() => {
       this.#running++;
       const started = waitingFor ? this.#waiting.enter(waitingFor) : () => {};
@@ -318,7 +371,7 @@ export class Jobs {
               `video-plugin-service: a background job could not save its step (${(error as Error).message}); it goes on from its last saved state in ${STORAGE_RETRY_AFTER_SECONDS} s.`,
             );
             await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000).then(
-              () => this.#run(job, waitingFor),
+              () => this.#run(job, turn, waitingFor),
               () => {},
             );
             return;
@@ -329,6 +382,7 @@ export class Jobs {
           started();
           this.#running--;
           this.#jobs.delete(running);
+          turn?.paused();
         });
       this.#jobs.add(running);
     });
@@ -368,18 +422,20 @@ export class Jobs {
   }
 
   /**
-   * Waits `ms` like {@link #wait}, telling `onShare` the share of it waited every
-   * {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real work would.
+   * Waits `ms` of the partner's time (the service's clock), telling `onShare` the share of it
+   * waited every {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real
+   * work would. Each step is one wait of the clock (with the step clock, released by an advance).
    */
-  async #waitTicking(ms: number, onShare: (share: number) => void): Promise<void> {
-    const start = Date.now();
-    for (let left = ms; left > 0; left = start + ms - Date.now()) {
-      await this.#wait(Math.min(left, PROGRESS_INTERVAL_MS));
-      onShare((Date.now() - start) / ms);
+  async #waitTicking(ms: number, onShare: (share: number) => void, partnerID: string, turn: ClockTurn): Promise<void> {
+    const clock = this.#clock;
+    const start = clock.now(partnerID);
+    for (let left = ms; left > 0; left = start + ms - clock.now(partnerID)) {
+      await clock.sleep(Math.min(left, PROGRESS_INTERVAL_MS), partnerID, this.#closing.signal, turn);
+      onShare((clock.now(partnerID) - start) / ms);
     }
   }
 
-  async #render(video: Readonly<VideoRecord>): Promise<void> {
+  async #render(job: JobContext, video: Readonly<VideoRecord>): Promise<void> {
     // The progress is the first render's (a video has one), given to every render at the end.
     const change = { kind: 'video', record: video } as const;
     const progress = track(video.renders[0]?.progress, renderKind(video), (current) =>
@@ -387,6 +443,17 @@ export class Jobs {
         renders: video.renders.map((render, index) => (index === 0 ? { ...render, progress: current } : render)),
       }),
     );
+    await job.hold('queued');
+    const forced = job.forced?.failure;
+    if (forced) {
+      // A failure forced by a test (test-controls.ts): the render's time, then FAILED with its
+      // code, as a render that failed at the encode; nothing is rendered.
+      progress.stage('rendering');
+      await job.waitTicking(job.jobMs, (share) => progress.within(share));
+      progress.fail();
+      this.#store.advanceRenders(video, 'FAILED', progress.current, { error: forced });
+      return;
+    }
     let quality: RenderQuality | undefined;
     let made: RenderDescription | undefined;
     if (video.media === 'mp4' && video.storyboard) {
@@ -409,9 +476,11 @@ export class Jobs {
       }
     } else {
       progress.stage('rendering');
-      await this.#waitTicking(this.#jobMs, (share) => progress.within(share));
+      await job.hold('rendering');
+      await job.waitTicking(job.jobMs, (share) => progress.within(share));
       progress.stage('finishing');
     }
+    await job.hold('finishing');
     progress.complete();
     this.#store.advanceRenders(video, 'COMPLETE', progress.current, {
       renderedAt: nowISO(),

@@ -5,7 +5,7 @@
  */
 import { downloadImage } from '../media/images.js';
 import { topicDir } from '../media/files.js';
-import { fetchSourcePage, SourceError } from '../media/source.js';
+import { fetchSourcePage, SourceError, type SourceErrorCode } from '../media/source.js';
 import type { TopicRecord } from '../store/store.js';
 import { track, type JobContext } from './job.js';
 
@@ -13,32 +13,48 @@ import { track, type JobContext } from './job.js';
 const TOPIC_PENDING_SHARE = 0.1;
 
 /**
- * Runs (or resumes) the search of `topic`. `onSlot` is told when its first fetch has its slot:
- * until then the search is one of its account's waiting jobs (jobs/waiting.ts).
+ * Runs (or resumes) the search of `topic`. `onSlot` is told when it starts reading (its first
+ * fetch has its slot, or a test forced its outcome): until then the search is one of its account's
+ * waiting jobs (jobs/waiting.ts).
  */
 export async function searchTopic(
   job: JobContext,
   topic: Readonly<TopicRecord>,
   onSlot: () => void = () => {},
 ): Promise<void> {
-  const started = Date.now();
+  const started = job.now();
   const change = { kind: 'topic', record: topic } as const;
   const progress = track(topic.progress, 'topic', (current) => job.store.progressed(change, { progress: current }));
   if (topic.status === 'PENDING') {
+    await job.hold('queued');
     await job.waitTicking(job.jobMs * TOPIC_PENDING_SHARE, (share) => progress.within(share));
   }
+  const reading = () => {
+    onSlot();
+    job.signal.throwIfAborted();
+    if (topic.status === 'PENDING') {
+      progress.stage('reading_page', false);
+      job.store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
+    }
+    progress.stage('reading_page');
+  };
   // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
   // started, only so many read pages and decode images at once.
   let page;
   try {
+    // A failure or a stall forced by a test (test-controls.ts) at reading_page takes no fetch
+    // slot: it never holds up the account's other searches. A forced failure fetches nothing.
+    const forced = job.forced;
+    if (
+      forced &&
+      ('fail' in forced.outcome || ('stall' in forced.outcome && forced.outcome.stall === 'reading_page'))
+    ) {
+      reading();
+      await job.hold('reading_page');
+      if (forced.failure) throw new SourceError(forced.failure.code as SourceErrorCode, forced.failure.message);
+    }
     page = await job.searches.run(topic, () => {
-      onSlot();
-      job.signal.throwIfAborted();
-      if (topic.status === 'PENDING') {
-        progress.stage('reading_page', false);
-        job.store.advance(change, 'PROCESSING', undefined, { progress: progress.current });
-      }
-      progress.stage('reading_page');
+      reading();
       return fetchSourcePage(topic.sourceURL, {
         timeoutMs: job.fetchTimeoutMs,
         signal: job.signal,
@@ -64,10 +80,11 @@ export async function searchTopic(
     files: [],
     progress: progress.current,
   });
+  await job.hold('collecting_images');
   const images: string[] = [];
   const files: string[] = [];
   const steps = page.images.length + 1;
-  const stepMs = Math.max(0, started + job.jobMs - Date.now()) / steps;
+  const stepMs = Math.max(0, started + job.jobMs - job.now()) / steps;
   for (const [index, image] of page.images.entries()) {
     await job.waitTicking(stepMs, (share) => progress.within((index + share) / steps));
     // The service keeps its own copy (videos and the studio never hot-link the source site), in
@@ -89,6 +106,7 @@ export async function searchTopic(
   }
   await job.waitTicking(stepMs, (share) => progress.within((steps - 1 + share) / steps));
   progress.stage('finishing');
+  await job.hold('finishing');
   progress.complete();
   job.store.advance(change, 'COMPLETE', undefined, { progress: progress.current });
 }

@@ -20,6 +20,8 @@ import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
 import { admitWaiting, type Budgets } from '../limits.js';
 import type { LimitedCall } from '../../limit-values.js';
+import type { StepClock } from '../../jobs/clock.js';
+import type { TestControls } from '../../jobs/test-controls.js';
 
 /** What the handlers work with. */
 export interface ApiContext {
@@ -35,6 +37,10 @@ export interface ApiContext {
   mediaDir: string;
   /** What each caller may still start (http/limits.ts). */
   budgets: Budgets;
+  /** The forced outcomes (jobs/test-controls.ts). */
+  controls: TestControls;
+  /** The step clock, with `--clock manual` (jobs/clock.ts). */
+  stepClock: StepClock | undefined;
 }
 
 interface Request {

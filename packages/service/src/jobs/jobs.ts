@@ -183,6 +183,7 @@ export class Jobs {
       name: topic.title ?? new URL(topic.sourceURL).hostname,
       topicId: topic.id,
       requestId: generation.requestId,
+      ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
       aspectRatio: params.aspectRatio,
       duration: params.duration,
       language: params.language,

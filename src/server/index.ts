@@ -1,7 +1,8 @@
 /**
  * `video-plugin/server`: mint the signed tokens that `Plugin#createAccount` and
  * `Plugin#loginAccount` take (with the partner secret), and verify the webhooks the service sends
- * and page through its event log (with the webhook secret), on the partner's own server.
+ * and page through its event log (with the webhook secret), on the partner's own server; and sign
+ * webhooks exactly as the service does, for the unit tests of a partner's receiver.
  *
  * Runs on Node ≥ 20, Deno, Bun and edge workers: it uses only Web Crypto (through `jose`). Never
  * ship it, or the secret, to a browser.
@@ -54,6 +55,13 @@ export {
   type VerifyWebhookOptions,
   type WebhookErrorCode,
 } from './webhook.js';
+export {
+  signWebhookForTest,
+  WEBHOOK_TOKEN_LIFETIME_SECONDS,
+  type SignedWebhook,
+  type SignWebhookForTestOptions,
+  type WebhookEventInput,
+} from './webhook-sign.js';
 
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
 export const DEFAULT_EXPIRES_IN = 60;

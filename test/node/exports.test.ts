@@ -84,6 +84,7 @@ describe('package exports', () => {
       'SERVICE_DOMAIN',
       'ACCOUNT_CLAIM',
       'verifyWebhook',
+      'signWebhookForTest',
       'WebhookVerificationError',
       'EVENT_CLAIM',
     ]) {

@@ -131,7 +131,7 @@ describe('a test event on request', () => {
     assert.equal(received.filter((post) => post.path === '/test-refused/a').length, 0);
   });
 
-  test('only the partner back end may ask: no token, the token secret or another partner key is refused with 401', async () => {
+  test("only the partner back end may ask: no token, the token secret or a key not the partner's is refused with 401", async () => {
     const service = await webhookService([`${origin}/test-auth/a`]);
     const body = { type: 'account.created' };
     const none = await kit(service, '/api/partner/webhooks/test', body, null);
@@ -145,6 +145,14 @@ describe('a test event on request', () => {
     );
     assert.equal(tokenSecret.status, 401);
     assert.equal(tokenSecret.body.error.code, 'token_bad_signature');
+    const otherKey = await kit(
+      service,
+      '/api/partner/webhooks/test',
+      body,
+      `Bearer ${await eventsToken(PARTNER, OTHER_WEBHOOK_SECRET)}`,
+    );
+    assert.equal(otherKey.status, 401);
+    assert.equal(otherKey.body.error.code, 'token_bad_signature');
     await service.webhooks.settled();
     assert.deepEqual(service.webhooks.deliveries, []);
   });

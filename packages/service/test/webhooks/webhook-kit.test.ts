@@ -22,13 +22,20 @@ import { webhookReceiver, webhookService, type Received } from '../support/webho
 
 const OTHER_WEBHOOK_SECRET = 'other-partner-webhook-secret-0123456789abcdef';
 
+/** Whether a post carries a redelivery. */
+const redelivered = (post: Received) => (decodeJwt(post.body)[EVENT_CLAIM] as WebhookEvent).redelivery === true;
+
 /**
- * One receiver for the file: `/fail-once/…` answers 500 to its first post then 204, every other
- * path 204. A test uses paths of its own.
+ * One receiver for the file: `/fail-once/…` answers 500 to its first post then 204,
+ * `/fail-redelivery/…` 500 to its first redelivery, every other path 204. A test uses paths of its
+ * own.
  */
-const { origin, received, arrived } = await webhookReceiver(({ path }, res) => {
-  const earlier = received.filter((post) => post.path === path).length;
-  res.writeHead(path.startsWith('/fail-once/') && earlier === 1 ? 500 : 204).end();
+const { origin, received, arrived } = await webhookReceiver((post, res) => {
+  const earlier = received.filter(({ path }) => path === post.path);
+  const fail =
+    (post.path.startsWith('/fail-once/') && earlier.length === 1) ||
+    (post.path.startsWith('/fail-redelivery/') && redelivered(post) && earlier.filter(redelivered).length === 1);
+  res.writeHead(fail ? 500 : 204).end();
 });
 
 /** Resolves with the first `count` posts to `path`, once they have arrived. */
@@ -192,6 +199,27 @@ describe('the resend of a logged event', () => {
         { eventID: event.id, outcome: 'delivered' },
       ],
     );
+  });
+
+  test('the retry window of a resend starts when it is asked for, not at the event', async (t) => {
+    // Only Date is faked (the timers stay real): the event is made, then the clock jumps 10 minutes.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const service = await webhookService([`${origin}/fail-redelivery/a`], { webhookRetryForMs: 60_000 });
+    await createAccount(service);
+    const event = await verify((await posts('/fail-redelivery/a'))[0]!);
+    await service.webhooks.settled();
+    t.mock.timers.tick(10 * 60_000);
+
+    assert.equal((await kit(service, `/api/partner/events/${event.id}/resend`)).status, 202);
+    // Settled once the resend is over: delivered on its retry, or (were the window the event's) failed.
+    await service.webhooks.settled();
+    assert.deepEqual(
+      service.webhooks.deliveries.map(({ attempt, outcome }) => `${attempt} ${outcome}`),
+      ['1 delivered', '1 retrying', '2 delivered'],
+    );
+    const [, failed, retried] = await posts('/fail-redelivery/a', 3);
+    assert.deepEqual([redelivered(failed!), redelivered(retried!)], [true, true]);
+    assert.deepEqual(await verify(retried!), { ...event, redelivery: true });
   });
 
   test("an unknown ID or another partner's event answers 404, and sends nothing", async () => {

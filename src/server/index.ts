@@ -46,7 +46,18 @@ export type { AccountClaims, LoginClaims, LoginOrCreateClaims, TokenKind } from 
 export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';
 export type { WebhookEvent, WebhookEventType } from './claims.js';
 export { MIN_SECRET_BYTES, MAX_WEBHOOK_SECRETS } from './secrets.js';
-export { listEvents, EventsError, EVENTS_PAGE_LIMIT, type EventPage, type ListEventsOptions } from './events.js';
+export {
+  listEvents,
+  sendTestWebhook,
+  resendEvent,
+  EventsError,
+  EVENTS_PAGE_LIMIT,
+  type EventPage,
+  type ListEventsOptions,
+  type SendTestWebhookOptions,
+  type ResendEventOptions,
+  type WebhookKitAnswer,
+} from './events.js';
 export {
   verifyWebhook,
   WebhookVerificationError,

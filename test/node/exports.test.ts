@@ -85,6 +85,8 @@ describe('package exports', () => {
       'ACCOUNT_CLAIM',
       'verifyWebhook',
       'signWebhookForTest',
+      'sendTestWebhook',
+      'resendEvent',
       'WebhookVerificationError',
       'EVENT_CLAIM',
     ]) {

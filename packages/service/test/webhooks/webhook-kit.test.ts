@@ -5,12 +5,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT, decodeJwt } from 'jose';
+import { InvalidParameterError } from '../../../../src/errors.js';
 import {
   EVENT_CLAIM,
+  EventsError,
   KIND_CLAIM,
   SERVICE_DOMAIN,
   WEBHOOK_EVENT_TYPES,
   listEvents,
+  resendEvent,
+  sendTestWebhook,
   signWebhookForTest,
   verifyWebhook,
   type WebhookEvent,
@@ -267,6 +271,47 @@ describe('the resend of a logged event', () => {
     assert.equal(answer.body.error.data.field, 'webhookURLs');
     const anonymous = await kit(service, `/api/partner/events/${event.id}/resend`, undefined, null);
     assert.equal(anonymous.status, 401);
+  });
+});
+
+describe('the kit from video-plugin/server', () => {
+  test('sendTestWebhook and resendEvent call the routes with the webhook secret, and answer what was queued', async () => {
+    const service = await webhookService([`${origin}/helpers/a`]);
+    const keys = { partnerID: PARTNER, secret: WEBHOOK_SECRET, serviceURL: service.url };
+    const test = await sendTestWebhook({ ...keys, type: 'video.rendered' });
+    assert.deepEqual(test.urls, [`${origin}/helpers/a`]);
+    assert.equal(test.event.test, true);
+    assert.deepEqual(await verify((await posts('/helpers/a'))[0]!), test.event);
+
+    await createAccount(service);
+    const [event] = await logged(service);
+    const again = await resendEvent({ ...keys, eventID: event!.id });
+    assert.deepEqual(again.event, { ...event, redelivery: true });
+    assert.deepEqual(await verify((await posts('/helpers/a', 3))[2]!), again.event);
+  });
+
+  test("their refusals: bad options name the option; the service's own codes come back as EventsError", async () => {
+    const service = await webhookService([]);
+    const keys = { partnerID: PARTNER, secret: WEBHOOK_SECRET, serviceURL: service.url };
+    await assert.rejects(
+      sendTestWebhook({ ...keys, type: 'video.deleted' as 'video.rendered' }),
+      (error: unknown) => error instanceof InvalidParameterError && error.data?.field === 'type',
+    );
+    await assert.rejects(
+      resendEvent({ ...keys, eventID: '' }),
+      (error: unknown) => error instanceof InvalidParameterError && error.data?.field === 'eventID',
+    );
+    const refusal = (code: string, status: number) => (error: unknown) => {
+      assert.ok(error instanceof EventsError, String(error));
+      assert.deepEqual([error.code, error.status], [code, status]);
+      return true;
+    };
+    await assert.rejects(sendTestWebhook({ ...keys, type: 'account.created' }), refusal('invalid_state', 409));
+    await assert.rejects(resendEvent({ ...keys, eventID: 'evt_nothing' }), refusal('not_found', 404));
+    await assert.rejects(
+      sendTestWebhook({ ...keys, secret: SECRET, type: 'account.created' }),
+      refusal('token_bad_signature', 401),
+    );
   });
 });
 

@@ -101,7 +101,7 @@ const EventSchema = strictObject({ event: WebhookEventSchema });
  * signing code, so `verifyWebhook(body, { secret, partnerID })` accepts it, and a changed body or
  * another secret is refused as it would be in production.
  *
- * Test events your service sends on request (`test: true`) and redeliveries (`redelivery: true`)
+ * Test events the service sends on request (`test: true`) and redeliveries (`redelivery: true`)
  * are events like any other: set those fields on `event` to test how your receiver treats them.
  *
  * @param event - the event: `type`, `accountID`, `externalID?`, `data` as in `WebhookEvent`, and
@@ -119,7 +119,7 @@ const EventSchema = strictObject({ event: WebhookEventSchema });
  * @example
  * ```ts
  * const { body, headers } = await signWebhookForTest(
- *   { type: 'account.created', accountID: 'acc_1', data: { via: 'token', account: {} } },
+ *   { type: 'account.created', accountID: 'acct_1', data: { via: 'token', account: {} } },
  *   process.env.VIDEO_WEBHOOK_SECRET!,
  *   { partnerID: 'acme' },
  * );

@@ -12,8 +12,10 @@
  * request's other changes, before it is first tried, and removed once it is over (delivered, or
  * given up): with a data file, deliveries a stopped or killed service left are tried again by the
  * next one (`resume()`). Each attempt has `webhookTimeoutMs`; the waits between tries start at
- * `webhookRetryMs` and double up to `webhookMaxRetryMs` (1 hour), until the event is
+ * `webhookRetryMs` and double up to `webhookMaxRetryMs` (1 hour), until the delivery is
  * `webhookRetryForMs` old (3 days), or `webhookTries` tries when set; every attempt is recorded.
+ * The webhook kit (http/routes/webhook-kit.ts) queues through the same outbox: a made-up event
+ * marked `test: true` (not logged), and a logged event again marked `redelivery: true`.
  * `close()` aborts the attempts in flight and the waits, so no timer outlives the service.
  */
 import { setMaxListeners } from 'node:events';
@@ -328,18 +330,18 @@ function videoData(video: VideoRecord) {
 /**
  * The wait before the try after `attempt`, in ms, or undefined when there is none: the retry
  * schedule (docs/service.md "Delivery, retries and records"). The waits double from
- * `webhookRetryMs` up to `webhookMaxRetryMs`; no try starts after the event is `webhookRetryForMs`
- * old, nor after `webhookTries` tries when that is set.
+ * `webhookRetryMs` up to `webhookMaxRetryMs`; no try starts after the delivery (queued at
+ * `queuedAt`, ms) is `webhookRetryForMs` old, nor after `webhookTries` tries when that is set.
  */
 export function nextWait(
   config: Pick<ServiceConfig, 'webhookRetryMs' | 'webhookMaxRetryMs' | 'webhookRetryForMs' | 'webhookTries'>,
   attempt: number,
-  eventCreatedAt: number,
+  queuedAt: number,
   now = Date.now(),
 ): number | undefined {
   if (config.webhookTries !== undefined && attempt >= config.webhookTries) return undefined;
   const wait = Math.min(config.webhookRetryMs * 2 ** Math.min(attempt - 1, 52), config.webhookMaxRetryMs);
-  return now + wait - eventCreatedAt > config.webhookRetryForMs ? undefined : wait;
+  return now + wait - queuedAt > config.webhookRetryForMs ? undefined : wait;
 }
 
 /** One line per delivery that is over. */

@@ -2,8 +2,8 @@
  * `video-plugin/internal`: the contract between the SDK and the local service
  * (`packages/service`, the `video-plugin-service` package) — what both sides must agree on, kept
  * in one place: the wire protocol and its typed API, the error classes and codes (and how they
- * cross the wire), the option schemas the iframe page re-checks, the token and webhook claims, and
- * the appearance rules. The service imports these through this entry, never through relative
+ * cross the wire), the option schemas the iframe page re-checks, the token and webhook claims (and how a
+ * webhook is signed), and the appearance rules. The service imports these through this entry, never through relative
  * paths into `src/`.
  *
  * **Not for partners.** This entry is not part of the public API: it changes with the service,
@@ -26,3 +26,10 @@ export * from './version.js';
 export * from './server/claims.js';
 export * from './server/validate.js';
 export * from './server/secrets.js';
+export {
+  signWebhook,
+  WEBHOOK_HEADERS,
+  WEBHOOK_TOKEN_LIFETIME_SECONDS,
+  type SignedWebhook,
+  type WebhookEventInput,
+} from './server/webhook-sign.js';

@@ -104,6 +104,16 @@ const eventBase = {
   accountID: id(),
   /** The partner's own ID for the account, when it was given at creation. */
   externalID: z.optional(id()),
+  /**
+   * `true` on a test event sent on request (`POST /api/partner/webhooks/test`): made up, about no
+   * real account or video, and not in the event log. Absent on every real event.
+   */
+  test: z.optional(z.boolean()),
+  /**
+   * `true` on a redelivery asked for by ID (`POST /api/partner/events/:id/resend`): the same event
+   * (same `id`, `createdAt` and `data`) sent again. Handle it even when its `id` was seen before.
+   */
+  redelivery: z.optional(z.boolean()),
 };
 
 const videoData = {

@@ -1,7 +1,10 @@
 /**
- * `listEvents`: pages through the partner's event log on the service (`GET /api/partner/events`),
- * every webhook event of the last 30 days in a stable order, from a cursor. A partner's back end
- * calls it on start-up to catch up on what its webhook endpoint missed while it was down.
+ * The partner back end's calls to the service about its events:
+ * - `listEvents` pages through the partner's event log (`GET /api/partner/events`), every webhook
+ *   event of the last 30 days in a stable order, from a cursor. A partner's back end calls it on
+ *   start-up to catch up on what its webhook endpoint missed while it was down.
+ * - `sendTestWebhook` and `resendEvent` (the webhook kit, issue 41) ask the service to deliver a
+ *   test event of a chosen type, or a logged event again, to the partner's webhook URLs.
  *
  * Each request carries a JWT of 60 s signed with the partner's webhook secret (kind `events`), not
  * the secret itself: the secret never travels, a logged request is useless a minute later, and the
@@ -13,7 +16,9 @@ import {
   EVENTS_PAGE_LIMIT,
   EVENTS_TOKEN_KIND,
   KIND_CLAIM,
+  MAX_FIELD_LENGTH,
   SERVICE_DOMAIN,
+  WEBHOOK_EVENT_TYPES,
   WebhookEventSchema,
   type WebhookEvent,
 } from './claims.js';
@@ -25,7 +30,8 @@ export { EVENTS_PAGE_LIMIT };
 /** Lifetime of the token each request of {@link listEvents} carries, in seconds. */
 const TOKEN_SECONDS = 60;
 
-const ListEventsOptionsSchema = strictObject({
+/** What every call to the service takes: who asks, with which key, where. */
+const callShape = {
   partnerID: z.string().check(z.minLength(1, { error: 'must not be empty: pass the partner ID the service gave you' })),
   secret: secretSchema('your webhook secret (never the partner secret that mints tokens)'),
   serviceURL: z.string().check(
@@ -33,6 +39,11 @@ const ListEventsOptionsSchema = strictObject({
       error: 'must be the http or https URL of the service, e.g. http://127.0.0.1:8001',
     }),
   ),
+  signal: z.optional(z.custom<AbortSignal>((value) => value instanceof AbortSignal)),
+};
+
+const ListEventsOptionsSchema = strictObject({
+  ...callShape,
   after: z.optional(
     z.string().check(z.minLength(1, { error: 'must be a cursor from an earlier page, or be left out' })),
   ),
@@ -44,7 +55,6 @@ const ListEventsOptionsSchema = strictObject({
         z.lte(EVENTS_PAGE_LIMIT, { error: `must be a whole number from 1 to ${EVENTS_PAGE_LIMIT}` }),
       ),
   ),
-  signal: z.optional(z.custom<AbortSignal>((value) => value instanceof AbortSignal)),
 });
 
 /** Options of {@link listEvents}. */
@@ -126,11 +136,107 @@ export async function* listEvents(options: ListEventsOptions): AsyncGenerator<Ev
     const url = new URL('/api/partner/events', serviceURL);
     if (cursor !== undefined) url.searchParams.set('after', cursor);
     if (limit !== undefined) url.searchParams.set('limit', String(limit));
-    const page = await fetchPage(url, await sign(partnerID, key), signal);
+    const page = await call(
+      url,
+      'GET',
+      await sign(partnerID, key),
+      signal,
+      'listEvents',
+      PageSchema,
+      'a page of events',
+    );
     yield page;
     if (!page.hasMore || page.events.length === 0) return;
     cursor = page.cursor;
   }
+}
+
+const KitAnswerSchema = z.object({ event: WebhookEventSchema, urls: z.array(z.string()) });
+
+/** What {@link sendTestWebhook} and {@link resendEvent} answer once the deliveries are queued. */
+export interface WebhookKitAnswer {
+  /** The event as it is signed and delivered (`test: true`, or `redelivery: true`). */
+  event: WebhookEvent;
+  /** Your webhook URLs it is delivered to (each through the service's outbox, retried as any event). */
+  urls: string[];
+}
+
+const SendTestWebhookOptionsSchema = strictObject({
+  ...callShape,
+  type: z.enum(WEBHOOK_EVENT_TYPES, {
+    error: `must be one of ${WEBHOOK_EVENT_TYPES.map((type) => `"${type}"`).join(', ')}`,
+  }),
+});
+/** Options of {@link sendTestWebhook}. */
+export type SendTestWebhookOptions = z.infer<typeof SendTestWebhookOptionsSchema>;
+
+const ResendEventOptionsSchema = strictObject({
+  ...callShape,
+  eventID: z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must be the id of an event of your event log (listEvents), e.g. "evt_…"' }),
+      z.maxLength(MAX_FIELD_LENGTH),
+    ),
+});
+/** Options of {@link resendEvent}. */
+export type ResendEventOptions = z.infer<typeof ResendEventOptionsSchema>;
+
+/**
+ * Asks the service to deliver a made-up event of `type` to your webhook URLs, signed and retried
+ * as any event, marked `test: true` (about `acct_test` and `vid_test`, which do not exist; not
+ * kept in the event log). Resolves once the deliveries are queued, not delivered.
+ *
+ * @param options.partnerID - your partner ID.
+ * @param options.secret - your webhook secret; never the partner secret.
+ * @param options.serviceURL - the service's URL, e.g. `http://127.0.0.1:8001`.
+ * @param options.type - `account.created`, `video.completed` or `video.rendered`.
+ * @param options.signal - aborts the request.
+ * @returns the event sent and the URLs it goes to.
+ * @throws {InvalidParameterError} `invalid_parameter` naming the bad option.
+ * @throws {EventsError} the service's refusal (`invalid_state`: you have no webhook URL;
+ *   `token_*`: not your webhook secret), `service_unreachable` or `service_bad_answer`.
+ *
+ * @example
+ * ```ts
+ * const { event } = await sendTestWebhook({ partnerID, secret: webhookSecret, serviceURL, type: 'video.rendered' });
+ * ```
+ */
+export async function sendTestWebhook(options: SendTestWebhookOptions): Promise<WebhookKitAnswer> {
+  const { partnerID, secret, serviceURL, type, signal } = parseOrThrow(
+    SendTestWebhookOptionsSchema,
+    options,
+    'sendTestWebhook',
+  );
+  const token = await sign(partnerID, new TextEncoder().encode(secret));
+  const url = new URL('/api/partner/webhooks/test', serviceURL);
+  return call(url, 'POST', token, signal, 'sendTestWebhook', KitAnswerSchema, 'a queued test event', { type });
+}
+
+/**
+ * Asks the service to deliver a logged event again to your webhook URLs: the same `id`,
+ * `createdAt` and `data`, marked `redelivery: true` (let it through your dedupe by `id`: you
+ * asked for it). Resolves once the deliveries are queued, not delivered.
+ *
+ * @param options.partnerID - your partner ID.
+ * @param options.secret - your webhook secret; never the partner secret.
+ * @param options.serviceURL - the service's URL, e.g. `http://127.0.0.1:8001`.
+ * @param options.eventID - the `id` of an event of your event log (the last 30 days).
+ * @param options.signal - aborts the request.
+ * @returns the event sent again and the URLs it goes to.
+ * @throws {InvalidParameterError} `invalid_parameter` naming the bad option.
+ * @throws {EventsError} the service's refusal (`not_found`: no such event in your log;
+ *   `invalid_state`: you have no webhook URL; `token_*`), `service_unreachable` or `service_bad_answer`.
+ */
+export async function resendEvent(options: ResendEventOptions): Promise<WebhookKitAnswer> {
+  const { partnerID, secret, serviceURL, eventID, signal } = parseOrThrow(
+    ResendEventOptionsSchema,
+    options,
+    'resendEvent',
+  );
+  const token = await sign(partnerID, new TextEncoder().encode(secret));
+  const url = new URL(`/api/partner/events/${encodeURIComponent(eventID)}/resend`, serviceURL);
+  return call(url, 'POST', token, signal, 'resendEvent', KitAnswerSchema, 'a queued redelivery');
 }
 
 function sign(partnerID: string, key: Uint8Array): Promise<string> {
@@ -145,46 +251,65 @@ function sign(partnerID: string, key: Uint8Array): Promise<string> {
     .sign(key);
 }
 
-async function fetchPage(url: URL, token: string, signal: AbortSignal | undefined): Promise<EventPage> {
+/** One authenticated call: the answer parsed with `schema` (`what` it should be), or an {@link EventsError}. */
+async function call<S extends z.core.$ZodType>(
+  url: URL,
+  method: 'GET' | 'POST',
+  token: string,
+  signal: AbortSignal | undefined,
+  context: string,
+  schema: S,
+  what: string,
+  body?: unknown,
+): Promise<z.infer<S>> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal });
+    response = await fetch(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal,
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new EventsError(
       'service_unreachable',
-      `listEvents: no answer from ${url.origin} (${(error as Error).message}). Check serviceURL and that the service is running; try again later, from the same cursor.`,
+      `${context}: no answer from ${url.origin} (${(error as Error).message}). Check serviceURL and that the service is running; try again later${context === 'listEvents' ? ', from the same cursor' : ''}.`,
     );
   }
-  let body: unknown;
+  let answer: unknown;
   try {
-    body = await response.json();
+    answer = await response.json();
   } catch {
-    body = undefined;
+    answer = undefined;
   }
   if (!response.ok) {
-    const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined)?.error;
+    const error = (answer as { error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined)?.error;
     if (typeof error?.code === 'string' && typeof error.message === 'string') {
       throw new EventsError(
         error.code,
-        `listEvents: ${error.message}`,
+        `${context}: ${error.message}`,
         response.status,
         error.data as Record<string, unknown> | undefined,
       );
     }
     throw new EventsError(
       'service_bad_answer',
-      `listEvents: ${url.origin} answered HTTP ${response.status}, not the event log. Check serviceURL.`,
+      `${context}: ${url.origin} answered HTTP ${response.status}, not ${what}. Check serviceURL.`,
       response.status,
     );
   }
-  const page = PageSchema.safeParse(body);
-  if (!page.success) {
+  const parsed = z.safeParse(schema, answer);
+  if (!parsed.success) {
     throw new EventsError(
       'service_bad_answer',
-      `listEvents: the answer of ${url.origin} is not a page of events (${page.error.issues[0]?.path.join('.') || 'body'}). Update video-plugin, or check serviceURL.`,
+      `${context}: the answer of ${url.origin} is not ${what} (${parsed.error.issues[0]?.path.join('.') || 'body'}). Update video-plugin, or check serviceURL.`,
       response.status,
     );
   }
-  return page.data;
+  return parsed.data;
 }

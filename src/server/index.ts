@@ -1,7 +1,8 @@
 /**
  * `video-plugin/server`: mint the signed tokens that `Plugin#createAccount` and
  * `Plugin#loginAccount` take (with the partner secret), and verify the webhooks the service sends
- * and page through its event log (with the webhook secret), on the partner's own server.
+ * and page through its event log (with the webhook secret), on the partner's own server; and sign
+ * webhooks exactly as the service does, for the unit tests of a partner's receiver.
  *
  * Runs on Node ≥ 20, Deno, Bun and edge workers: it uses only Web Crypto (through `jose`). Never
  * ship it, or the secret, to a browser.
@@ -45,7 +46,18 @@ export type { AccountClaims, LoginClaims, LoginOrCreateClaims, TokenKind } from 
 export { EVENT_CLAIM, WEBHOOK_EVENT_TYPES } from './claims.js';
 export type { WebhookEvent, WebhookEventType } from './claims.js';
 export { MIN_SECRET_BYTES, MAX_WEBHOOK_SECRETS } from './secrets.js';
-export { listEvents, EventsError, EVENTS_PAGE_LIMIT, type EventPage, type ListEventsOptions } from './events.js';
+export {
+  listEvents,
+  sendTestWebhook,
+  resendEvent,
+  EventsError,
+  EVENTS_PAGE_LIMIT,
+  type EventPage,
+  type ListEventsOptions,
+  type SendTestWebhookOptions,
+  type ResendEventOptions,
+  type WebhookKitAnswer,
+} from './events.js';
 export {
   verifyWebhook,
   WebhookVerificationError,
@@ -54,6 +66,13 @@ export {
   type VerifyWebhookOptions,
   type WebhookErrorCode,
 } from './webhook.js';
+export {
+  signWebhookForTest,
+  WEBHOOK_TOKEN_LIFETIME_SECONDS,
+  type SignedWebhook,
+  type SignWebhookForTestOptions,
+  type WebhookEventInput,
+} from './webhook-sign.js';
 
 /** Token lifetime in seconds when `expiresIn` is not given (the reference recommends about 1 minute). */
 export const DEFAULT_EXPIRES_IN = 60;

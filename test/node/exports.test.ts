@@ -84,6 +84,9 @@ describe('package exports', () => {
       'SERVICE_DOMAIN',
       'ACCOUNT_CLAIM',
       'verifyWebhook',
+      'signWebhookForTest',
+      'sendTestWebhook',
+      'resendEvent',
       'WebhookVerificationError',
       'EVENT_CLAIM',
     ]) {

@@ -15,6 +15,7 @@ import type { ApiContext, Handler } from './routes/request.js';
 import { login, logout } from './routes/sessions.js';
 import { listPartnerEvents } from './routes/partner-events.js';
 import { advanceClock, forceOutcome, releaseOutcomes } from './routes/test-controls.js';
+import { resendEvent, sendTestEvent } from './routes/webhook-kit.js';
 import { getTopic, listTopics, startTopicSearch } from './routes/topics.js';
 import { completeVideo, getStoryboard, getVideo, listVideos, renameVideo } from './routes/videos.js';
 
@@ -48,6 +49,8 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['POST', '/api/test/outcomes', forceOutcome],
   ['DELETE', '/api/test/outcomes', releaseOutcomes],
   ['POST', '/api/test/clock/advance', advanceClock],
+  ['POST', '/api/partner/events/:eventId/resend', resendEvent],
+  ['POST', '/api/partner/webhooks/test', sendTestEvent],
 ];
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

@@ -62,6 +62,16 @@ export class EventLog {
     return pruned;
   }
 
+  /** The partner's event with this ID, if the log holds it (the newest events are looked at first). */
+  find(partnerID: string, id: string): WebhookEvent | undefined {
+    const list = this.#byPartner.get(partnerID) ?? [];
+    for (let index = list.length - 1; index >= 0; index--) {
+      const { event } = list[index] as EventRecord;
+      if (event.id === id) return event;
+    }
+    return undefined;
+  }
+
   /** Up to `limit` of the partner's events after the sequence number `after`, oldest first. */
   page(partnerID: string, after: number, limit: number): EventLogPage {
     const list = this.#byPartner.get(partnerID) ?? [];

@@ -464,6 +464,15 @@ export class Store {
     return this.#events.page(partnerID, after, limit);
   }
 
+  /**
+   * The partner's logged event with this ID, unless it is older than {@link EVENT_RETENTION_DAYS}
+   * days (another partner's event is not found).
+   */
+  findEvent(partnerID: string, id: string): WebhookEvent | undefined {
+    const event = this.#events.find(partnerID, id);
+    return event && event.createdAt >= eventsSince() ? event : undefined;
+  }
+
   /** How many events the log keeps (for the tests). */
   get eventCount(): number {
     return this.#events.size;

@@ -12,14 +12,15 @@
  * request's other changes, before it is first tried, and removed once it is over (delivered, or
  * given up): with a data file, deliveries a stopped or killed service left are tried again by the
  * next one (`resume()`). Each attempt has `webhookTimeoutMs`; the waits between tries start at
- * `webhookRetryMs` and double up to `webhookMaxRetryMs` (1 hour), until the event is
+ * `webhookRetryMs` and double up to `webhookMaxRetryMs` (1 hour), until the delivery is
  * `webhookRetryForMs` old (3 days), or `webhookTries` tries when set; every attempt is recorded.
+ * The webhook kit (http/routes/webhook-kit.ts) queues through the same outbox: a made-up event
+ * marked `test: true` (not logged), and a logged event again marked `redelivery: true`.
  * `close()` aborts the attempts in flight and the waits, so no timer outlives the service.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SignJWT } from 'jose';
-import { EVENT_CLAIM, SERVICE_DOMAIN, type WebhookEvent } from 'video-plugin/internal';
+import { signWebhook, type WebhookEvent, type WebhookEventType } from 'video-plugin/internal';
 import { loggable, type Partner, type ServiceConfig } from '../config.js';
 import { EgressError, egressPolicy, guardedFetch, type EgressPolicy } from '../egress.js';
 import {
@@ -31,9 +32,7 @@ import {
   type VideoRecord,
 } from '../store/store.js';
 import { videoView } from '../store/shapes.js';
-
-/** Lifetime of a webhook token (`exp` − `iat`), in seconds. Each attempt is signed anew. */
-export const WEBHOOK_TOKEN_LIFETIME_SECONDS = 300;
+import { testEventInput } from './test-events.js';
 
 /** Where an attempt leaves its delivery. */
 export type WebhookOutcome =
@@ -134,6 +133,30 @@ export class Webhooks {
   }
 
   /**
+   * Sends a made-up event of `type` (test-events.ts), marked `test: true`, to each of the partner's
+   * webhook URLs through the outbox like any event, and returns it. It stays out of the event log:
+   * the log is what happened to the partner's accounts and videos, and a back end catching up with
+   * `listEvents` must not meet events about an account that does not exist.
+   */
+  sendTest(partner: Partner, type: WebhookEventType): WebhookEvent {
+    const input = testEventInput(type, this.#baseURL());
+    const event = { ...input, id: newId('evt'), createdAt: nowISO(), test: true } as WebhookEvent;
+    this.#queue(partner, event);
+    return event;
+  }
+
+  /**
+   * Sends a logged event again to each of the partner's webhook URLs: the same event (`id`,
+   * `createdAt`, `data`), marked `redelivery: true` so that a receiver that dedupes by `id` can tell
+   * it was asked for. The log keeps the event as it was; the redelivery is not logged again.
+   */
+  resend(partner: Partner, event: WebhookEvent): WebhookEvent {
+    const again: WebhookEvent = { ...event, redelivery: true };
+    this.#queue(partner, again);
+    return again;
+  }
+
+  /**
    * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
    * a partner or URL no longer configured is dropped, with a warning.
    */
@@ -181,12 +204,26 @@ export class Webhooks {
     const event = { ...input, id: newId('evt'), createdAt } as WebhookEvent;
     // Kept in the log whether or not a URL receives it: the log is what a missed webhook falls back on.
     this.#store.appendEvent(partnerID, event);
-    for (const url of partner.webhookURLs) {
-      const delivery: DeliveryRecord = { id: newId('dlv'), partnerID, url, event, attempts: 0, createdAt };
-      // Saved with the change that caused it; tried once that is committed.
-      this.#store.saveDelivery(delivery);
-      this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
-    }
+    this.#queue(partner, event, createdAt);
+  }
+
+  /** One delivery of `event` per webhook URL of the partner, queued at `createdAt`, each tried once it is saved. */
+  #queue(partner: Partner, event: WebhookEvent, createdAt = nowISO()): void {
+    this.#store.transaction(() => {
+      for (const url of partner.webhookURLs) {
+        const delivery: DeliveryRecord = {
+          id: newId('dlv'),
+          partnerID: partner.id,
+          url,
+          event,
+          attempts: 0,
+          createdAt,
+        };
+        // Saved with the change that caused it; tried once that is committed.
+        this.#store.saveDelivery(delivery);
+        this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
+      }
+    });
   }
 
   #track(delivery: Promise<void>): void {
@@ -211,7 +248,9 @@ export class Webhooks {
       const result = await this.#post(partner, event, url);
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
-      const wait = nextWait(this.#config, attempt, Date.parse(event.createdAt));
+      // The retry clock starts when the delivery was queued: for an event's first delivery, when it
+      // happened; for a redelivery, when it was asked for (not the event's createdAt, maybe weeks ago).
+      const wait = nextWait(this.#config, attempt, Date.parse(delivery.createdAt));
       const outcome: WebhookOutcome = ok
         ? 'delivered'
         : aborted
@@ -248,15 +287,17 @@ export class Webhooks {
   async #post(partner: Partner, event: WebhookEvent, url: string): Promise<{ status?: number; error?: string }> {
     const timeoutMs = this.#config.webhookTimeoutMs;
     try {
-      const body = await sign(partner, event);
-      if (body === undefined) return { error: 'the partner has no webhook secret' };
+      // Signed with the partner's newest webhook secret, anew on every try (video-plugin/internal).
+      const key = partner.webhookKeys[0];
+      if (key === undefined) return { error: 'the partner has no webhook secret' };
+      const { body, headers } = await signWebhook(event, key, partner.id);
       // A redirect is an answer that is not 2xx: the receiver's URL is to be fixed, not followed
       // (guardedFetch never follows one).
       const response = await guardedFetch(
         new URL(url),
         {
           method: 'POST',
-          headers: { 'content-type': 'application/jwt', 'user-agent': 'video-plugin-service webhooks' },
+          headers,
           body,
           signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
         },
@@ -291,33 +332,18 @@ function videoData(video: VideoRecord) {
 /**
  * The wait before the try after `attempt`, in ms, or undefined when there is none: the retry
  * schedule (docs/service.md "Delivery, retries and records"). The waits double from
- * `webhookRetryMs` up to `webhookMaxRetryMs`; no try starts after the event is `webhookRetryForMs`
- * old, nor after `webhookTries` tries when that is set.
+ * `webhookRetryMs` up to `webhookMaxRetryMs`; no try starts after the delivery (queued at
+ * `queuedAt`, ms) is `webhookRetryForMs` old, nor after `webhookTries` tries when that is set.
  */
 export function nextWait(
   config: Pick<ServiceConfig, 'webhookRetryMs' | 'webhookMaxRetryMs' | 'webhookRetryForMs' | 'webhookTries'>,
   attempt: number,
-  eventCreatedAt: number,
+  queuedAt: number,
   now = Date.now(),
 ): number | undefined {
   if (config.webhookTries !== undefined && attempt >= config.webhookTries) return undefined;
   const wait = Math.min(config.webhookRetryMs * 2 ** Math.min(attempt - 1, 52), config.webhookMaxRetryMs);
-  return now + wait - eventCreatedAt > config.webhookRetryForMs ? undefined : wait;
-}
-
-/** The event as a compact HS256 JWT from the service to the partner, signed with its newest webhook secret. */
-function sign(partner: Partner, event: WebhookEvent): Promise<string> | undefined {
-  const key = partner.webhookKeys[0];
-  if (key === undefined) return undefined;
-  const issuedAt = Math.floor(Date.now() / 1000);
-  return new SignJWT({ [EVENT_CLAIM]: event })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(SERVICE_DOMAIN)
-    .setAudience(partner.id)
-    .setJti(event.id)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + WEBHOOK_TOKEN_LIFETIME_SECONDS)
-    .sign(key);
+  return now + wait - queuedAt > config.webhookRetryForMs ? undefined : wait;
 }
 
 /** One line per delivery that is over. */

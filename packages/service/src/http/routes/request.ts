@@ -29,8 +29,8 @@ export interface ApiContext {
   store: Store;
   jobs: Jobs;
   streams: Streams;
-  /** Told of new accounts (the video events come from the jobs). */
-  webhooks: Pick<Webhooks, 'accountCreated'>;
+  /** Told of new accounts (the video events come from the jobs); sends test events and resends (the webhook kit). */
+  webhooks: Pick<Webhooks, 'accountCreated' | 'sendTest' | 'resend'>;
   /** The service's origin, for media URLs. */
   baseURL: () => string;
   /** Where downloaded images and renders are kept (real media). */

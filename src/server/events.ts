@@ -239,7 +239,8 @@ export async function resendEvent(options: ResendEventOptions): Promise<WebhookK
   return call(url, 'POST', token, signal, 'resendEvent', KitAnswerSchema, 'a queued redelivery');
 }
 
-function sign(partnerID: string, key: Uint8Array): Promise<string> {
+/** An events token of 60 s for `partnerID`, signed with its webhook secret's `key` (also video-plugin/testing's). */
+export function sign(partnerID: string, key: Uint8Array): Promise<string> {
   const issuedAt = Math.floor(Date.now() / 1000);
   return new SignJWT({ [KIND_CLAIM]: EVENTS_TOKEN_KIND })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -251,11 +252,14 @@ function sign(partnerID: string, key: Uint8Array): Promise<string> {
     .sign(key);
 }
 
-/** One authenticated call: the answer parsed with `schema` (`what` it should be), or an {@link EventsError}. */
-async function call<S extends z.core.$ZodType>(
+/**
+ * One authenticated call: the answer parsed with `schema` (`what` it should be), or an
+ * {@link EventsError}. Also video-plugin/testing's, with the operator key or a session as `token`.
+ */
+export async function call<S extends z.core.$ZodType>(
   url: URL,
-  method: 'GET' | 'POST',
-  token: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  token: string | undefined,
   signal: AbortSignal | undefined,
   context: string,
   schema: S,
@@ -267,7 +271,7 @@ async function call<S extends z.core.$ZodType>(
     response = await fetch(url, {
       method,
       headers: {
-        authorization: `Bearer ${token}`,
+        ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
         accept: 'application/json',
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },

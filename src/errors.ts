@@ -126,6 +126,14 @@ export const ERROR_CODES = [
   // The service cannot save changes for now (its data file is not writable): HTTP 503 with
   // Retry-After. It reaches a page through the iframe as `internal_error` with the same data.
   'service_unavailable',
+  // Sandboxes (packages/service, docs/service.md "Sandboxes"): a reset or expired sandbox's tokens
+  // and sessions (HTTP 401); a sandbox's jobs at once (429). The operator's codes: the sandbox
+  // endpoint off (403), too many sandboxes (429), no such sandbox (404).
+  'sandbox_expired',
+  'sandbox_job_limit_reached',
+  'sandboxes_disabled',
+  'sandbox_limit_reached',
+  'sandbox_not_found',
 ] as const;
 
 /** A stable machine-readable error code. */
@@ -141,6 +149,8 @@ const CLASS_BY_CODE: Partial<Record<string, typeof VideoPluginError>> = {
   bad_request: ServiceError,
   payload_too_large: ServiceError,
   rate_limited: ServiceError,
+  sandbox_expired: NotAuthenticatedError,
+  sandbox_job_limit_reached: ServiceError,
 };
 /**
  * The one table of the classes: each one's name and default code, written once. Minifiers rename

@@ -24,9 +24,11 @@ import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
 import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
 import { Budgets } from './http/limits.js';
+import { Sandboxes, type SandboxCredentials, type SandboxOptions } from './sandboxes.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
+export type { SandboxCredentials, SandboxOptions } from './sandboxes.js';
 export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
 
 /** A running service. */
@@ -37,7 +39,7 @@ export interface RunningService {
   readonly origin: string;
   /** The port it listens on (the one picked when 0 was asked). */
   readonly port: number;
-  /** The partners it accepts tokens from, with their secrets, allowed origins and webhook URLs. */
+  /** The partners configured at start (not the sandboxes), with their secrets, allowed origins and webhook URLs. */
   readonly partners: readonly {
     id: string;
     secret: string;
@@ -59,6 +61,23 @@ export interface RunningService {
     /** Resolves once no delivery is under way (retries included). */
     settled(): Promise<void>;
   };
+  /**
+   * Makes a sandbox: a partner of its own, with fresh secrets, for one test or CI job; every
+   * record, event, file and budget of it is its own. It lives `sandboxes.ttlMs` (default 1 hour)
+   * unless reset sooner. Works whether or not the HTTP door (`sandboxes.operatorKey`) is open.
+   *
+   * @param options - `{ allowedOrigins?, webhookURLs?, authModes? }`, checked like a configured partner's.
+   * @throws {InvalidParameterError} `invalid_parameter` naming the bad field.
+   * @throws {VideoPluginError} `sandbox_limit_reached` when `sandboxes.max` are live.
+   */
+  createSandbox(options?: SandboxOptions): Promise<SandboxCredentials>;
+  /**
+   * Resets a sandbox: removes its records and media files, stops its jobs, ends its sessions,
+   * streams and sockets; its tokens are then refused with `sandbox_expired`. Resolves when done.
+   *
+   * @throws {NotFoundError} `sandbox_not_found` when it is no live sandbox.
+   */
+  resetSandbox(partnerID: string): Promise<void>;
   /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
   stats(): ServiceStats;
   /** Stops the service: ends streams and jobs, closes every connection, then the data file. */
@@ -84,6 +103,8 @@ export interface ServiceStats {
   searchesWaiting: number;
   /** Open TCP connections, idle keep-alive ones included. */
   connections: number;
+  /** Live sandboxes. */
+  sandboxes: number;
 }
 
 /**
@@ -108,7 +129,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const budgets = new Budgets(config.limits);
-  const ctx: ApiContext = { config, store, jobs, streams, webhooks, baseURL: () => origin, mediaDir, budgets };
+  const sandboxes = new Sandboxes({ config, store, jobs, endSession: (key) => streams.endSession(key), mediaDir });
+  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes.
+  const leftovers = await sandboxes.removeLeftovers();
+  if (leftovers > 0) {
+    console.log(
+      `video-plugin-service: removed ${leftovers} sandboxes a previous run left in ${config.dataFile ?? ''}.`,
+    );
+  }
+  const ctx: ApiContext = {
+    config,
+    store,
+    jobs,
+    streams,
+    webhooks,
+    baseURL: () => origin,
+    mediaDir,
+    budgets,
+    sandboxes,
+  };
   const live = new Live(config, store, streams, () => origin);
 
   const server = createServer((req, res) => {
@@ -148,7 +187,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     url: origin,
     origin,
     port,
-    partners: [...config.partners.values()].map((partner) => ({
+    partners: config.partners.configured().map((partner) => ({
       id: partner.id,
       secret: partner.secret,
       webhookSecrets: partner.webhookSecrets,
@@ -159,6 +198,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     jobMs: config.jobMs,
     dataFile: config.dataFile,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
+    createSandbox: async (options) => sandboxes.create(options),
+    resetSandbox: (partnerID) => sandboxes.reset(partnerID),
     stats: () => ({
       accounts: store.accounts.size,
       sessions: store.sessions.size,
@@ -171,9 +212,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobs: jobs.running,
       searchesWaiting: jobs.searchQueue.waiting,
       connections: sockets.size,
+      sandboxes: sandboxes.size,
     }),
     close() {
       closing ??= (async () => {
+        await sandboxes.close();
         await jobs.close();
         await webhooks.close();
         streams.endAll();

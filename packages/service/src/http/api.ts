@@ -14,6 +14,7 @@ import { getGeneration, startGeneration } from './routes/generations.js';
 import type { ApiContext, Handler } from './routes/request.js';
 import { login, logout } from './routes/sessions.js';
 import { listPartnerEvents } from './routes/partner-events.js';
+import { createSandbox, resetSandbox } from './routes/sandboxes.js';
 import { getTopic, listTopics, startTopicSearch } from './routes/topics.js';
 import { completeVideo, getStoryboard, getVideo, listVideos, renameVideo } from './routes/videos.js';
 
@@ -44,6 +45,8 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['GET', '/api/events', events],
   ['GET', '/api/changes', changes],
   ['GET', '/api/partner/events', listPartnerEvents],
+  ['POST', '/api/sandboxes', createSandbox],
+  ['DELETE', '/api/sandboxes/:partnerID', resetSandbox],
 ];
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

@@ -6,7 +6,8 @@
  * progress.ts) on the record. This file starts, resumes and stops them.
  *
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
- * were. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
+ * were. Each partner's jobs also have a signal of their own: `stopPartner()` (a sandbox's reset)
+ * aborts them alone, and waits until none of them can write a file any more. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -62,6 +63,11 @@ export class Jobs {
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
+  /** Each partner's jobs: their own abort signal (and context), and those running. */
+  readonly #byPartner = new Map<
+    string,
+    { controller: AbortController; context: JobContext; running: Set<Promise<void>> }
+  >();
 
   constructor(
     store: Store,
@@ -110,8 +116,8 @@ export class Jobs {
       egress: this.#egress,
       searches: this.#searches,
       signal: this.#closing.signal,
-      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare),
-      renderFiles: (board, name, progress) => this.#renderFiles(board, name, progress),
+      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare, this.#closing.signal),
+      renderFiles: (board, name, progress) => this.#renderFiles(board, name, this.#closing.signal, progress),
     };
   }
 
@@ -130,7 +136,7 @@ export class Jobs {
       updatedAt: now,
     };
     this.#store.insert({ kind: 'topic', record: topic });
-    this.#run(() => searchTopic(this.#context, topic));
+    this.#run(owner.partnerID, (context) => searchTopic(context, topic));
     return topic;
   }
 
@@ -172,7 +178,7 @@ export class Jobs {
     };
     this.#store.insert({ kind: 'video', record: video });
     this.#store.insert({ kind: 'generation', record: generation });
-    this.#run(() => generate(this.#context, generation));
+    this.#run(owner.partnerID, (context) => generate(context, generation));
     return { generation, video };
   }
 
@@ -186,7 +192,7 @@ export class Jobs {
       },
     );
     this.#webhooks?.videoCompleted(video);
-    this.#run(() => this.#render(video));
+    this.#run(video.partnerID, (context) => this.#render(video, context));
   }
 
   /**
@@ -225,13 +231,13 @@ export class Jobs {
     };
     const change = { kind: 'video', record: video } as const;
     this.#store.update(change, { storyboard: edited });
-    this.#run(async () => {
+    this.#run(video.partnerID, async (context) => {
       let preview: RenderDescription;
       try {
-        preview = describe(await this.#renderFiles(edited, renderName(video.id, 'preview')));
+        preview = describe(await context.renderFiles(edited, renderName(video.id, 'preview')));
       } catch (error) {
         const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
+        if (!failure || context.signal.aborted) throw error;
         console.error(
           `video-plugin-service: the preview of ${video.id} could not be rendered again: ${failure.message}`,
         );
@@ -245,17 +251,34 @@ export class Jobs {
   resume(): void {
     for (const topic of this.#store.topics.values()) {
       if (topic.status === 'PENDING' || topic.status === 'PROCESSING')
-        this.#run(() => searchTopic(this.#context, topic));
+        this.#run(topic.partnerID, (context) => searchTopic(context, topic));
     }
     for (const generation of this.#store.generations.values()) {
       if (generation.status === 'PENDING' || generation.status === 'PROCESSING')
-        this.#run(() => generate(this.#context, generation));
+        this.#run(generation.partnerID, (context) => generate(context, generation));
     }
     for (const video of this.#store.videos.values()) {
       if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
-        this.#run(() => this.#render(video));
+        this.#run(video.partnerID, (context) => this.#render(video, context));
       }
     }
+  }
+
+  /**
+   * Stops the partner's jobs (a sandbox's reset, after its records were removed, so they save
+   * nothing more) and resolves once every one has settled: none writes a file after this.
+   */
+  async stopPartner(partnerID: string): Promise<void> {
+    const jobs = this.#byPartner.get(partnerID);
+    if (!jobs) return;
+    this.#byPartner.delete(partnerID);
+    jobs.controller.abort();
+    await Promise.all(jobs.running);
+  }
+
+  /** How many of the partner's jobs are running or waiting (a sandbox's `jobsPerSandbox`). */
+  runningFor(partnerID: string): number {
+    return this.#byPartner.get(partnerID)?.running.size ?? 0;
   }
 
   /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
@@ -285,20 +308,24 @@ export class Jobs {
    * Starts `job` once the store's current transaction is committed (at once outside of one): a job
    * never works on a record that a failed transaction took back.
    */
-  #run(job: () => Promise<void>): void {
+  #run(partnerID: string, job: (context: JobContext) => Promise<void>): void {
     this.#store.afterCommit(() => {
+      // A partner whose records were removed (an ended sandbox) starts nothing.
+      if (this.#store.removed(partnerID)) return;
+      const jobs = this.#jobsOf(partnerID);
+      const { context } = jobs;
       this.#running++;
-      const running = job()
+      const running = job(context)
         .catch(async (error: unknown) => {
-          if (this.#closing.signal.aborted) return;
+          if (context.signal.aborted) return;
           if (isStorageError(error)) {
             // The data file refused the job's step (a full or read-only disk): the store put the
             // record back as the file has it, and the job goes on from there once it can be saved.
             console.error(
               `video-plugin-service: a background job could not save its step (${(error as Error).message}); it goes on from its last saved state in ${STORAGE_RETRY_AFTER_SECONDS} s.`,
             );
-            await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000).then(
-              () => this.#run(job),
+            await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000, context.signal).then(
+              () => this.#run(partnerID, job),
               () => {},
             );
             return;
@@ -308,20 +335,46 @@ export class Jobs {
         .finally(() => {
           this.#running--;
           this.#jobs.delete(running);
+          jobs.running.delete(running);
         });
       this.#jobs.add(running);
+      jobs.running.add(running);
     });
+  }
+
+  /** The partner's jobs: their signal (aborted by {@link close} and by {@link stopPartner}) and context. */
+  #jobsOf(partnerID: string): { controller: AbortController; context: JobContext; running: Set<Promise<void>> } {
+    let jobs = this.#byPartner.get(partnerID);
+    if (!jobs) {
+      const controller = new AbortController();
+      const signal = AbortSignal.any([this.#closing.signal, controller.signal]);
+      setMaxListeners(0, signal);
+      const context: JobContext = {
+        ...this.#context,
+        signal,
+        waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare, signal),
+        renderFiles: (board, name, progress) => this.#renderFiles(board, name, signal, progress),
+      };
+      jobs = { controller, context, running: new Set() };
+      this.#byPartner.set(partnerID, jobs);
+    }
+    return jobs;
   }
 
   /**
    * Renders `board` as `<name>.mp4/.jpg/.vtt` in the videos folder, in its turn in the queue. The
    * one place that takes a render slot: callers never wrap it in the queue again.
    */
-  #renderFiles(board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles> {
+  #renderFiles(
+    board: Storyboard,
+    name: string,
+    signal: AbortSignal,
+    progress?: ProgressTracker,
+  ): Promise<RenderedFiles> {
     if (this.#renders.activeCount >= this.#renders.concurrency) progress?.stage('waiting_to_render');
     return this.#renders(() =>
       renderVideo(board, videosDir(this.#mediaDir), name, {
-        signal: this.#closing.signal,
+        signal,
         progress,
         cache: this.#cache,
         encodes: this.#encodes,
@@ -330,23 +383,23 @@ export class Jobs {
     );
   }
 
-  #wait(ms: number): Promise<void> {
-    return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
+  #wait(ms: number, signal: AbortSignal): Promise<void> {
+    return sleep(Math.max(0, ms), undefined, { signal });
   }
 
   /**
    * Waits `ms` like {@link #wait}, telling `onShare` the share of it waited every
    * {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real work would.
    */
-  async #waitTicking(ms: number, onShare: (share: number) => void): Promise<void> {
+  async #waitTicking(ms: number, onShare: (share: number) => void, signal: AbortSignal): Promise<void> {
     const start = Date.now();
     for (let left = ms; left > 0; left = start + ms - Date.now()) {
-      await this.#wait(Math.min(left, PROGRESS_INTERVAL_MS));
+      await this.#wait(Math.min(left, PROGRESS_INTERVAL_MS), signal);
       onShare((Date.now() - start) / ms);
     }
   }
 
-  async #render(video: Readonly<VideoRecord>): Promise<void> {
+  async #render(video: Readonly<VideoRecord>, context: JobContext): Promise<void> {
     // The progress is the first render's (a video has one), given to every render at the end.
     const change = { kind: 'video', record: video } as const;
     const progress = track(video.renders[0]?.progress, renderKind(video), (current) =>
@@ -359,24 +412,24 @@ export class Jobs {
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        const files = await this.#renderFiles(board, renderName(video.id, 'final'), progress);
+        const files = await context.renderFiles(board, renderName(video.id, 'final'), progress);
         made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
-        quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
-          if (this.#closing.signal.aborted) throw error;
+        quality = await measureQuality(files, board, context.signal).catch((error: unknown) => {
+          if (context.signal.aborted) throw error;
           console.error(`video-plugin-service: the quality of ${video.id} could not be measured:`, error);
           return undefined;
         });
       } catch (error) {
         const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
+        if (!failure || context.signal.aborted) throw error;
         progress.fail();
         this.#store.advanceRenders(video, 'FAILED', progress.current, { error: failure });
         return;
       }
     } else {
       progress.stage('rendering');
-      await this.#waitTicking(this.#jobMs, (share) => progress.within(share));
+      await context.waitTicking(this.#jobMs, (share) => progress.within(share));
       progress.stage('finishing');
     }
     progress.complete();

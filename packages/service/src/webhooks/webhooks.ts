@@ -209,6 +209,8 @@ export class Webhooks {
       const startedAt = nowISO();
       const started = performance.now();
       const result = await this.#post(partner, event, url);
+      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded.
+      if (this.#config.partners.get(partner.id) !== partner) return;
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
       const wait = nextWait(this.#config, attempt, Date.parse(event.createdAt));

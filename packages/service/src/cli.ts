@@ -84,10 +84,17 @@ function banner(service: RunningService): string {
   lines.push(
     `  plugin page:     ${service.url}/plugin`,
     `  job time:        ${service.jobMs} ms`,
+    `  sandboxes:       ${sandboxLine(service.sandboxes)}`,
     `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');
+}
+
+/** Whether the sandbox routes are open, and their limits; the operator key is never printed. */
+function sandboxLine({ http, max, ttlMs, jobsPerSandbox }: RunningService['sandboxes']): string {
+  if (!http) return 'closed (open POST /api/sandboxes with --sandboxes --operator-key KEY)';
+  return `POST /api/sandboxes with the operator key (as given; not printed): at most ${max} at once, ${ttlMs} ms each, ${jobsPerSandbox} jobs each`;
 }
 
 /** The demo webhook secret is public and printed; the operator's are not. */

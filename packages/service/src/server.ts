@@ -52,6 +52,11 @@ export interface RunningService {
   }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
+  /**
+   * The sandboxes' settings: `http` says whether `POST /api/sandboxes` is open (an operator key
+   * was given; the key itself is not shown), and the limits (docs/service.md "Sandboxes").
+   */
+  readonly sandboxes: { http: boolean; max: number; ttlMs: number; jobsPerSandbox: number };
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
   /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
@@ -196,6 +201,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       authModes: partner.authModes,
     })),
     jobMs: config.jobMs,
+    sandboxes: {
+      http: config.sandboxes.operatorKey !== undefined,
+      max: config.sandboxes.max,
+      ttlMs: config.sandboxes.ttlMs,
+      jobsPerSandbox: config.sandboxes.jobsPerSandbox,
+    },
     dataFile: config.dataFile,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     createSandbox: async (options) => sandboxes.create(options),

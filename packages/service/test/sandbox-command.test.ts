@@ -2,7 +2,7 @@
 // the `--sandboxes` flags of the service itself.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from '../src/command-line.js';
 import { parseSandboxCommand, SANDBOX_USAGE } from '../src/sandbox-command.js';
@@ -105,6 +105,32 @@ describe('video-plugin-service sandbox', () => {
 });
 
 describe("the service's --sandboxes flags", () => {
+  test('a service started with --sandboxes says so without printing the key, and sandbox create works against it', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'packages/service/src/cli.ts', '--port', '0', '--media', 'placeholder', '--sandboxes'],
+      { cwd: root, env: { ...process.env, VIDEO_PLUGIN_PORT: '', VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY } },
+    );
+    after(() => child.kill());
+    let stdout = '';
+    const banner = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+        if (stdout.includes('Ctrl+C')) resolve(stdout);
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    assert.match(
+      banner,
+      /sandboxes: +POST \/api\/sandboxes with the operator key \(as given; not printed\): at most 32 at once/,
+    );
+    assert.ok(!banner.includes(OPERATOR_KEY), 'the operator key was printed');
+    const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? '';
+    const made = await sandbox(['create'], { VIDEO_PLUGIN_URL: url, VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY });
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(JSON.parse(made.stdout).partnerID, /^sandbox_/);
+  });
+
   test('--sandboxes opens the door with --operator-key or VIDEO_PLUGIN_OPERATOR_KEY, and the limits', () => {
     const line = parseCommandLine([
       '--sandboxes',

@@ -7,7 +7,8 @@
  *
  * Jobs wait with abortable timers; `close()` aborts them all and leaves their records where they
  * were. Each partner's jobs also have a signal of their own: `stopPartner()` (a sandbox's reset)
- * aborts them alone, and waits until none of them can write a file any more. `resume()` re-runs whatever a previous run left unfinished, so nothing stays PROCESSING.
+ * aborts them alone, and waits until none of them can write a file any more. `resume()` re-runs
+ * whatever a previous run left unfinished, so nothing stays PROCESSING.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';

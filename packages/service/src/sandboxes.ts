@@ -7,7 +7,7 @@
  *
  * It ends when it is reset (`DELETE /api/sandboxes/:partnerID`, `resetSandbox()`) or when its time
  * is over (a timer): its records are removed in one transaction (Store.removePartner), its jobs are
- * stopped before they write another step or file, its media files are removed, and its open status
+ * stopped before they write another step or file, its webhook deliveries stop, its media files are removed, and its open status
  * streams and sockets are ended. Its tokens and sessions are then refused with `sandbox_expired`
  * (partners.ts). Limits: `max` sandboxes at once (429 `sandbox_limit_reached`), and
  * `jobsPerSandbox` jobs running or waiting at once in each (429 `sandbox_job_limit_reached`).
@@ -24,6 +24,7 @@ import { removeMediaOf } from './media/files.js';
 import type { SandboxEnd } from './partners.js';
 import { newId, type Store } from './store/store.js';
 import type { Jobs } from './jobs/jobs.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 
 /** What a sandbox may be created with: the fields of a configured partner that are not secrets. */
 export const SandboxOptionsSchema = strictObject({
@@ -59,6 +60,8 @@ interface SandboxParts {
   config: ServiceConfig;
   store: Store;
   jobs: Pick<Jobs, 'stopPartner' | 'runningFor'>;
+  /** Stops a partner's webhook deliveries (webhooks.ts). */
+  webhooks: Pick<Webhooks, 'stopPartner'>;
   /** Ends a session's status streams and sockets (http/stream.ts). */
   endSession: (sessionKey: string) => void;
   /** The media folder ('' without one). */
@@ -124,7 +127,7 @@ export class Sandboxes {
    * @throws {DataFileError} when the data file refuses the removal (the sandbox then stays live).
    */
   async reset(partnerID: string, how: SandboxEnd = 'reset'): Promise<void> {
-    const { config, store, jobs, endSession, mediaDir } = this.#parts;
+    const { config, store, jobs, webhooks, endSession, mediaDir } = this.#parts;
     if (!config.partners.get(partnerID)?.sandbox || !this.#timers.has(partnerID)) {
       const ended = config.partners.endedError(partnerID);
       throw new NotFoundError(
@@ -141,6 +144,7 @@ export class Sandboxes {
     config.partners.end(partnerID, how, removed.sessionKeys);
     clearTimeout(this.#timers.get(partnerID));
     this.#timers.delete(partnerID);
+    webhooks.stopPartner(partnerID);
     await jobs.stopPartner(partnerID);
     await removeMediaOf(mediaDir, removed.videoIDs, removed.topicIDs);
     // Last, so that a client whose stream or socket ends finds every record and file gone.

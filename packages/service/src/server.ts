@@ -134,7 +134,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const jobs = new Jobs(store, { ...config, mediaDir, webhooks, egress });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const budgets = new Budgets(config.limits);
-  const sandboxes = new Sandboxes({ config, store, jobs, endSession: (key) => streams.endSession(key), mediaDir });
+  const sandboxes = new Sandboxes({
+    config,
+    store,
+    jobs,
+    webhooks,
+    endSession: (key) => streams.endSession(key),
+    mediaDir,
+  });
   // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes.
   const leftovers = await sandboxes.removeLeftovers();
   if (leftovers > 0) {

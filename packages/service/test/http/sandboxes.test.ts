@@ -353,6 +353,32 @@ describe('a reset', () => {
     assert.equal(slow.stats().topics, 0);
   });
 
+  test(
+    "stops the sandbox's webhook deliveries: a retry waiting an hour no longer holds settled()",
+    { timeout: 20_000 },
+    async () => {
+      let posts = 0;
+      const receiver = await serve((_req, res) => {
+        posts++;
+        res.writeHead(500).end();
+      });
+      const hooked = await startTestService({ sandboxes: {}, webhookRetryMs: 3_600_000 });
+      const sandbox = await hooked.createSandbox({ webhookURLs: [`${receiver}/hooks`] });
+      await accountOf(hooked, sandbox);
+      // The first try failed and the delivery waits an hour for its next one.
+      while (!hooked.webhooks.deliveries.some((attempt) => attempt.outcome === 'retrying')) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await hooked.resetSandbox(sandbox.partnerID);
+      await hooked.webhooks.settled();
+      assert.equal(posts, 1);
+      assert.deepEqual(
+        hooked.webhooks.deliveries.map((attempt) => attempt.outcome),
+        ['retrying'],
+      );
+    },
+  );
+
   test('an unknown sandbox, or a configured partner, is not one to reset: 404 sandbox_not_found', async () => {
     for (const id of ['sandbox_nothing', DEMO_PARTNER_ID]) {
       const refused = await api(service, 'DELETE', `/api/sandboxes/${id}`, { headers: operator });

@@ -403,7 +403,7 @@ describe('a reset', () => {
 
 describe('expiry', () => {
   test('a sandbox whose time is over is reset: its stream ends, its records go, its tokens say sandbox_expired', async () => {
-    const brief = await startTestService({ sandboxes: { ttlMs: 1500 } });
+    const brief = await startTestService({ sandboxes: { ttlMs: 3000 } });
     const sandbox = await brief.createSandbox();
     const { session } = await accountOf(brief, sandbox);
     const stream = await EventStream.open(brief, session);

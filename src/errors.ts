@@ -128,6 +128,14 @@ export const ERROR_CODES = [
   'service_unavailable',
   // A test control (forced outcomes, the step clock) asked of a service started without it (403).
   'test_controls_off',
+  // Sandboxes (packages/service, docs/service.md "Sandboxes"): a reset or expired sandbox's tokens
+  // and sessions (HTTP 401); a sandbox's jobs at once (429). The operator's codes: the sandbox
+  // endpoint off (403), too many sandboxes (429), no such sandbox (404).
+  'sandbox_expired',
+  'sandbox_job_limit_reached',
+  'sandboxes_disabled',
+  'sandbox_limit_reached',
+  'sandbox_not_found',
 ] as const;
 
 /** A stable machine-readable error code. */
@@ -143,6 +151,8 @@ const CLASS_BY_CODE: Partial<Record<string, typeof VideoPluginError>> = {
   bad_request: ServiceError,
   payload_too_large: ServiceError,
   rate_limited: ServiceError,
+  sandbox_expired: NotAuthenticatedError,
+  sandbox_job_limit_reached: ServiceError,
 };
 /**
  * The one table of the classes: each one's name and default code, written once. Minifiers rename

@@ -118,18 +118,21 @@ describe('error classes', () => {
           ? 'NotFoundError'
           : code === 'idempotency_key_reused'
             ? 'InvalidParameterError'
-            : code === 'session_lost'
-              ? 'ServiceError' // made by the Plugin itself, never sent: an unknown code on the wire
-              : [
-                    'bad_request',
-                    'payload_too_large',
-                    'rate_limited',
-                    'internal_error',
-                    'service_unavailable',
-                    'test_controls_off',
-                  ].includes(code)
-                ? 'ServiceError'
-                : DEFAULTS.find(([, , defaultCode]) => defaultCode === code)![1];
+            : code === 'session_lost' || code === 'sandboxes_disabled' || code === 'sandbox_limit_reached'
+              ? 'ServiceError' // made by the Plugin itself, or the operator's only: an unknown code on the wire
+              : code === 'sandbox_expired'
+                ? 'NotAuthenticatedError'
+                : [
+                      'bad_request',
+                      'payload_too_large',
+                      'rate_limited',
+                      'internal_error',
+                      'service_unavailable',
+                      'sandbox_job_limit_reached',
+                      'test_controls_off',
+                    ].includes(code)
+                  ? 'ServiceError'
+                  : DEFAULTS.find(([, , defaultCode]) => defaultCode === code)![1];
       assert.equal(family(code), expected, code);
     }
     const unknown = deserializeError({ code: 'made_up', message: 'Odd.' });

@@ -1,7 +1,8 @@
 /**
  * The `video-plugin-service` command: reads the flags and environment, starts the service, prints
  * what a partner needs to connect (URL, partner ID, secret, allowed origins), and stops cleanly on
- * Ctrl+C. Importing this module runs the command (it is the bin's entry point).
+ * Ctrl+C. `video-plugin-service sandbox …` is instead a client of a running service
+ * (sandbox-command.ts). Importing this module runs the command (it is the bin's entry point).
  */
 import { relaunchWithArenaLimit } from './launcher.js';
 import type * as Config from './config.js';
@@ -88,10 +89,17 @@ function banner(service: RunningService): string {
       ? ['  test controls:   on, for tests only (POST /api/test/outcomes forces job outcomes)']
       : []),
     ...(service.clock.manual ? ['  clock:           manual (jobs wait for POST /api/test/clock/advance)'] : []),
+    `  sandboxes:       ${sandboxLine(service.sandboxes)}`,
     `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');
+}
+
+/** Whether the sandbox routes are open, and their limits; the operator key is never printed. */
+function sandboxLine({ http, max, ttlMs, jobsPerSandbox }: RunningService['sandboxes']): string {
+  if (!http) return 'closed (open POST /api/sandboxes with --sandboxes --operator-key KEY)';
+  return `POST /api/sandboxes with the operator key (as given; not printed): at most ${max} at once, ${ttlMs} ms each, ${jobsPerSandbox} jobs each`;
 }
 
 /** The demo webhook secret is public and printed; the operator's are not. */
@@ -106,4 +114,31 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-if (!relaunchWithArenaLimit()) await main();
+/** `video-plugin-service sandbox create|reset`: one request to a running service, its JSON printed. */
+async function sandbox(argv: readonly string[]): Promise<void> {
+  const { UsageError } = await import('./command-line.js');
+  const { parseSandboxCommand, runSandboxCommand, SANDBOX_USAGE } = await import('./sandbox-command.js');
+  let command;
+  try {
+    command = parseSandboxCommand(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`video-plugin-service: ${error.message}\nRun video-plugin-service sandbox --help for the options.`);
+    process.exit(2);
+  }
+  if (command.help) {
+    console.log(SANDBOX_USAGE);
+    return;
+  }
+  try {
+    const output = await runSandboxCommand(command);
+    if (output) console.log(output);
+  } catch (error) {
+    console.error(`video-plugin-service sandbox ${command.action}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+// The sandbox client serves nothing: it runs as it is, without the launcher's relaunch.
+if (process.argv[2] === 'sandbox') await sandbox(process.argv.slice(3));
+else if (!relaunchWithArenaLimit()) await main();

@@ -7,6 +7,10 @@ import { secretProblem } from 'video-plugin/internal';
 import {
   AUTH_MODES,
   DEFAULT_HOST,
+  DEFAULT_SANDBOX_JOBS,
+  DEFAULT_SANDBOX_MAX,
+  DEFAULT_SANDBOX_TTL_MS,
+  MAX_SANDBOX_TTL_MS,
   DEFAULT_JOB_MS,
   DEFAULT_PORT,
   DEFAULT_WEBHOOK_MAX_RETRY_MS,
@@ -34,6 +38,7 @@ import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
+       video-plugin-service sandbox create|reset ...   (a client of a running service; sandbox --help)
 
 Runs the local video-plugin service: the pages shown in the plugin's iframe and their JSON API.
 
@@ -87,6 +92,14 @@ Options:
                          POST /api/test/outcomes (docs/service.md "Test controls"); off by default
   --clock real|manual    manual: the jobs' timed steps wait until a test advances the clock
                          (POST /api/test/clock/advance); renders stay real (default real)
+  --sandboxes            open POST /api/sandboxes and DELETE /api/sandboxes/:partnerID: anyone
+                         with the operator key may then make short-lived partners of their own
+                         (docs/service.md "Sandboxes"); off by default
+  --operator-key KEY     the key those routes take as a bearer, at least 32 bytes, not a
+                         partner's secret; required with --sandboxes   env VIDEO_PLUGIN_OPERATOR_KEY
+  --sandboxes-max N      sandboxes at once (default ${DEFAULT_SANDBOX_MAX})
+  --sandbox-ttl-ms N     how long a sandbox lives, in ms (default ${DEFAULT_SANDBOX_TTL_MS}: 1 hour)
+  --sandbox-jobs N       a sandbox's jobs running or waiting at once (default ${DEFAULT_SANDBOX_JOBS})
   -h, --help             show this help
 
 Flags win over environment variables.`;
@@ -131,6 +144,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'max-waiting-jobs': { type: 'string' },
         'test-controls': { type: 'boolean' },
         clock: { type: 'string' },
+        sandboxes: { type: 'boolean' },
+        'operator-key': { type: 'string' },
+        'sandboxes-max': { type: 'string' },
+        'sandbox-ttl-ms': { type: 'string' },
+        'sandbox-jobs': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -203,6 +221,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (problem) throw new UsageError(`--webhook-url ${problem} (got "${url}").`);
   }
 
+  const sandboxes = parseSandboxes(values, env);
+
   const options: ServiceOptions = {
     partners: [
       {
@@ -232,6 +252,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (limits) options.limits = limits;
   if (values['test-controls']) options.testControls = true;
   if (values.clock !== undefined) options.clock = values.clock as ClockMode;
+  if (sandboxes) options.sandboxes = sandboxes;
   if (searchesAtOnce !== undefined) {
     options.searchSlots = {
       total: searchesAtOnce,
@@ -240,6 +261,41 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (maxWaitingJobs !== undefined) options.maxWaitingJobs = maxWaitingJobs;
   return { help: false, options };
+}
+
+/** `--sandboxes` with its operator key and limits; undefined without it (the other flags then refused). */
+function parseSandboxes(
+  values: Partial<Record<'operator-key' | 'sandboxes-max' | 'sandbox-ttl-ms' | 'sandbox-jobs', string>> & {
+    sandboxes?: boolean;
+  },
+  env: NodeJS.ProcessEnv,
+): ServiceOptions['sandboxes'] {
+  const flags = ['--operator-key', '--sandboxes-max', '--sandbox-ttl-ms', '--sandbox-jobs'] as const;
+  if (!values.sandboxes) {
+    const given = flags.find((flag) => values[flag.slice(2) as keyof typeof values] !== undefined);
+    if (given) throw new UsageError(`${given} needs --sandboxes (which opens the sandbox routes).`);
+    return undefined;
+  }
+  const operatorKey = nonEmpty('--operator-key', values['operator-key'], env.VIDEO_PLUGIN_OPERATOR_KEY);
+  if (operatorKey === undefined) {
+    throw new UsageError(
+      '--sandboxes needs --operator-key KEY (or VIDEO_PLUGIN_OPERATOR_KEY): the key a caller must send to make or reset a sandbox. Make one with `openssl rand -base64 32`.',
+    );
+  }
+  const fault = secretProblem(operatorKey, 'an operator key of your own');
+  if (fault) throw new UsageError(`--operator-key ${fault}.`);
+  const max = wholeNumber('--sandboxes-max', values['sandboxes-max'], '', undefined, 1000);
+  const ttlMs = wholeNumber('--sandbox-ttl-ms', values['sandbox-ttl-ms'], '', undefined, MAX_SANDBOX_TTL_MS);
+  const jobsPerSandbox = wholeNumber('--sandbox-jobs', values['sandbox-jobs'], '', undefined, 10_000);
+  if (max === 0 || jobsPerSandbox === 0) {
+    throw new UsageError(`${max === 0 ? '--sandboxes-max' : '--sandbox-jobs'} must be at least 1.`);
+  }
+  return {
+    operatorKey,
+    ...(max !== undefined ? { max } : {}),
+    ...(ttlMs !== undefined ? { ttlMs } : {}),
+    ...(jobsPerSandbox !== undefined ? { jobsPerSandbox } : {}),
+  };
 }
 
 /** `--limit NAME=BURST/PER_MINUTE` or `NAME=off`, each of them. */

@@ -24,6 +24,7 @@ import {
   type LimitName,
 } from './limit-values.js';
 import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
+import { Partners } from './partners.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
@@ -62,6 +63,20 @@ export const MAX_WEBHOOK_TRIES = 1000;
 /** Time limit of one webhook attempt, in ms, when not set. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5000;
 
+/**
+ * The start of every sandbox's partner ID (`sandbox_…`, sandboxes.ts). A configured partner may
+ * not use it: with a data file, the records of every partner ID so named are removed at start.
+ */
+export const SANDBOX_ID_PREFIX = 'sandbox_';
+/** Sandboxes at once, by default (`sandboxes.max`). */
+export const DEFAULT_SANDBOX_MAX = 32;
+/** How long a sandbox lives, by default (`sandboxes.ttlMs`): 1 hour. */
+export const DEFAULT_SANDBOX_TTL_MS = 3_600_000;
+/** Longest life of a sandbox that may be configured: 1 day. */
+export const MAX_SANDBOX_TTL_MS = 86_400_000;
+/** A sandbox's jobs running or waiting at once, by default (`sandboxes.jobsPerSandbox`). */
+export const DEFAULT_SANDBOX_JOBS = 50;
+
 /** The problem with a webhook URL, or undefined when it is an absolute http(s) URL. */
 export function webhookURLProblem(text: string): string | undefined {
   let url: URL | undefined;
@@ -76,13 +91,13 @@ export function webhookURLProblem(text: string): string | undefined {
   return undefined;
 }
 
-const originPattern = z.string().check(
+export const originPattern = z.string().check(
   z.refine((text) => typeof parseOriginPattern(text) !== 'string', {
     error: (issue) => String(parseOriginPattern(String(issue.input))),
   }),
 );
 
-const webhookURL = z.string().check(
+export const webhookURL = z.string().check(
   z.refine((text) => webhookURLProblem(text) === undefined, {
     error: (issue) => webhookURLProblem(String(issue.input)),
   }),
@@ -97,7 +112,12 @@ export const AUTH_MODES = ['jwt', 'uncontrolled'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 const PartnerSchema = strictObject({
-  id: z.string().check(z.minLength(1)),
+  id: z.string().check(
+    z.minLength(1),
+    z.refine((id) => !id.startsWith(SANDBOX_ID_PREFIX), {
+      error: `must not start with "${SANDBOX_ID_PREFIX}": that prefix is the service's sandboxes' (docs/service.md "Sandboxes")`,
+    }),
+  ),
   secret: secretSchema('the partner secret you give your back end'),
   webhookSecrets: z.optional(secretListSchema('a webhook secret distinct from the partner secret')),
   allowedOrigins: z.optional(z.array(originPattern).check(z.minLength(1))),
@@ -157,6 +177,14 @@ const ServiceOptionsSchema = strictObject({
   webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   testControls: z.optional(z.boolean()),
   clock: z.optional(z.enum(CLOCK_MODES)),
+  sandboxes: z.optional(
+    strictObject({
+      operatorKey: z.optional(secretSchema('an operator key of your own, not a partner secret')),
+      max: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+      ttlMs: z.optional(z.int().check(z.gte(10), z.lte(MAX_SANDBOX_TTL_MS))),
+      jobsPerSandbox: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
+    }),
+  ),
 });
 
 /** One partner the service accepts tokens from (programmatic form). */
@@ -211,6 +239,12 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   `service.testControls` does it in-process (docs/service.md "Test controls");
  * - `clock`: `real` (default) or `manual`: the jobs' timed steps wait on a step clock that moves
  *   only by `service.clock.advance(ms)` or POST /api/test/clock/advance (media stays real).
+ * - `sandboxes`: `{ operatorKey?, max?, ttlMs?, jobsPerSandbox? }`, partners made at run time
+ *   (`service.createSandbox()`, docs/service.md "Sandboxes"): `operatorKey` (at least 32 bytes)
+ *   opens `POST /api/sandboxes` and `DELETE /api/sandboxes/:partnerID` to callers that send it as
+ *   a bearer (without it they answer 403 `sandboxes_disabled`; the in-process method works
+ *   either way); `max` sandboxes at once (default 32), each living `ttlMs` (default 1 hour, at most
+ *   1 day) with at most `jobsPerSandbox` jobs running or waiting at once (default 50).
  */
 export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 
@@ -229,6 +263,17 @@ export interface Partner {
   readonly webhookURLs: readonly string[];
   /** How its users may sign in; without `uncontrolled`, the studio's own sign-in answers 403. */
   readonly authModes: readonly AuthMode[];
+  /** Set on a sandbox (sandboxes.ts): when it expires, in ms since the epoch. */
+  readonly sandbox?: { readonly expiresAt: number };
+}
+
+/** The sandboxes' settings, defaults filled in (see {@link ServiceOptions} `sandboxes`). */
+export interface SandboxSettings {
+  /** Undefined: the HTTP door is closed (403 `sandboxes_disabled`). */
+  readonly operatorKey: string | undefined;
+  readonly max: number;
+  readonly ttlMs: number;
+  readonly jobsPerSandbox: number;
 }
 
 /** The options after validation, with every default filled in. */
@@ -239,7 +284,8 @@ export interface ServiceConfig {
   readonly allowPrivateSources: boolean;
   /** Names answered in `Host` besides IP addresses and loopback names (http/hosts.ts), lower case. */
   readonly publicHosts: readonly string[];
-  readonly partners: ReadonlyMap<string, Partner>;
+  /** Configured at start, and sandboxes added at run time: look a partner up when it is used. */
+  readonly partners: Partners;
   readonly jobMs: number;
   readonly dataFile: string | undefined;
   readonly fetchTimeoutMs: number;
@@ -272,12 +318,13 @@ export interface ServiceConfig {
   readonly testControls: boolean;
   /** What the jobs' timed steps wait on (jobs/clock.ts). */
   readonly clock: ClockMode;
+  readonly sandboxes: SandboxSettings;
 }
 
 /** Validates the options and fills in the defaults. Throws `invalid_parameter` naming the field. */
 export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
   const parsed = parseOrThrow(ServiceOptionsSchema, options, 'startService');
-  const partners = new Map<string, Partner>();
+  const partners = new Partners();
   for (const [index, partner] of (parsed.partners ?? [{ id: DEMO_PARTNER_ID, secret: DEMO_SECRET }]).entries()) {
     if (partners.has(partner.id)) {
       throw new InvalidParameterError(
@@ -285,19 +332,16 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
         { field: `partners.${index}.id` },
       );
     }
-    const webhookSecrets = webhookSecretsOf(partner, index);
-    partners.set(partner.id, {
-      id: partner.id,
-      secret: partner.secret,
-      key: new TextEncoder().encode(partner.secret),
-      webhookSecrets,
-      webhookKeys: webhookSecrets.map((secret) => new TextEncoder().encode(secret)),
-      allowedOrigins: (partner.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(
-        (text) => parseOriginPattern(text) as OriginPattern,
-      ),
-      webhookURLs: partner.webhookURLs ?? [],
-      authModes: partner.authModes ?? AUTH_MODES,
-    });
+    partners.set(partner.id, partnerFrom({ ...partner, webhookSecrets: webhookSecretsOf(partner, index) }));
+  }
+  const operatorKey = parsed.sandboxes?.operatorKey;
+  for (const partner of partners.values()) {
+    if (operatorKey !== undefined && [partner.secret, ...partner.webhookSecrets].includes(operatorKey)) {
+      throw new InvalidParameterError(
+        `startService: "sandboxes.operatorKey" is a secret of partner "${partner.id}"; the operator key must be one of its own (it creates and resets sandboxes). Make one with \`openssl rand -base64 32\`.`,
+        { field: 'sandboxes.operatorKey' },
+      );
+    }
   }
   return {
     port: parsed.port ?? DEFAULT_PORT,
@@ -327,6 +371,32 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     testControls: parsed.testControls ?? false,
     clock: parsed.clock ?? 'real',
+    sandboxes: {
+      operatorKey: parsed.sandboxes?.operatorKey,
+      max: parsed.sandboxes?.max ?? DEFAULT_SANDBOX_MAX,
+      ttlMs: parsed.sandboxes?.ttlMs ?? DEFAULT_SANDBOX_TTL_MS,
+      jobsPerSandbox: parsed.sandboxes?.jobsPerSandbox ?? DEFAULT_SANDBOX_JOBS,
+    },
+  };
+}
+
+/** A partner as the service keeps it (keys encoded, origins parsed, defaults filled in) from its checked fields. */
+export function partnerFrom(
+  fields: Omit<PartnerOptions, 'webhookSecrets'> & { webhookSecrets: readonly string[]; sandbox?: Partner['sandbox'] },
+): Partner {
+  const { webhookSecrets, sandbox } = fields;
+  return {
+    id: fields.id,
+    secret: fields.secret,
+    key: new TextEncoder().encode(fields.secret),
+    webhookSecrets,
+    webhookKeys: webhookSecrets.map((secret) => new TextEncoder().encode(secret)),
+    allowedOrigins: (fields.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(
+      (text) => parseOriginPattern(text) as OriginPattern,
+    ),
+    webhookURLs: fields.webhookURLs ?? [],
+    authModes: fields.authModes ?? AUTH_MODES,
+    ...(sandbox ? { sandbox } : {}),
   };
 }
 

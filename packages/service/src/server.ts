@@ -26,10 +26,12 @@ import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
 import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
+import { Sandboxes, type SandboxCredentials, type SandboxOptions } from './sandboxes.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
 export type { ForceRequest, ForcedOutcome, FailureCode, TestJob } from './jobs/test-controls.js';
+export type { SandboxCredentials, SandboxOptions } from './sandboxes.js';
 export { DEMO_PARTNER_ID, DEMO_SECRET, DEFAULT_ALLOWED_ORIGINS } from './config.js';
 
 /** A running service. */
@@ -40,7 +42,7 @@ export interface RunningService {
   readonly origin: string;
   /** The port it listens on (the one picked when 0 was asked). */
   readonly port: number;
-  /** The partners it accepts tokens from, with their secrets, allowed origins and webhook URLs. */
+  /** The partners configured at start (not the sandboxes), with their secrets, allowed origins and webhook URLs. */
   readonly partners: readonly {
     id: string;
     secret: string;
@@ -53,6 +55,11 @@ export interface RunningService {
   }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
+  /**
+   * The sandboxes' settings: `http` says whether `POST /api/sandboxes` is open (an operator key
+   * was given; the key itself is not shown), and the limits (docs/service.md "Sandboxes").
+   */
+  readonly sandboxes: { http: boolean; max: number; ttlMs: number; jobsPerSandbox: number };
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
   /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
@@ -94,6 +101,23 @@ export interface RunningService {
     /** Jobs waiting on the clock: the partner's, or everyone's (0 with the real clock). */
     waiting(partnerID?: string): number;
   };
+  /**
+   * Makes a sandbox: a partner of its own, with fresh secrets, for one test or CI job; every
+   * record, event, file and budget of it is its own. It lives `sandboxes.ttlMs` (default 1 hour)
+   * unless reset sooner. Works whether or not the HTTP door (`sandboxes.operatorKey`) is open.
+   *
+   * @param options - `{ allowedOrigins?, webhookURLs?, authModes? }`, checked like a configured partner's.
+   * @throws {InvalidParameterError} `invalid_parameter` naming the bad field.
+   * @throws {VideoPluginError} `sandbox_limit_reached` when `sandboxes.max` are live.
+   */
+  createSandbox(options?: SandboxOptions): Promise<SandboxCredentials>;
+  /**
+   * Resets a sandbox: removes its records and media files, stops its jobs, ends its sessions,
+   * streams and sockets; its tokens are then refused with `sandbox_expired`. Resolves when done.
+   *
+   * @throws {NotFoundError} `sandbox_not_found` when it is no live sandbox.
+   */
+  resetSandbox(partnerID: string): Promise<void>;
   /** Counts of what the service holds right now, for tests that check nothing leaks or appears. */
   stats(): ServiceStats;
   /** Stops the service: ends streams and jobs, closes every connection, then the data file. */
@@ -119,6 +143,8 @@ export interface ServiceStats {
   searchesWaiting: number;
   /** Open TCP connections, idle keep-alive ones included. */
   connections: number;
+  /** Live sandboxes. */
+  sandboxes: number;
 }
 
 /**
@@ -152,6 +178,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
   const budgets = new Budgets(config.limits);
+  const sandboxes = new Sandboxes({
+    config,
+    store,
+    jobs,
+    webhooks,
+    endSession: (key) => streams.endSession(key),
+    mediaDir,
+  });
+  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes.
+  const leftovers = await sandboxes.removeLeftovers();
+  if (leftovers > 0) {
+    console.log(
+      `video-plugin-service: removed ${leftovers} sandboxes a previous run left in ${config.dataFile ?? ''}.`,
+    );
+  }
   const ctx: ApiContext = {
     config,
     store,
@@ -163,6 +204,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     budgets,
     controls,
     stepClock,
+    sandboxes,
   };
   const live = new Live(config, store, streams, () => origin);
 
@@ -203,7 +245,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     url: origin,
     origin,
     port,
-    partners: [...config.partners.values()].map((partner) => ({
+    partners: config.partners.configured().map((partner) => ({
       id: partner.id,
       secret: partner.secret,
       webhookSecrets: partner.webhookSecrets,
@@ -212,6 +254,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       authModes: partner.authModes,
     })),
     jobMs: config.jobMs,
+    sandboxes: {
+      http: config.sandboxes.operatorKey !== undefined,
+      max: config.sandboxes.max,
+      ttlMs: config.sandboxes.ttlMs,
+      jobsPerSandbox: config.sandboxes.jobsPerSandbox,
+    },
     dataFile: config.dataFile,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     testControls: {
@@ -224,6 +272,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       advance: async (ms, { partnerID } = {}) => advanceStepClock(stepClock, ms, partnerID, config.partners),
       waiting: (partnerID) => stepClock?.waiting(partnerID) ?? 0,
     },
+    createSandbox: async (options) => sandboxes.create(options),
+    resetSandbox: (partnerID) => sandboxes.reset(partnerID),
     stats: () => ({
       accounts: store.accounts.size,
       sessions: store.sessions.size,
@@ -236,9 +286,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobs: jobs.running,
       searchesWaiting: jobs.searchQueue.waiting,
       connections: sockets.size,
+      sandboxes: sandboxes.size,
     }),
     close() {
       closing ??= (async () => {
+        await sandboxes.close();
         await jobs.close();
         await webhooks.close();
         streams.endAll();

@@ -21,6 +21,7 @@ import {
   type ErrorCode,
 } from 'video-plugin/internal';
 import type { Partner } from '../config.js';
+import { endedSandbox } from '../partners.js';
 import { CLOCK_SKEW_SECONDS, MAX_TOKEN_BYTES } from './tokens.js';
 
 const HOW =
@@ -50,6 +51,8 @@ export async function verifyEventsToken(
   }
   const partner = typeof payload.iss === 'string' ? partners.get(payload.iss) : undefined;
   if (!partner) {
+    const ended = endedSandbox(partners, payload.iss);
+    if (ended) throw ended;
     fail(
       'token_unknown_issuer',
       `The token's issuer (iss) ${JSON.stringify(payload.iss)} is not a partner this service knows. Set iss to your partner ID.`,

@@ -8,12 +8,16 @@
  * again), which a local stand-in can afford; the absolute limit still holds across restarts.
  */
 import { NotAuthenticatedError } from 'video-plugin/internal';
+import type { Partner } from '../config.js';
+import { Partners } from '../partners.js';
 import { sessionKey, type AccountRecord, type Owner, type Store } from '../store/store.js';
 
 /** The session limits (config.ts). */
 export interface SessionLimits {
   readonly sessionMaxAgeMs: number;
   readonly sessionIdleMs: number;
+  /** The partners: a session of a sandbox that ended is refused as `sandbox_expired` (partners.ts). */
+  readonly partners?: ReadonlyMap<string, Partner>;
 }
 
 /** When this process started: a session's idle time counts from here at the latest. */
@@ -54,6 +58,10 @@ export function sessionOf(
   const account = session && store.findAccount(session.partnerID, session.accountID);
   if (!key || !session || !account) {
     if (key !== undefined) used.delete(key);
+    // A session of a sandbox that ended (reset or expired) says so.
+    const sandboxEnded =
+      key !== undefined && limits.partners instanceof Partners ? limits.partners.endedSessionError(key) : undefined;
+    if (sandboxEnded) throw sandboxEnded;
     // Forget the logged-out sessions now and then, so the map stays as small as the store's.
     if (used.size > 2 * store.sessions.size + 1000) {
       for (const known of used.keys()) if (!store.sessions.has(known)) used.delete(known);

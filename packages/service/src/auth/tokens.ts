@@ -22,6 +22,7 @@ import {
 } from 'video-plugin/internal';
 import type { Partner } from '../config.js';
 import type { Store } from '../store/store.js';
+import { endedSandbox } from '../partners.js';
 
 /** Longest accepted token, in bytes: a token with every account field filled is well under 2 KB. */
 export const MAX_TOKEN_BYTES = 8192;
@@ -121,6 +122,8 @@ export async function verifyToken<S extends ClaimSchemas>(
   if (!('iss' in payload)) missingClaims(payload);
   const partner = typeof payload.iss === 'string' ? context.partners.get(payload.iss) : undefined;
   if (!partner) {
+    const ended = endedSandbox(context.partners, payload.iss);
+    if (ended) throw ended;
     fail(
       'token_unknown_issuer',
       `The token's issuer (iss) ${JSON.stringify(payload.iss)} is not a partner this service knows. Set iss to your partner ID.`,

@@ -16,6 +16,7 @@ import { login, logout } from './routes/sessions.js';
 import { listPartnerEvents } from './routes/partner-events.js';
 import { advanceClock, forceOutcome, releaseOutcomes } from './routes/test-controls.js';
 import { resendEvent, sendTestEvent } from './routes/webhook-kit.js';
+import { createSandbox, resetSandbox } from './routes/sandboxes.js';
 import { getTopic, listTopics, startTopicSearch } from './routes/topics.js';
 import { completeVideo, getStoryboard, getVideo, listVideos, renameVideo } from './routes/videos.js';
 
@@ -51,6 +52,8 @@ const ROUTES: [method: string, pattern: string, handler: Handler][] = [
   ['POST', '/api/test/clock/advance', advanceClock],
   ['POST', '/api/partner/events/:eventId/resend', resendEvent],
   ['POST', '/api/partner/webhooks/test', sendTestEvent],
+  ['POST', '/api/sandboxes', createSandbox],
+  ['DELETE', '/api/sandboxes/:partnerID', resetSandbox],
 ];
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

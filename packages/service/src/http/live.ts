@@ -132,8 +132,10 @@ export class Live {
       let session;
       try {
         session = sessionOf(this.store, first?.session, this.config);
-      } catch {
-        return ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated');
+      } catch (error) {
+        // The reason is the error's code: `sandbox_expired` for a sandbox's session once it ended.
+        const code = (error as { code?: string }).code;
+        return ws.close(CLOSE_NOT_AUTHENTICATED, code === 'sandbox_expired' ? code : 'not_authenticated');
       }
       const follow = this.streams.follow(
         {

@@ -37,6 +37,11 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   idempotency_key_reused: 422,
   payload_too_large: 413,
   rate_limited: 429,
+  sandbox_expired: 401,
+  sandboxes_disabled: 403,
+  sandbox_not_found: 404,
+  sandbox_limit_reached: 429,
+  sandbox_job_limit_reached: 429,
   service_unavailable: 503,
 };
 

@@ -51,6 +51,8 @@ export interface JobClock {
    * the signal's reason once `signal` aborts.
    */
   sleep(ms: number, partnerID: string, signal: AbortSignal, turn?: ClockTurn): Promise<void>;
+  /** Forgets a partner's time (a sandbox removed); the real clock keeps none. */
+  forget?(partnerID: string): void;
 }
 
 /** The machine's time. */

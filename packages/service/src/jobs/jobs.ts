@@ -8,7 +8,9 @@
  * Jobs wait with abortable timers, on the service's clock (real, or the step clock of clock.ts);
  * `close()` aborts them all and leaves their records where they were. `resume()` re-runs whatever a
  * previous run left unfinished, so nothing stays PROCESSING. A job started while a test's forced
- * outcome waits for it (test-controls.ts) takes that outcome as it starts.
+ * outcome waits for it (test-controls.ts) takes that outcome as it starts. Each partner's jobs also
+ * have a signal of their own: `stopPartner()` (a sandbox's reset) aborts them alone, and waits
+ * until none of them can write a file any more.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,10 +71,7 @@ export class Jobs {
   /** Each account's searches and renders waiting for their slot (waiting.ts). */
   readonly #waiting = new WaitingJobs();
   /** What every job works with (job.ts); each job's own timing and forced outcome are added to it. */
-  readonly #shared: Pick<
-    JobContext,
-    'store' | 'fetchTimeoutMs' | 'mediaDir' | 'egress' | 'searches' | 'signal' | 'renderFiles'
-  >;
+  readonly #shared: Pick<JobContext, 'store' | 'fetchTimeoutMs' | 'mediaDir' | 'egress' | 'searches'>;
   /** The time the timed steps follow. */
   readonly #clock: JobClock;
   /** The outcomes forced by tests (none without `--test-controls`). */
@@ -80,6 +79,11 @@ export class Jobs {
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
+  /** Each partner's jobs: their own abort signal, and those running. */
+  readonly #byPartner = new Map<
+    string,
+    { controller: AbortController; signal: AbortSignal; running: Set<Promise<void>> }
+  >();
 
   constructor(
     store: Store,
@@ -133,8 +137,6 @@ export class Jobs {
       mediaDir: this.#mediaDir,
       egress: this.#egress,
       searches: this.#searches,
-      signal: this.#closing.signal,
-      renderFiles: (owner, board, name, progress) => this.#renderFiles(owner, board, name, progress),
     };
   }
 
@@ -249,13 +251,13 @@ export class Jobs {
     };
     const change = { kind: 'video', record: video } as const;
     this.#store.update(change, { storyboard: edited });
-    this.#run(async () => {
+    this.#start(video, undefined, async (job) => {
       let preview: RenderDescription;
       try {
-        preview = describe(await this.#renderFiles(video, edited, renderName(video.id, 'preview')));
+        preview = describe(await job.renderFiles(video, edited, renderName(video.id, 'preview')));
       } catch (error) {
         const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
+        if (!failure || job.signal.aborted) throw error;
         console.error(
           `video-plugin-service: the preview of ${video.id} could not be rendered again: ${failure.message}`,
         );
@@ -280,6 +282,26 @@ export class Jobs {
         this.#start(video, undefined, (job) => this.#render(job, video));
       }
     }
+  }
+
+  /**
+   * Stops the partner's jobs (a sandbox's reset, after its records were removed, so they save
+   * nothing more) and resolves once every one has settled: none writes a file after this. What a
+   * test forced or a step clock kept for the partner is forgotten.
+   */
+  async stopPartner(partnerID: string): Promise<void> {
+    this.#controls?.forget(partnerID);
+    this.#clock.forget?.(partnerID);
+    const jobs = this.#byPartner.get(partnerID);
+    if (!jobs) return;
+    this.#byPartner.delete(partnerID);
+    jobs.controller.abort();
+    await Promise.all(jobs.running);
+  }
+
+  /** How many of the partner's jobs are running or waiting (a sandbox's `jobsPerSandbox`). */
+  runningFor(partnerID: string): number {
+    return this.#byPartner.get(partnerID)?.running.size ?? 0;
   }
 
   /** Stops every job where it is; their records are resumed by the next run's `resume()`. */
@@ -328,7 +350,12 @@ export class Jobs {
   ): void {
     const turn = new ClockTurn();
     let context: JobContext | undefined;
-    this.#run((started) => job((context ??= this.#contextOf(owner, kind, turn)), started), turn, waitingFor);
+    this.#run(
+      owner.partnerID,
+      (started) => job((context ??= this.#contextOf(owner, kind, turn)), started),
+      turn,
+      waitingFor,
+    );
   }
 
   /** The context of one job of `owner`'s: its clock, its `jobMs` and what a test forced on it. */
@@ -339,16 +366,19 @@ export class Jobs {
         ? undefined
         : this.#controls?.take(kind, owner, this.#store.accounts.get(owner.accountID)?.externalID);
     const outcome = forced?.outcome;
+    const { signal } = this.#jobsOf(partnerID);
     return {
       ...this.#shared,
+      signal,
+      renderFiles: (of, board, name, progress) => this.#renderFiles(of, board, name, signal, progress),
       jobMs: outcome && 'takeMs' in outcome ? outcome.takeMs : this.#jobMs,
       now: () => this.#clock.now(partnerID),
       forced,
       hold: (stage) =>
         outcome && 'stall' in outcome && outcome.stall === stage && this.#controls
-          ? this.#controls.stall(partnerID, this.#closing.signal, turn)
+          ? this.#controls.stall(partnerID, signal, turn)
           : Promise.resolve(),
-      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare, partnerID, turn),
+      waitTicking: (ms, onShare) => this.#waitTicking(ms, onShare, partnerID, signal, turn),
     };
   }
 
@@ -358,21 +388,24 @@ export class Jobs {
    * (a step clock's advance waits for that). A job of `waitingFor` counts as one of its waiting
    * jobs until it calls `started` (or settles).
    */
-  #run(job: (started: () => void) => Promise<void>, turn?: ClockTurn, waitingFor?: Owner): void {
+  #run(partnerID: string, job: (started: () => void) => Promise<void>, turn?: ClockTurn, waitingFor?: Owner): void {
     this.#store.afterCommit(() => {
+      // A partner whose records were removed (an ended sandbox) starts nothing.
+      if (this.#store.removed(partnerID)) return;
+      const jobs = this.#jobsOf(partnerID);
       this.#running++;
       const started = waitingFor ? this.#waiting.enter(waitingFor) : () => {};
       const running = job(started)
         .catch(async (error: unknown) => {
-          if (this.#closing.signal.aborted) return;
+          if (jobs.signal.aborted) return;
           if (isStorageError(error)) {
             // The data file refused the job's step (a full or read-only disk): the store put the
             // record back as the file has it, and the job goes on from there once it can be saved.
             console.error(
               `video-plugin-service: a background job could not save its step (${(error as Error).message}); it goes on from its last saved state in ${STORAGE_RETRY_AFTER_SECONDS} s.`,
             );
-            await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000).then(
-              () => this.#run(job, turn, waitingFor),
+            await this.#wait(STORAGE_RETRY_AFTER_SECONDS * 1000, jobs.signal).then(
+              () => this.#run(partnerID, job, turn, waitingFor),
               () => {},
             );
             return;
@@ -383,10 +416,25 @@ export class Jobs {
           started();
           this.#running--;
           this.#jobs.delete(running);
+          jobs.running.delete(running);
           turn?.paused();
         });
       this.#jobs.add(running);
+      jobs.running.add(running);
     });
+  }
+
+  /** The partner's jobs: their signal (aborted by {@link close} and by {@link stopPartner}), and those running. */
+  #jobsOf(partnerID: string): { controller: AbortController; signal: AbortSignal; running: Set<Promise<void>> } {
+    let jobs = this.#byPartner.get(partnerID);
+    if (!jobs) {
+      const controller = new AbortController();
+      const signal = AbortSignal.any([this.#closing.signal, controller.signal]);
+      setMaxListeners(0, signal);
+      jobs = { controller, signal, running: new Set() };
+      this.#byPartner.set(partnerID, jobs);
+    }
+    return jobs;
   }
 
   /**
@@ -398,6 +446,7 @@ export class Jobs {
     owner: Owner,
     board: Storyboard,
     name: string,
+    signal: AbortSignal,
     progress?: ProgressTracker,
   ): Promise<RenderedFiles> {
     if (this.#renders.wouldWait(owner)) progress?.stage('waiting_to_render');
@@ -406,7 +455,7 @@ export class Jobs {
       return await this.#renders.run(owner, () => {
         started();
         return renderVideo(board, videosDir(this.#mediaDir), name, {
-          signal: this.#closing.signal,
+          signal,
           progress,
           cache: this.#cache,
           encodes: this.#encodes,
@@ -418,8 +467,8 @@ export class Jobs {
     }
   }
 
-  #wait(ms: number): Promise<void> {
-    return sleep(Math.max(0, ms), undefined, { signal: this.#closing.signal });
+  #wait(ms: number, signal: AbortSignal): Promise<void> {
+    return sleep(Math.max(0, ms), undefined, { signal });
   }
 
   /**
@@ -427,11 +476,17 @@ export class Jobs {
    * waited every {@link PROGRESS_INTERVAL_MS}: the emulator's timed steps move the progress as real
    * work would. Each step is one wait of the clock (with the step clock, released by an advance).
    */
-  async #waitTicking(ms: number, onShare: (share: number) => void, partnerID: string, turn: ClockTurn): Promise<void> {
+  async #waitTicking(
+    ms: number,
+    onShare: (share: number) => void,
+    partnerID: string,
+    signal: AbortSignal,
+    turn: ClockTurn,
+  ): Promise<void> {
     const clock = this.#clock;
     const start = clock.now(partnerID);
     for (let left = ms; left > 0; left = start + ms - clock.now(partnerID)) {
-      await clock.sleep(Math.min(left, PROGRESS_INTERVAL_MS), partnerID, this.#closing.signal, turn);
+      await clock.sleep(Math.min(left, PROGRESS_INTERVAL_MS), partnerID, signal, turn);
       onShare((clock.now(partnerID) - start) / ms);
     }
   }
@@ -460,17 +515,17 @@ export class Jobs {
     if (video.media === 'mp4' && video.storyboard) {
       const board = video.storyboard;
       try {
-        const files = await this.#renderFiles(video, board, renderName(video.id, 'final'), progress);
+        const files = await job.renderFiles(video, board, renderName(video.id, 'final'), progress);
         made = describe(files);
         // The quality report: measured on the finished file (quality.ts).
-        quality = await measureQuality(files, board, this.#closing.signal).catch((error: unknown) => {
-          if (this.#closing.signal.aborted) throw error;
+        quality = await measureQuality(files, board, job.signal).catch((error: unknown) => {
+          if (job.signal.aborted) throw error;
           console.error(`video-plugin-service: the quality of ${video.id} could not be measured:`, error);
           return undefined;
         });
       } catch (error) {
         const failure = renderFailure(error);
-        if (!failure || this.#closing.signal.aborted) throw error;
+        if (!failure || job.signal.aborted) throw error;
         progress.fail();
         this.#store.advanceRenders(video, 'FAILED', progress.current, { error: failure });
         return;

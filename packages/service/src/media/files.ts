@@ -5,7 +5,7 @@
  * makes their URLs and http/static.ts serves them.
  */
 import { randomUUID } from 'node:crypto';
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { transcript } from './accessibility.js';
 import type { Storyboard } from './storyboard.js';
@@ -100,6 +100,33 @@ export async function keepTranscript(storyboard: Storyboard | undefined, file: s
   const partial = `${file}.${randomUUID()}.partial`;
   await writeFile(partial, transcript(storyboard));
   await rename(partial, file);
+}
+
+/**
+ * Removes every file of these videos (each render's, and a render's work folder or partial file
+ * left behind) and of these topics (their kept images): a sandbox's reset. Missing ones are fine.
+ */
+export async function removeMediaOf(
+  mediaDir: string,
+  videoIDs: readonly string[],
+  topicIDs: readonly string[],
+): Promise<void> {
+  if (mediaDir === '') return;
+  for (const topicId of topicIDs) await rm(topicDir(mediaDir, topicId), { recursive: true, force: true });
+  if (videoIDs.length === 0) return;
+  let names: string[];
+  try {
+    names = await readdir(videosDir(mediaDir));
+  } catch {
+    return; // no videos folder: no render was ever written
+  }
+  // `<id>-preview.mp4`, `<id>-final.txt.<uuid>.partial`, and render.ts's work folder `.<id>-final-…`.
+  const prefixes = videoIDs.flatMap((id) => [`${id}-`, `.${id}-`]);
+  for (const name of names) {
+    if (prefixes.some((prefix) => name.startsWith(prefix))) {
+      await rm(join(videosDir(mediaDir), name), { recursive: true, force: true });
+    }
+  }
 }
 
 /** Whether `path` is a file (false when it is missing). */

@@ -51,6 +51,19 @@ const SQL = {
   pruneEvents: `DELETE FROM events WHERE created_at < ?`,
 } as const;
 
+/** Every table with rows of a partner (each has a `partner_id` column). */
+const PARTNER_TABLES = [
+  'accounts',
+  'sessions',
+  'topics',
+  'generations',
+  'videos',
+  'used_jtis',
+  'webhook_outbox',
+  'idempotency_keys',
+  'events',
+] as const;
+
 /** How one row of each kind is read back by its key (to undo a change that was not saved). */
 const GET: Record<Kind, string> = {
   account: `SELECT record FROM accounts WHERE id = ?`,
@@ -282,6 +295,13 @@ export class Database {
       partnerID: row.partner_id,
       event: JSON.parse(row.event) as EventRecord['event'],
     }));
+  }
+
+  /** Removes every row of the partner (a sandbox's reset), in every table, in one transaction. */
+  removePartner(partnerID: string): void {
+    this.transaction(() => {
+      for (const table of PARTNER_TABLES) this.#db.prepare(`DELETE FROM ${table} WHERE partner_id = ?`).run(partnerID);
+    });
   }
 
   /** Closes the file: the WAL is checkpointed into it and removed, and the lock released. */

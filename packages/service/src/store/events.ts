@@ -50,6 +50,18 @@ export class EventLog {
     }
   }
 
+  /** Forgets every event of the partner (a sandbox's reset); how many. */
+  removePartner(partnerID: string): number {
+    const count = this.#byPartner.get(partnerID)?.length ?? 0;
+    this.#byPartner.delete(partnerID);
+    return count;
+  }
+
+  /** The partners with events in the log. */
+  partnerIDs(): string[] {
+    return [...this.#byPartner.keys()];
+  }
+
   /** Forgets the events made before `createdBefore` (ISO 8601); how many. */
   prune(createdBefore: string): number {
     let pruned = 0;

@@ -24,6 +24,7 @@ import {
   InvalidStateError,
   NotFoundError,
   AccountAlreadyExistsError,
+  NotAuthenticatedError,
 } from 'video-plugin/internal';
 import { Database, isSqliteError, type Kind } from './database.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
@@ -116,6 +117,8 @@ export class Store {
   readonly #dropped = new WeakSet<object>();
   #transaction: { touched: Touch[]; after: (() => void)[] } | undefined;
   #closed = false;
+  /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
+  readonly #removedPartners = new Set<string>();
 
   private constructor(db?: Database, lock?: Lock) {
     this.#db = db;
@@ -210,6 +213,7 @@ export class Store {
    * @throws {InvalidStateError} `invalid_state` when the store already holds a record with its key.
    */
   insert(change: Change): void {
+    this.#refuseRemoved(change.record.partnerID);
     const key = keyOf(change);
     if (this.#map(change.kind).has(key)) {
       throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
@@ -270,7 +274,7 @@ export class Store {
    */
   #save(ref: RecordRef, patch: object, stamp: boolean): void {
     const change = ref as Change;
-    if (this.#dropped.has(change.record)) return;
+    if (this.#dropped.has(change.record) || this.#removedPartners.has(change.record.partnerID)) return;
     const key = keyOf(change);
     const map = this.#map(change.kind);
     const record = (map.get(key) ?? change.record) as Change['record'];
@@ -298,6 +302,7 @@ export class Store {
 
   /** Adds an account; refuses an externalID the partner already uses. */
   addAccount(account: AccountRecord): void {
+    this.#refuseRemoved(account.partnerID);
     const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
     if (key !== undefined && this.#accountByExternalID.has(key)) {
       throw new AccountAlreadyExistsError(
@@ -311,6 +316,7 @@ export class Store {
 
   /** Replaces a stored account (same ID and externalID) by its new version. */
   saveAccount(account: AccountRecord): void {
+    this.#refuseRemoved(account.partnerID);
     const current = this.#accounts.get(account.id);
     if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
       throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
@@ -333,6 +339,7 @@ export class Store {
 
   /** Opens a session on an account; returns its token (only its hash is kept). */
   createSession(owner: Owner): string {
+    this.#refuseRemoved(owner.partnerID);
     const token = randomBytes(32).toString('base64url');
     const key = sessionKey(token);
     const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
@@ -353,6 +360,7 @@ export class Store {
    * used it. Token IDs whose time is over are forgotten on the way.
    */
   useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
+    this.#refuseRemoved(partnerID);
     for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
     const key = `${partnerID}\n${jti}`;
     if (this.#usedJtis.has(key)) return false;
@@ -378,6 +386,7 @@ export class Store {
     start: () => T,
     now = nowSeconds(),
   ): { result: T; replayed: boolean } {
+    this.#refuseRemoved(owner.partnerID);
     return this.transaction(() => {
       this.pruneIdempotencyKeys(now);
       const mapKey = `${owner.partnerID}\n${owner.accountID}\n${key}`;
@@ -434,6 +443,7 @@ export class Store {
 
   /** Saves a delivery before it is tried, or its new count of tries. */
   saveDelivery(delivery: DeliveryRecord): void {
+    this.#refuseRemoved(delivery.partnerID);
     this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
     this.#outbox.set(delivery.id, delivery);
   }
@@ -452,6 +462,7 @@ export class Store {
    * forgetting the events older than {@link EVENT_RETENTION_DAYS} days on the way.
    */
   appendEvent(partnerID: string, event: WebhookEvent): void {
+    this.#refuseRemoved(partnerID);
     const record = { seq: this.#events.nextSeq(), partnerID, event };
     const since = eventsSince();
     this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
@@ -476,6 +487,69 @@ export class Store {
   /** How many events the log keeps (for the tests). */
   get eventCount(): number {
     return this.#events.size;
+  }
+
+  // --- a partner's records, all at once (sandboxes) ---
+
+  /** The partner IDs that have records (accounts, sessions, jobs, deliveries, events…). */
+  partnerIDs(): Set<string> {
+    const ids = new Set<string>(this.#events.partnerIDs());
+    for (const map of [this.#accounts, this.#sessions, this.#topics, this.#generations, this.#videos, this.#outbox]) {
+      for (const record of map.values() as Iterable<{ partnerID: string }>) ids.add(record.partnerID);
+    }
+    for (const record of this.#idempotencyKeys.values()) ids.add(record.partnerID);
+    for (const key of this.#usedJtis.keys()) ids.add(key.slice(0, key.indexOf('\n')));
+    return ids;
+  }
+
+  /**
+   * Removes every record of the partner (a sandbox's reset or expiry): its accounts, sessions,
+   * topics, generations, videos, used token IDs, idempotency keys, outbox and event log, in one
+   * transaction of the data file. From then on nothing of the partner's is written: a job still
+   * holding one of its records saves nothing, and a new record is refused. Returns the session keys
+   * (to end their streams) and the videos' and topics' IDs (to remove their files, media/files.ts).
+   *
+   * @throws {DataFileError} when the data file refuses the removal (then nothing is removed).
+   */
+  removePartner(partnerID: string): { sessionKeys: string[]; videoIDs: string[]; topicIDs: string[] } {
+    if (this.#transaction) throw new InvalidStateError('removePartner: not within a transaction.');
+    const db = this.#db;
+    if (db && !this.#closed) {
+      try {
+        db.removePartner(partnerID);
+      } catch (error) {
+        throw isSqliteError(error) ? storageError(db.file, error) : error;
+      }
+    }
+    this.#removedPartners.add(partnerID);
+    const take = <V extends { partnerID: string }>(map: Map<string, V>): string[] => {
+      const keys: string[] = [];
+      for (const [key, record] of map) {
+        if (record.partnerID !== partnerID) continue;
+        map.delete(key);
+        this.#dropped.add(record);
+        keys.push(key);
+      }
+      return keys;
+    };
+    take(this.#accounts);
+    for (const key of [...this.#accountByExternalID.keys()]) {
+      if (key.startsWith(`${partnerID}\n`)) this.#accountByExternalID.delete(key);
+    }
+    const sessionKeys = take(this.#sessions);
+    const topicIDs = take(this.#topics);
+    take(this.#generations);
+    const videoIDs = take(this.#videos);
+    take(this.#outbox);
+    take(this.#idempotencyKeys);
+    for (const key of [...this.#usedJtis.keys()]) if (key.startsWith(`${partnerID}\n`)) this.#usedJtis.delete(key);
+    this.#events.removePartner(partnerID);
+    return { sessionKeys, videoIDs, topicIDs };
+  }
+
+  /** Whether the partner's records were removed ({@link removePartner}): nothing of theirs is written. */
+  removed(partnerID: string): boolean {
+    return this.#removedPartners.has(partnerID);
   }
 
   // --- owned records: another partner's or account's record is reported as missing ---
@@ -590,6 +664,16 @@ export class Store {
         map.set(key, stored as object);
       }
     }
+  }
+
+  /** Refuses a new record of a partner whose records were removed (a request that raced its sandbox's end). */
+  #refuseRemoved(partnerID: string): void {
+    if (!this.#removedPartners.has(partnerID)) return;
+    throw new NotAuthenticatedError(
+      'sandbox_expired',
+      `The sandbox "${partnerID}" has ended: its records are removed and nothing more of it is kept. Create a new sandbox.`,
+      { partnerID },
+    );
   }
 
   #setAccount(account: AccountRecord): void {

@@ -82,6 +82,8 @@ export class Webhooks {
   readonly #store: Store;
   readonly #baseURL: () => string;
   readonly #closing = new AbortController();
+  /** Per partner: aborted when it ends (a sandbox's reset), stopping its tries and waits alone. */
+  readonly #partnerSignals = new Map<string, { controller: AbortController; signal: AbortSignal }>();
   readonly #pending = new Set<Promise<void>>();
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
@@ -191,6 +193,27 @@ export class Webhooks {
     await Promise.allSettled([...this.#pending]);
   }
 
+  /**
+   * Stops the partner's deliveries (a sandbox that ended: its outbox is already removed): the try
+   * in flight and the waits between tries end, unrecorded, and {@link settled} no longer waits for them.
+   */
+  stopPartner(partnerID: string): void {
+    this.#partnerSignals.get(partnerID)?.controller.abort();
+    this.#partnerSignals.delete(partnerID);
+  }
+
+  /** The signal of the partner's deliveries: aborted at close and by {@link stopPartner}. */
+  #signalOf(partnerID: string): AbortSignal {
+    let entry = this.#partnerSignals.get(partnerID);
+    if (!entry) {
+      const controller = new AbortController();
+      const signal = AbortSignal.any([this.#closing.signal, controller.signal]);
+      setMaxListeners(0, signal);
+      this.#partnerSignals.set(partnerID, (entry = { controller, signal }));
+    }
+    return entry.signal;
+  }
+
   /** Whose video it is: the account, and the partner's own ID for it when there is one. */
   #owner(video: VideoRecord): { accountID: string; externalID?: string } {
     const externalID = this.#store.findAccount(video.partnerID, video.accountID)?.externalID;
@@ -241,11 +264,14 @@ export class Webhooks {
 
   async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
     const { event, url } = delivery;
+    const signal = this.#signalOf(partner.id);
     // After a restart, the count and the clock go on from the tries made before it.
     for (let attempt = delivery.attempts + 1; ; attempt++) {
       const startedAt = nowISO();
       const started = performance.now();
-      const result = await this.#post(partner, event, url);
+      const result = await this.#post(partner, event, url, signal);
+      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded.
+      if (this.#config.partners.get(partner.id) !== partner) return;
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
       // The retry clock starts when the delivery was queued: for an event's first delivery, when it
@@ -275,8 +301,9 @@ export class Webhooks {
       else if (outcome === 'retrying') this.#store.saveDelivery({ ...delivery, attempts: attempt });
       if (outcome !== 'retrying' || wait === undefined) return log(record);
       try {
-        await sleep(wait, undefined, { signal: this.#closing.signal });
+        await sleep(wait, undefined, { signal });
       } catch {
+        if (this.#config.partners.get(partner.id) !== partner) return;
         record.outcome = 'abandoned';
         return log(record);
       }
@@ -284,7 +311,12 @@ export class Webhooks {
   }
 
   /** One attempt: the receiver's status, or why there is none. Never throws. */
-  async #post(partner: Partner, event: WebhookEvent, url: string): Promise<{ status?: number; error?: string }> {
+  async #post(
+    partner: Partner,
+    event: WebhookEvent,
+    url: string,
+    signal: AbortSignal,
+  ): Promise<{ status?: number; error?: string }> {
     const timeoutMs = this.#config.webhookTimeoutMs;
     try {
       // Signed with the partner's newest webhook secret, anew on every try (video-plugin/internal).
@@ -299,7 +331,7 @@ export class Webhooks {
           method: 'POST',
           headers,
           body,
-          signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
         },
         this.#egress,
       );

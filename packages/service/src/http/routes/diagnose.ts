@@ -16,7 +16,7 @@ export const originRefusal = (origin: string, partnerID: string): string =>
 
 export const health: Handler = ({ ctx }) => ({
   status: 200,
-  body: { status: 'ok', partners: [...ctx.config.partners.keys()], jobMs: ctx.config.jobMs },
+  body: { status: 'ok', partners: ctx.config.partners.configured().map(({ id }) => id), jobMs: ctx.config.jobMs },
 });
 
 export const originCheck: Handler = (request) => {

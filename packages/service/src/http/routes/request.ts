@@ -19,6 +19,7 @@ import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
 import { admitWaiting, type Budgets } from '../limits.js';
+import type { Sandboxes } from '../../sandboxes.js';
 import type { LimitedCall } from '../../limit-values.js';
 import type { StepClock } from '../../jobs/clock.js';
 import type { TestControls } from '../../jobs/test-controls.js';
@@ -41,6 +42,8 @@ export interface ApiContext {
   controls: TestControls;
   /** The step clock, with `--clock manual` (jobs/clock.ts). */
   stepClock: StepClock | undefined;
+  /** The sandboxes: made and reset by the operator, and their jobs' limit. */
+  sandboxes: Sandboxes;
 }
 
 interface Request {
@@ -119,20 +122,33 @@ export function authenticate({ req, ctx }: Request): { owner: Owner; account: Ac
  */
 export function spend(request: Request, call: LimitedCall, who: { owner?: Owner; partnerID?: string } = {}): void {
   const { owner, partnerID } = who;
-  const { config, jobs } = request.ctx;
+  const { config, jobs, sandboxes } = request.ctx;
   if (owner) admitWaiting(jobs.waitingJobs(owner), config.maxWaitingJobs, config.fetchTimeoutMs);
+  const partner = owner?.partnerID ?? partnerID;
+  const sandbox = partner !== undefined && config.partners.get(partner)?.sandbox !== undefined;
+  // A call that starts a job counts against its sandbox's jobs at once (sandboxes.ts).
+  if (sandbox && JOB_CALLS.has(call)) sandboxes.admitJob(partner);
+  const ip = request.req.socket.remoteAddress ?? 'unknown';
   request.ctx.budgets.spend(call, {
-    ip: request.req.socket.remoteAddress ?? 'unknown',
+    // A sandbox's callers share their machine with the other sandboxes (a CI's parallel workers):
+    // its per-IP budgets are its own, so that one worker's calls never starve another's.
+    ip: sandbox ? `${partner} ${ip}` : ip,
     ...(owner ? { account: `${owner.partnerID}/${owner.accountID}` } : {}),
     ...(partnerID !== undefined ? { partner: partnerID } : {}),
   });
 }
 
+/** The calls that start a job (a topic search, a generation, a render). */
+const JOB_CALLS: ReadonlySet<LimitedCall> = new Set(['topicSearches', 'generations', 'renders']);
+
 export function partnerOf({ params, ctx }: Request): Partner {
   const partner = ctx.config.partners.get(params.partnerID ?? '');
   if (!partner) {
-    // A local service names its own partners to the developer who started it (docs/diagnose.md).
-    const partners = [...ctx.config.partners.keys()];
+    const ended = ctx.config.partners.endedError(params.partnerID);
+    if (ended) throw ended;
+    // A local service names its own partners to the developer who started it (docs/diagnose.md);
+    // never its sandboxes, which are each one test's own.
+    const partners = ctx.config.partners.configured().map(({ id }) => id);
     throw new NotFoundError(
       'partner_not_found',
       `The service knows no partner "${params.partnerID}" (it knows ${partners.map((id) => `"${id}"`).join(', ')}). Check the partner ID given to the Plugin (partner-id on <video-plugin>) and the iss of your tokens.`,

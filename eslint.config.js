@@ -42,4 +42,30 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  {
+    // The partner example suite shows how a partner's tests wait: on an event, a status or the step
+    // clock (docs/testing-your-integration.md), never on time.
+    files: ['examples/partner-e2e/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'waitForTimeout', message: 'Wait for a state (expect, waitForStatus), not for time.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Wait for a state (expect, waitForStatus) or advance the step clock.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='setTimeout']:not([callee.object.name='test'])",
+          message: 'Wait for a state (expect, waitForStatus) or advance the step clock.',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/timers/]',
+          message: 'Wait for a state (expect, waitForStatus) or advance the step clock, not on node:timers.',
+        },
+      ],
+    },
+  },
 );

@@ -15,6 +15,12 @@ const SERVICE_PORT = 8311;
 // A second service with real media (MP4, poster, captions, transcript) for the snapshot test.
 const REAL_MEDIA_SERVICE_PORT = 8312;
 export const REAL_MEDIA_SERVICE_URL = `http://127.0.0.1:${REAL_MEDIA_SERVICE_PORT}`;
+// A shared service for tests/sandbox.spec.ts: a sandbox per test (video-plugin/testing), forced
+// outcomes and a step clock per sandbox. In your CI: one such service for the whole run.
+const SANDBOX_SERVICE_PORT = 8313;
+export const SANDBOX_SERVICE_URL = `http://127.0.0.1:${SANDBOX_SERVICE_PORT}`;
+// In your CI: a secret of its own (openssl rand -base64 32), given to the service and the tests.
+export const OPERATOR_KEY = process.env.VIDEO_PLUGIN_OPERATOR_KEY ?? 'example-operator-key-0123456789abcdef0123';
 // In your repo: the partner ID and secret of your staging account (from your CI's secrets), or any
 // pair when you run the local service.
 const partner = { id: 'example-partner', secret: 'example-partner-secret-0123456789abcdef' };
@@ -50,6 +56,14 @@ export default defineConfig({
       // Real media, for tests/snapshot.spec.ts: the same service without `--media placeholder`.
       command: `node ../../packages/service/bin/video-plugin-service.js --port ${REAL_MEDIA_SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
       url: `${REAL_MEDIA_SERVICE_URL}/api/health`,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    },
+    {
+      // Sandboxes, test controls and the step clock, for tests/sandbox.spec.ts.
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SANDBOX_SERVICE_PORT} --sandboxes --test-controls --clock manual --job-ms 2000 --media placeholder`,
+      url: `${SANDBOX_SERVICE_URL}/api/health`,
+      env: { VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY },
       reuseExistingServer: false,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },

@@ -191,6 +191,22 @@ export class TestSandbox implements SandboxCredentials {
     return answer as { released: number; waiting: number };
   }
 
+  /**
+   * Advances the sandbox's step clock `stepMs` at a time until `until` settles (a
+   * {@link waitForStatus}, say), and settles as it does: "generate, then complete" with no sleep.
+   * Gives up with a `StatusWaitError` after `maxSteps` advances that left `until` pending.
+   */
+  async advanceUntil<T>(until: Promise<T>, { stepMs = 1000, maxSteps = 1000 } = {}): Promise<T> {
+    let settled = false;
+    const result = until.finally(() => (settled = true));
+    result.catch(() => {}); // handled by the caller's await below
+    for (let step = 0; step < maxSteps && !settled; step++) await this.advanceClock(stepMs);
+    if (!settled) {
+      throw new StatusWaitError(`advanceUntil: still waiting after ${maxSteps} steps of ${stepMs} ms.`, undefined);
+    }
+    return result;
+  }
+
   /** Every event of the sandbox's event log so far, oldest first (what its webhooks carried). */
   async events(): Promise<WebhookEvent[]> {
     const events: WebhookEvent[] = [];

@@ -42,15 +42,17 @@ describe('package exports', () => {
       const server = await import('video-plugin/server');
       const react = await import('video-plugin/element/react');
       const diagnose = await import('video-plugin/diagnose');
+      const testing = await import('video-plugin/testing');
       const { default: manifest } = await import('video-plugin/package.json', { with: { type: 'json' } });
       console.log(JSON.stringify({
-        resolved: ['video-plugin', 'video-plugin/element', 'video-plugin/server', 'video-plugin/element/react', 'video-plugin/diagnose']
+        resolved: ['video-plugin', 'video-plugin/element', 'video-plugin/server', 'video-plugin/element/react', 'video-plugin/diagnose', 'video-plugin/testing']
           .map((name) => import.meta.resolve(name).replace(${JSON.stringify(pathToFileURL(root).href)}, '')),
         main: Object.keys(main),
         element: Object.keys(element),
         server: Object.keys(server),
         react: Object.keys(react),
         diagnose: Object.keys(diagnose),
+        testing: Object.keys(testing),
         version: main.Plugin.version,
         packageVersion: manifest.version,
       }));
@@ -61,6 +63,7 @@ describe('package exports', () => {
       'dist/server/index.js',
       'dist/element/react.js',
       'dist/diagnose/index.js',
+      'dist/testing/index.js',
     ]);
     for (const name of [
       'Plugin',
@@ -100,6 +103,15 @@ describe('package exports', () => {
       'diagnose',
       'formatDiagnosis',
       'printDiagnosis',
+    ]);
+    assert.deepEqual([...result.testing!].sort(), [
+      'EventsError',
+      'StatusWaitError',
+      'TestSandbox',
+      'TestUser',
+      'createSandbox',
+      'sandboxFixtures',
+      'waitForStatus',
     ]);
     assert.equal(result.version, pkg.version);
     assert.equal(result.packageVersion, pkg.version);

@@ -108,12 +108,18 @@ function shape(result: ApiResult, ids: typeof missing) {
   return { status: result.status, body: JSON.parse(text) };
 }
 
+/**
+ * ID-taking routes of a partner's back end (no session: an events token), whose isolation between
+ * partners is tested where they are: webhook-kit.test.ts ("another partner's event answers 404").
+ */
+const BACK_END_ROUTES = new Set(['POST /api/partner/events/:id/resend']);
+
 test('the route table of docs/service.md has no ID-taking route left out here', () => {
   const documented = [
     ...readFileSync('docs/service.md', 'utf8').matchAll(/^\| `(GET|POST|PATCH|DELETE) (\/api\/[^` ]+)`/gm),
   ]
     .map(([, method, path]) => `${method} ${path}`)
-    .filter((route) => route.includes('/:') && !route.includes(':partnerID'));
+    .filter((route) => route.includes('/:') && !route.includes(':partnerID') && !BACK_END_ROUTES.has(route));
   const covered = new Set(ROUTE_CALLS.map(([route]) => route));
   assert.ok(documented.length >= 5, 'the route table was not found');
   for (const route of documented) assert.ok(covered.has(route), `${route} is not tested for isolation`);

@@ -75,10 +75,7 @@ test('a topic search runs on the sandbox’s clock: PENDING until the test moves
   expect(last.status).toBe('COMPLETE');
 });
 
-test('a search that cannot reach the site reaches the page as FAILED source_unreachable', async ({
-  page,
-  sandbox,
-}) => {
+test('a search that cannot reach the site reaches the page as FAILED source_unreachable', async ({ page, sandbox }) => {
   await signUp(page);
   await sandbox.forceOutcome({ job: 'topicSearch', outcome: { fail: 'source_unreachable' } });
   const { ended } = await searchInPage(page);

@@ -56,7 +56,8 @@ function importedPackages(dir: string, include: (file: string) => boolean): Set<
   for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
     (name) => name.endsWith('.js') && include(name),
   )) {
-    const code = readFileSync(join(dir, file), 'utf8');
+    // JSDoc examples (`@example` blocks) import what a partner's code imports; the file does not.
+    const code = readFileSync(join(dir, file), 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
     for (const [, specifier] of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
       specifiers.add(specifier!);
     }

@@ -1,6 +1,6 @@
 /**
- * Background jobs: topic searches (topic-search.ts), video generations (generation.ts) and renders
- * (here, with the render queue). Each moves its record through PENDING → PROCESSING → COMPLETE (or
+ * Background jobs: topic searches (topic-search.ts), video generations (generation.ts) and final
+ * renders (render-job.ts); the render queue is here. Each moves its record through PENDING → PROCESSING → COMPLETE (or
  * FAILED) over about `jobMs`, saving every step through the store's transitions (the store checks
  * the order, writes and publishes), with the job's progress (stage, fraction, time left; see
  * progress.ts) on the record. This file starts, resumes and stops them.
@@ -23,7 +23,6 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
 import { renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
-import { measureQuality } from '../media/quality.js';
 import { RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
 import { editedSources, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress } from './progress.js';
@@ -38,13 +37,13 @@ import {
 } from '../store/store.js';
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
-import type { RenderQuality } from 'video-plugin/internal';
 import { DEFAULT_SEARCH_SLOTS } from '../limit-values.js';
 import { Slots } from './slots.js';
 import { WaitingJobs } from './waiting.js';
 import { generate, type GenerationParams } from './generation.js';
-import { describe, renderFailure, renderKind, track, type JobContext, type RenderDescription } from './job.js';
+import { describe, renderFailure, renderKind, type JobContext, type RenderDescription } from './job.js';
 import { searchTopic } from './topic-search.js';
+import { renderFinal } from './render-job.js';
 
 /** Runs the service's background jobs. */
 export class Jobs {
@@ -212,7 +211,7 @@ export class Jobs {
       },
     );
     this.#webhooks?.videoCompleted(video);
-    this.#start(video, 'render', (job) => this.#render(job, video));
+    this.#start(video, 'render', (job) => renderFinal(job, video, this.#webhooks));
   }
 
   /**
@@ -279,7 +278,7 @@ export class Jobs {
     }
     for (const video of this.#store.videos.values()) {
       if (video.renders.some((render) => render.status === 'PENDING' || render.status === 'PROCESSING')) {
-        this.#start(video, undefined, (job) => this.#render(job, video));
+        this.#start(video, undefined, (job) => renderFinal(job, video, this.#webhooks));
       }
     }
   }
@@ -489,60 +488,5 @@ export class Jobs {
       await clock.sleep(Math.min(left, PROGRESS_INTERVAL_MS), partnerID, signal, turn);
       onShare((clock.now(partnerID) - start) / ms);
     }
-  }
-
-  async #render(job: JobContext, video: Readonly<VideoRecord>): Promise<void> {
-    // The progress is the first render's (a video has one), given to every render at the end.
-    const change = { kind: 'video', record: video } as const;
-    const progress = track(video.renders[0]?.progress, renderKind(video), (current) =>
-      this.#store.progressed(change, {
-        renders: video.renders.map((render, index) => (index === 0 ? { ...render, progress: current } : render)),
-      }),
-    );
-    await job.hold('queued');
-    const forced = job.forced?.failure;
-    if (forced) {
-      // A failure forced by a test (test-controls.ts): the render's time, then FAILED with its
-      // code, as a render that failed at the encode; nothing is rendered.
-      progress.stage('rendering');
-      await job.waitTicking(job.jobMs, (share) => progress.within(share));
-      progress.fail();
-      this.#store.advanceRenders(video, 'FAILED', progress.current, { error: forced });
-      return;
-    }
-    let quality: RenderQuality | undefined;
-    let made: RenderDescription | undefined;
-    if (video.media === 'mp4' && video.storyboard) {
-      const board = video.storyboard;
-      try {
-        const files = await job.renderFiles(video, board, renderName(video.id, 'final'), progress);
-        made = describe(files);
-        // The quality report: measured on the finished file (quality.ts).
-        quality = await measureQuality(files, board, job.signal).catch((error: unknown) => {
-          if (job.signal.aborted) throw error;
-          console.error(`video-plugin-service: the quality of ${video.id} could not be measured:`, error);
-          return undefined;
-        });
-      } catch (error) {
-        const failure = renderFailure(error);
-        if (!failure || job.signal.aborted) throw error;
-        progress.fail();
-        this.#store.advanceRenders(video, 'FAILED', progress.current, { error: failure });
-        return;
-      }
-    } else {
-      progress.stage('rendering');
-      await job.hold('rendering');
-      await job.waitTicking(job.jobMs, (share) => progress.within(share));
-      progress.stage('finishing');
-    }
-    await job.hold('finishing');
-    progress.complete();
-    this.#store.advanceRenders(video, 'COMPLETE', progress.current, {
-      renderedAt: nowISO(),
-      ...(quality ? { quality } : {}),
-      ...made,
-    });
-    this.#webhooks?.videoRendered(video);
   }
 }

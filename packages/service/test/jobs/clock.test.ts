@@ -5,8 +5,6 @@
 // records once, right after an advance.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SignJWT } from 'jose';
-import { EVENTS_TOKEN_KIND, KIND_CLAIM, SERVICE_DOMAIN } from '../../../../src/server/claims.js';
 import { LIMIT_NAMES } from '../../src/limit-values.js';
 import { stallStages, TEST_JOBS, type TestJob } from '../../src/jobs/test-controls.js';
 import type { ServiceOptions } from '../../src/server.js';
@@ -18,6 +16,7 @@ import {
   SECRET,
   WEBHOOK_SECRET,
   api,
+  backEnd,
   createAccount,
   serve,
   startTestService,
@@ -45,20 +44,6 @@ const service = await startTestService({
     { id: OTHER, secret: OTHER_SECRET, webhookSecrets: [OTHER_WEBHOOK_SECRET] },
   ],
 });
-
-async function backEnd(partnerID = PARTNER, secret = WEBHOOK_SECRET): Promise<Record<string, string>> {
-  const iat = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({
-    iss: partnerID,
-    aud: SERVICE_DOMAIN,
-    iat,
-    exp: iat + 60,
-    [KIND_CLAIM]: EVENTS_TOKEN_KIND,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(secret));
-  return { authorization: `Bearer ${token}` };
-}
 
 /** An account of `partnerID`'s and the calls a test makes with it, each read once. */
 async function user(partnerID = PARTNER, secret = SECRET) {

@@ -6,8 +6,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { SignJWT } from 'jose';
-import { EVENTS_TOKEN_KIND, KIND_CLAIM, SERVICE_DOMAIN } from '../../../../src/server/claims.js';
 import { parseCommandLine, UsageError, USAGE } from '../../src/command-line.js';
 import { LIMIT_NAMES } from '../../src/limit-values.js';
 import { FAILURE_CODES, stallStages, TEST_JOBS } from '../../src/jobs/test-controls.js';
@@ -18,6 +16,7 @@ import {
   SECRET,
   WEBHOOK_SECRET,
   api,
+  backEnd,
   createAccount,
   serve,
   startTestService,
@@ -40,21 +39,6 @@ function controlled(options: ServiceOptions = {}): Promise<RunningService> {
     partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET] }],
     ...options,
   });
-}
-
-/** The partner back end's key to the test channel: an events token signed with its webhook secret. */
-async function backEnd(partnerID = PARTNER, secret = WEBHOOK_SECRET): Promise<Record<string, string>> {
-  const iat = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({
-    iss: partnerID,
-    aud: SERVICE_DOMAIN,
-    iat,
-    exp: iat + 60,
-    [KIND_CLAIM]: EVENTS_TOKEN_KIND,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(secret));
-  return { authorization: `Bearer ${token}` };
 }
 
 async function force(service: RunningService, body: unknown) {

@@ -4,6 +4,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import { createAccountToken, loginAccountToken } from '../../../../src/server/index.js';
+import { sign as signEventsToken } from '../../../../src/server/events.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/server.js';
 
 export const PARTNER = 'test-partner';
@@ -17,6 +18,14 @@ export const TWO_PARTNERS = [
   { id: PARTNER, secret: SECRET },
   { id: OTHER, secret: OTHER_SECRET },
 ];
+
+/**
+ * The headers of a call from a partner's back end (the event log, the webhook kit, the test
+ * controls): an events token signed with its webhook secret, as `video-plugin/server` signs it.
+ */
+export async function backEnd(partnerID = PARTNER, secret = WEBHOOK_SECRET): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await signEventsToken(partnerID, new TextEncoder().encode(secret))}` };
+}
 
 /** Starts a service for this test file (closed after it) with one test partner and quick jobs. */
 export async function startTestService(options: ServiceOptions = {}): Promise<RunningService> {

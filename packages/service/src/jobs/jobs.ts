@@ -451,16 +451,20 @@ export class Jobs {
     if (this.#renders.wouldWait(owner)) progress?.stage('waiting_to_render');
     const started = this.#waiting.enter(owner);
     try {
-      return await this.#renders.run(owner, () => {
-        started();
-        return renderVideo(board, videosDir(this.#mediaDir), name, {
-          signal,
-          progress,
-          cache: this.#cache,
-          encodes: this.#encodes,
-          stallMs: this.#stallMs,
-        });
-      });
+      return await this.#renders.run(
+        owner,
+        () => {
+          started();
+          return renderVideo(board, videosDir(this.#mediaDir), name, {
+            signal,
+            progress,
+            cache: this.#cache,
+            encodes: this.#encodes,
+            stallMs: this.#stallMs,
+          });
+        },
+        signal,
+      );
     } finally {
       started();
     }

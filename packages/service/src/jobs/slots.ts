@@ -51,11 +51,29 @@ export class Slots {
     this.#total = limits.total;
   }
 
-  /** Runs `task` once a slot is free and it is `owner`'s turn, and frees the slot when it settles. */
-  async run<T>(owner: Owner, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once a slot is free and it is `owner`'s turn, and frees the slot when it settles.
+   * A task still waiting when `signal` aborts (its partner's sandbox reset, the service closing)
+   * leaves the line at once and rejects with the signal's reason.
+   */
+  async run<T>(owner: Owner, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
     const [partner, account] = this.#lines(owner);
-    await new Promise<void>((resolve) => {
-      account.waiting.push(resolve);
+    await new Promise<void>((resolve, reject) => {
+      const start = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const at = account.waiting.indexOf(start);
+        if (at < 0) return;
+        account.waiting.splice(at, 1);
+        this.#waiting--;
+        this.#forget(owner, partner, account);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      account.waiting.push(start);
       this.#waiting++;
       this.#serve();
     });

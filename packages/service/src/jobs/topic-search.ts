@@ -53,14 +53,18 @@ export async function searchTopic(
       await job.hold('reading_page');
       if (forced.failure) throw new SourceError(forced.failure.code as SourceErrorCode, forced.failure.message);
     }
-    page = await job.searches.run(topic, () => {
-      reading();
-      return fetchSourcePage(topic.sourceURL, {
-        timeoutMs: job.fetchTimeoutMs,
-        signal: job.signal,
-        egress: job.egress,
-      });
-    });
+    page = await job.searches.run(
+      topic,
+      () => {
+        reading();
+        return fetchSourcePage(topic.sourceURL, {
+          timeoutMs: job.fetchTimeoutMs,
+          signal: job.signal,
+          egress: job.egress,
+        });
+      },
+      job.signal,
+    );
   } catch (error) {
     if (!(error instanceof SourceError)) throw error;
     progress.fail();
@@ -91,12 +95,15 @@ export async function searchTopic(
     // both media modes when it has a media folder; an image that cannot be used is left out of
     // the video and the studio's pictures, not of the topic's `images`.
     if (job.mediaDir !== '') {
-      const kept = await job.searches.run(topic, () =>
-        downloadImage(image, topicDir(job.mediaDir, topic.id), index, {
-          timeoutMs: job.fetchTimeoutMs,
-          signal: job.signal,
-          egress: job.egress,
-        }),
+      const kept = await job.searches.run(
+        topic,
+        () =>
+          downloadImage(image, topicDir(job.mediaDir, topic.id), index, {
+            timeoutMs: job.fetchTimeoutMs,
+            signal: job.signal,
+            egress: job.egress,
+          }),
+        job.signal,
       );
       if ('file' in kept) files.push(kept.file);
     }

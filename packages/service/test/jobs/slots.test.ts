@@ -149,6 +149,46 @@ describe('Slots: limits', () => {
   });
 });
 
+describe('Slots: a waiting task whose signal aborts', () => {
+  test('leaves the line at once with the reason, takes no slot, and the others are served as before', async () => {
+    const slots = new Slots({ perAccount: 1, total: 1 });
+    const tasks = new HeldTasks(slots);
+    const first = tasks.add('p', 'a');
+    await settle();
+    const reset = new AbortController();
+    let ran = false;
+    const waiting = slots.run(
+      { partnerID: 'sandbox_x', accountID: 'b' },
+      async () => {
+        ran = true;
+      },
+      reset.signal,
+    );
+    const after = tasks.add('q', 'c');
+    await settle();
+    assert.deepEqual(slots.counts, { running: 1, waiting: 2 });
+    reset.abort(new Error('the sandbox was reset'));
+    await assert.rejects(waiting, { message: 'the sandbox was reset' });
+    assert.deepEqual(slots.counts, { running: 1, waiting: 1 });
+    await tasks.end(0);
+    assert.deepEqual(tasks.started, ['p/a', 'q/c']);
+    assert.equal(ran, false);
+    await tasks.drain();
+    await Promise.all([first, after]);
+    assert.deepEqual(slots.counts, { running: 0, waiting: 0 });
+  });
+
+  test('an already aborted signal is refused before the task queues', async () => {
+    const slots = new Slots({ perAccount: 1, total: 1 });
+    const gone = AbortSignal.abort(new Error('closed'));
+    await assert.rejects(
+      slots.run({ partnerID: 'p', accountID: 'a' }, async () => {}, gone),
+      { message: 'closed' },
+    );
+    assert.deepEqual(slots.counts, { running: 0, waiting: 0 });
+  });
+});
+
 describe('WaitingJobs', () => {
   test('counts each account’s waiting jobs; leaving twice counts once', () => {
     const waiting = new WaitingJobs();

@@ -341,15 +341,17 @@ describe('wire: reloads and moves', () => {
     expect(values).to.have.length(1);
   });
 
-  it('fails queued calls when the frame navigates to a page that does not speak the protocol', async () => {
-    // Long enough for the first load in every engine (Firefox takes over 300 ms), short enough to
-    // fail the queued call well before its own limit.
-    const { connection, disconnected } = connect({ connectTimeout: 2000 });
+  it('fails queued calls when the frame navigates to a page that does not speak the protocol', async function () {
+    this.timeout(20_000); // the first load and the reconnect's limit below, on a busy machine
+    // Long enough for the first load in every engine (Firefox takes over 300 ms, and over 2 s on a
+    // busy CI machine with Firefox 153), short enough to fail the queued call well before its own
+    // limit: the ConnectionError of the reconnect, not the call's TimeoutError.
+    const { connection, disconnected } = connect({ connectTimeout: 5000 });
     await connection.whenConnected();
     const gone = disconnected();
     await connection.call('navigateAway');
     await gone;
-    const error = await rejection(connection.call('echo', 1, { timeout: 6000 }));
+    const error = await rejection(connection.call('echo', 1, { timeout: 15_000 }));
     expect(error).to.be.instanceOf(ConnectionError);
   });
 

@@ -7,6 +7,8 @@
 //
 //   node bench/sandboxes.mjs                         16 workers, 4 repeats of each test, 3 runs
 //   node bench/sandboxes.mjs --workers 4 --runs 1    a smoke run
+//   node bench/sandboxes.mjs --service-per-worker    the same suite, each worker with a service
+//                                                    of its own (the way sandboxes replace), to compare
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -18,7 +20,9 @@ const argument = (name, fallback) =>
 const WORKERS = argument('--workers', 16);
 const REPEAT = argument('--repeat-each', 4);
 const RUNS = argument('--runs', 3);
+const PER_WORKER = process.argv.includes('--service-per-worker');
 const root = fileURLToPath(new URL('..', import.meta.url));
+const resultFile = PER_WORKER ? 'sandboxes-per-worker.json' : 'sandboxes.json';
 
 const runs = [];
 for (let run = 1; run <= RUNS; run++) {
@@ -38,7 +42,12 @@ for (let run = 1; run <= RUNS; run++) {
       '--reporter',
       'line',
     ],
-    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, VIDEO_PLUGIN_SERVICE_PER_WORKER: PER_WORKER ? '1' : '0' },
+    },
   );
   const seconds = (performance.now() - started) / 1000;
   const output = `${result.stdout}${result.stderr}`;
@@ -53,7 +62,8 @@ for (let run = 1; run <= RUNS; run++) {
 }
 
 const report = {
-  command: `node bench/sandboxes.mjs --workers ${WORKERS} --repeat-each ${REPEAT} --runs ${RUNS}`,
+  command: `node bench/sandboxes.mjs --workers ${WORKERS} --repeat-each ${REPEAT} --runs ${RUNS}${PER_WORKER ? ' --service-per-worker' : ''}`,
+  services: PER_WORKER ? 'one per worker' : 'one, shared by every worker (a sandbox per test)',
   date: new Date().toISOString(),
   machine: { cores: cpus().length, memoryGB: Math.round(totalmem() / 1e9) },
   workers: WORKERS,
@@ -61,7 +71,7 @@ const report = {
   runs,
 };
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('results/sandboxes.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(new URL(`results/${resultFile}`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
 const failures = runs.filter((run) => !run.ok).length;
-console.log(`bench:sandboxes: ${RUNS - failures} of ${RUNS} runs without a failure (bench/results/sandboxes.json)`);
+console.log(`bench:sandboxes: ${RUNS - failures} of ${RUNS} runs without a failure (bench/results/${resultFile})`);
 process.exit(failures > 0 ? 1 : 0);

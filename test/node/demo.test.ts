@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { startService, type RunningService } from '../../packages/service/src/server.js';
 
@@ -63,19 +63,22 @@ describe('partner demo', { skip }, () => {
   let page: Page;
   const problems: string[] = [];
   const served: string[] = [];
+  /** The test that is running: each problem is recorded with it. */
+  let running = 'before the tests';
+  beforeEach((t) => (running = t.name));
 
   before(async () => {
     page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
-    page.on('pageerror', (error) => problems.push(`page error: ${(error as Error).message}`));
+    page.on('pageerror', (error) => problems.push(`${running}: page error: ${(error as Error).message}`));
     page.on('console', (message) => {
       // (HTTP failures are recorded with their URL below.)
       if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        problems.push(`console error: ${message.text()}`);
+        problems.push(`${running}: console error: ${message.text()}`);
       }
     });
     page.on('response', async (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      if (response.status() >= 400) problems.push(`${running}: HTTP ${response.status()}: ${response.url()}`);
       if (response.url().startsWith(demo.url)) served.push(await response.text().catch(() => ''));
     });
   });
@@ -416,8 +419,9 @@ describe('partner demo', { skip }, () => {
     assert.ok(served.length >= 5, 'responses were recorded');
     assert.ok(!served.some((body) => body.includes(secret)), 'no response of the demo site contains the secret');
     const cspViolations = problems.filter((line) => /Content.Security.Policy|Refused to/i.test(line));
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(problems, []);
+    // Each message names what failed on the page, so that a CI log's first line of the failure says it.
+    assert.deepEqual(cspViolations, [], `CSP violations on the page: ${cspViolations.join(' | ')}`);
+    assert.deepEqual(problems, [], `failed on the page: ${problems.join(' | ')}`);
   });
 });
 

@@ -5,15 +5,44 @@
 // sleeps or polls (a lint rule keeps it so), each waits for a status.
 import { test as base, expect, type Page } from '@playwright/test';
 import { createAccountToken, loginAccountToken } from 'video-plugin/server';
-import { sandboxFixtures, waitForStatus, type TestSandbox } from 'video-plugin/testing';
+import { createSandbox, sandboxFixtures, waitForStatus, type TestSandbox, type TestUser } from 'video-plugin/testing';
 import { OPERATOR_KEY, SANDBOX_SERVICE_URL } from '../playwright.config.js';
 
 /** The step clock's step: one job's time (`--job-ms 2000`). */
 const STEP_MS = 2000;
 
-const test = base.extend<{ sandbox: TestSandbox }>(
+// A sandbox per test on the run's one shared service (playwright.config.ts).
+const shared = base.extend<{ sandbox: TestSandbox }>(
   sandboxFixtures({ serviceURL: SANDBOX_SERVICE_URL, operatorKey: OPERATOR_KEY }),
 );
+// The way this replaces, kept only to be measured against it (`npm run bench:sandboxes --
+// --service-per-worker`, BENCHMARKS.md): every worker starts a service of its own.
+const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string }>({
+  workerService: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const { startService } = await import('video-plugin-service');
+      const service = await startService({
+        port: 0,
+        host: '127.0.0.1',
+        jobMs: STEP_MS,
+        media: 'placeholder',
+        testControls: true,
+        clock: 'manual',
+        sandboxes: { operatorKey: OPERATOR_KEY },
+      });
+      await use(service.url);
+      await service.close();
+    },
+    { scope: 'worker' },
+  ],
+  sandbox: async ({ workerService }, use) => {
+    const sandbox = await createSandbox({ serviceURL: workerService, operatorKey: OPERATOR_KEY });
+    await use(sandbox);
+    await sandbox.reset();
+  },
+});
+const test = process.env.VIDEO_PLUGIN_SERVICE_PER_WORKER === '1' ? perWorker : shared;
 
 // The app's page asks its back end for the partner ID and for tokens: in these tests the sandbox's
 // answer them, as the app's back end would with the sandbox's credentials in its configuration.
@@ -117,4 +146,67 @@ test('a sandbox’s user signs in over the HTTP API too, and waitForStatus names
   await expect(sandbox.advanceUntil(wait, { stepMs: STEP_MS })).rejects.toThrow(
     /the search ended FAILED \(source_timeout/,
   );
+});
+
+test('two sandboxes on one service see nothing of each other, and resetting one leaves the other’s jobs running', async ({
+  sandbox,
+  baseURL,
+  request,
+}) => {
+  const other = await createSandbox({ serviceURL: sandbox.serviceURL, operatorKey: OPERATOR_KEY });
+  try {
+    // The same user of the partner's app in both: two accounts, one per sandbox.
+    const [mine, theirs] = await Promise.all([sandbox.signIn('same-user'), other.signIn('same-user')]);
+    expect(theirs.accountID).not.toBe(mine.accountID);
+
+    // Each makes a video on its own clock: a topic search, then a generation, to COMPLETE.
+    const sourceURL = new URL('/business.html', baseURL).href;
+    const makeVideo = async (box: TestSandbox, user: TestUser) => {
+      const { topicId } = await user.api<{ topicId: string }>('POST', '/api/topics', { sourceURL });
+      await box.advanceUntil(user.waitForStatus('topic', topicId, 'COMPLETE'), { stepMs: STEP_MS });
+      const { requestId, videoId } = await user.api<{ requestId: string; videoId: string }>(
+        'POST',
+        '/api/generations',
+        { topicId, aspectRatio: '16:9', duration: 5 },
+      );
+      await box.advanceUntil(user.waitForStatus('generation', requestId, 'COMPLETE'), { stepMs: STEP_MS });
+      const { video } = await user.api<{ video: { thumbnailURL?: string } }>('GET', `/api/videos/${videoId}`);
+      expect(video.thumbnailURL).toBeTruthy();
+      return { topicId, videoId, thumbnailURL: video.thumbnailURL! };
+    };
+    const [myVideo, theirVideo] = await Promise.all([makeVideo(sandbox, mine), makeVideo(other, theirs)]);
+
+    // Records: each account lists its own video only, and the other's IDs are unknown to it.
+    const { videos } = await mine.api<{ videos: { id: string }[] }>('GET', '/api/videos');
+    expect(videos.map((video) => video.id)).toEqual([myVideo.videoId]);
+    await expect(mine.api('GET', `/api/videos/${theirVideo.videoId}`)).rejects.toMatchObject({
+      code: 'video_not_found',
+    });
+    await expect(mine.api('GET', `/api/topics/${theirVideo.topicId}`)).rejects.toMatchObject({
+      code: 'topic_not_found',
+    });
+    // Events: each event log holds its own account's events only.
+    const accountsIn = async (box: TestSandbox) => [...new Set((await box.events()).map((event) => event.accountID))];
+    expect(await accountsIn(sandbox)).toEqual([mine.accountID]);
+    expect(await accountsIn(other)).toEqual([theirs.accountID]);
+
+    // Files: each video's thumbnail is served (until its sandbox ends).
+    expect((await request.get(theirVideo.thumbnailURL)).status()).toBe(200);
+
+    // A search of each waits on its clock; the other sandbox is reset meanwhile.
+    const { topicId: waiting } = await mine.api<{ topicId: string }>('POST', '/api/topics', { sourceURL });
+    await theirs.api('POST', '/api/topics', { sourceURL });
+    await other.reset();
+    // The reset one is gone: its session, its records and its files.
+    await expect(theirs.api('GET', '/api/videos')).rejects.toMatchObject({ code: 'sandbox_expired' });
+    expect((await request.get(theirVideo.thumbnailURL)).status()).toBe(404);
+    // This one goes on: its search completes, its file is still served.
+    const done = await sandbox.advanceUntil(mine.waitForStatus('topic', waiting, ['COMPLETE', 'FAILED']), {
+      stepMs: STEP_MS,
+    });
+    expect(done.status).toBe('COMPLETE');
+    expect((await request.get(myVideo.thumbnailURL)).status()).toBe(200);
+  } finally {
+    await other.reset();
+  }
 });

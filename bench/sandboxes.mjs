@@ -39,6 +39,9 @@ for (let run = 1; run <= RUNS; run++) {
       String(WORKERS),
       '--repeat-each',
       String(REPEAT),
+      // Every test on any free worker: without it Playwright keeps one file's tests (and each of
+      // its repeats) on one worker, and 16 workers would run 4 at a time.
+      '--fully-parallel',
       '--reporter',
       'line',
     ],
@@ -53,10 +56,12 @@ for (let run = 1; run <= RUNS; run++) {
   const output = `${result.stdout}${result.stderr}`;
   const passed = Number(/(\d+) passed/.exec(output)?.[1] ?? 0);
   const failed = Number(/(\d+) failed/.exec(output)?.[1] ?? 0);
+  // Playwright's own count of the workers it ran at once.
+  const workersUsed = Number(/using (\d+) workers?/.exec(output)?.[1] ?? 0);
   const ok = result.status === 0 && failed === 0;
-  runs.push({ run, seconds: Number(seconds.toFixed(1)), passed, failed, ok, load: loadavg()[0] });
+  runs.push({ run, seconds: Number(seconds.toFixed(1)), passed, failed, ok, workersUsed, load: loadavg()[0] });
   console.log(
-    `bench:sandboxes: run ${run}/${RUNS}: ${passed} passed, ${failed} failed in ${seconds.toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`,
+    `bench:sandboxes: run ${run}/${RUNS}: ${passed} passed, ${failed} failed in ${seconds.toFixed(1)} s on ${workersUsed} workers (load ${loadavg()[0].toFixed(1)})`,
   );
   if (!ok) console.log(output.split('\n').slice(-60).join('\n'));
 }

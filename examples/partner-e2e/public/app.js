@@ -22,11 +22,20 @@ studio.addEventListener('videoCreated', (event) => {
   document.getElementById('videos').append(item);
 });
 
-document.getElementById('sign-up').addEventListener('click', async () => {
-  const accountID = await studio.createAccount(await token({ kind: 'create' }));
-  const videos = await studio.getVideos();
-  status.textContent = `Signed up as ${accountID} with ${videos.length} videos.`;
-  document.getElementById('open-studio').disabled = false;
+const signUp = document.getElementById('sign-up');
+signUp.addEventListener('click', async () => {
+  try {
+    const accountID = await studio.createAccount(await token({ kind: 'create' }));
+    const videos = await studio.getVideos();
+    status.textContent = `Signed up as ${accountID} with ${videos.length} videos.`;
+    document.getElementById('open-studio').disabled = false;
+  } catch (error) {
+    // The user is told, in words; the developer finds the SDK's error (name, code, fix) in the console.
+    status.textContent = 'Sign-up did not work. Please try again.';
+    console.error(error);
+  }
 });
 
 document.getElementById('open-studio').addEventListener('click', () => studio.openPlugin());
+// The buttons wait for the page's code: a click before it is listened to would do nothing.
+signUp.disabled = false;

@@ -270,7 +270,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
     add(
       'csp-frame-src',
       'error',
-      `The page blocks the service frame. ${cspBlocks(frameBlocked, service)}. The studio could never load, and every call would reject with a ConnectionError. Put this directive in place of it:`,
+      `The page blocks the service frame. ${cspBlocks(frameBlocked, service)}. The studio could never load, and every call would reject with a FrameBlockedError (frame_blocked). Put this directive in place of it:`,
       fixOf(frameBlocked),
     );
   } else if (frameViolation) {
@@ -374,7 +374,7 @@ export function buildChecks(f: Findings): DiagnosisCheck[] {
     add(
       'connection',
       'ok',
-      `The service frame connected in ${trial.ms} ms: the Plugin and <video-plugin> will work on this page.`,
+      `The service frame connected in ${trial.ms} ms: the Plugin and <video-plugin> will work on this page. Your tokens are not checked here: one signed with another secret than the partner's is refused when it is used, with an InvalidTokenError (token_bad_signature).`,
     );
   } else if (trial.kind === 'skipped') {
     add('connection', 'error', 'Not tried: your CSP blocks the service frame (see csp-frame-src).');

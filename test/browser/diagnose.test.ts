@@ -68,7 +68,11 @@ describe('diagnose()', function () {
     expect(check(diagnosis, 'service').message).to.contain('answered: video-plugin-service');
     expect(check(diagnosis, 'origin').message).to.contain(`${location.origin} is allowed`);
     expect(check(diagnosis, 'csp-frame-src').message).to.contain('no Content-Security-Policy');
-    expect(check(diagnosis, 'connection').message).to.match(/connected in \d+ ms/);
+    expect(check(diagnosis, 'connection').message)
+      .to.match(/connected in \d+ ms/)
+      // A green report still says what it cannot see: the tokens, and the error to read for them.
+      .and.contain('tokens are not checked here')
+      .and.contain('InvalidTokenError (token_bad_signature)');
     expect(check(diagnosis, 'version').message).to.contain('both speak protocol 1');
     expect(diagnosis.checks.every((c) => c.fix === undefined)).to.equal(true);
     expect(page.document.querySelectorAll('iframe').length).to.equal(frameCount);
@@ -158,7 +162,9 @@ describe('diagnose()', function () {
     expect(frameSrc.status).to.equal('error');
     expect(frameSrc.message)
       .to.contain("Content-Security-Policy header has default-src 'self'")
-      .and.contain(`does not allow ${service}`);
+      .and.contain(`does not allow ${service}`)
+      // The error the Plugin raises for it, named as plugin.ts names it.
+      .and.contain('every call would reject with a FrameBlockedError (frame_blocked)');
     expect(frameSrc.fix).to.equal(`frame-src 'self' ${service}`);
     const connection = check(diagnosis, 'connection');
     expect(connection.status).to.equal('error');

@@ -31,6 +31,7 @@ import {
   signUp,
   statusLog,
   token,
+  until,
 } from '../support/plugin.js';
 import { check, partnerPage, removePartnerPages, run, storageBlocked } from '../support/diagnose-page.js';
 
@@ -368,4 +369,24 @@ describe('Session: a mount that reloads the frame', () => {
     expect(log.statuses).to.deep.equal(['PENDING', 'PROCESSING']);
     target.remove();
   }).timeout(15000);
+});
+
+describe('Session: ended by the service on its own', () => {
+  it('at its age limit the socket closes (4401) with no call made, and getLoginToken logs the same account back in', async () => {
+    // The short-session service: sessions end 3 s after their login, a search takes 4 s.
+    const { asked, getLoginToken } = countingGetLoginToken();
+    const plugin = await createPlugin({ shortSessions: true, getLoginToken });
+    const losses = sessionLosses(plugin);
+    const accountID = await signUp(plugin);
+    const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
+    // Watching holds the frame's socket open; from here the page calls nothing. Only the service
+    // closing that socket at the session's age limit can tell the frame (before, nothing did).
+    const log = statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb));
+    await until('getLoginToken asked after the session reached its age limit', () => asked.length > 0, 20_000);
+    expect(asked[0]).to.equal(accountID);
+    expect(losses).to.deep.equal([]);
+    // The watch goes on with the new session: the search's final status still arrives.
+    await log.until('COMPLETE');
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+  }).timeout(30_000);
 });

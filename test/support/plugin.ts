@@ -19,6 +19,8 @@ export interface TestConfig {
   realMedia: boolean;
   /** A service that makes real media, in every engine: for the few tests that need scenes everywhere. */
   realServiceURL: string;
+  /** A service whose sessions end 3 s after their login, with searches of 4 s. */
+  shortSessionServiceURL: string;
 }
 
 interface ServedConfig extends Omit<TestConfig, 'realMedia'> {
@@ -41,6 +43,7 @@ export function testConfig(): Promise<TestConfig> {
         slowServiceURL: served.slowServiceURL,
         realMedia,
         realServiceURL: served.realServiceURL,
+        shortSessionServiceURL: served.shortSessionServiceURL,
       };
     },
   );
@@ -79,14 +82,15 @@ export async function recordBrowserLog(): Promise<{ stop(until: RegExp): Promise
 
 /**
  * A Plugin for the test partner on the fast test service (`slow`: jobs that take seconds; `real`:
- * real media, scenes and renders, in every engine); cleaned up after each test.
+ * real media, scenes and renders, in every engine; `shortSessions`: sessions that end 3 s after
+ * their login); cleaned up after each test.
  */
 export async function createPlugin(
-  options: PluginOptions & { partnerID?: string; slow?: boolean; real?: boolean } = {},
+  options: PluginOptions & { partnerID?: string; slow?: boolean; real?: boolean; shortSessions?: boolean } = {},
 ): Promise<Plugin> {
-  const { partnerID = 'test-partner', slow, real, ...rest } = options;
-  const { serviceURL, slowServiceURL, realServiceURL } = await testConfig();
-  const url = slow ? slowServiceURL : real ? realServiceURL : serviceURL;
+  const { partnerID = 'test-partner', slow, real, shortSessions, ...rest } = options;
+  const { serviceURL, slowServiceURL, realServiceURL, shortSessionServiceURL } = await testConfig();
+  const url = shortSessions ? shortSessionServiceURL : slow ? slowServiceURL : real ? realServiceURL : serviceURL;
   const plugin = new Plugin(partnerID, { serviceURL: url, ...rest });
   created.push(plugin);
   return plugin;

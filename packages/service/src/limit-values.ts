@@ -65,3 +65,13 @@ export const DEFAULT_SEARCH_SLOTS = { perAccount: 2, total: 8 } as const;
  */
 export const WAITING_JOBS_LIMIT = 'waitingJobs.account';
 export const DEFAULT_MAX_WAITING_JOBS = 50;
+
+/**
+ * The cap on status sockets (`/api/live`) one IP address holds open before their first message
+ * has logged them in (http/live.ts): the name a refusal gives in `data.limit`, and its value. A
+ * page's frame sends its session as soon as its socket opens, so even a page of many frames, or a
+ * partner's parallel browser tests from one machine, has only a few waiting at any moment; 100 is
+ * far above that, while each waiting socket (held up to 5 s) costs the service memory and timers.
+ */
+export const PENDING_SOCKETS_LIMIT = 'pendingSockets.ip';
+export const MAX_PENDING_SOCKETS_PER_IP = 100;

@@ -176,7 +176,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clock: stepClock ?? REAL_CLOCK,
     controls,
   });
-  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin });
+  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin, sessions: config });
   const budgets = new Budgets(config.limits);
   const sandboxes = new Sandboxes({
     config,

@@ -26,6 +26,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
   let service;
   let slowService;
   let realService;
+  let shortSessionService;
   let tokens;
   return {
     name: 'video-plugin-test-service',
@@ -64,9 +65,20 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
         media: 'real',
         partners: TEST_PARTNERS,
       });
+      // Sessions that end 3 s after their login, and searches that outlast one: for the tests of
+      // what the frame does when the service ends its session on its own (closes its socket, 4401).
+      shortSessionService = await startService({
+        port: 0,
+        host: '127.0.0.1',
+        jobMs: 4000,
+        heartbeatMs: 1000,
+        sessionMaxAgeMs: 3000,
+        media: 'placeholder',
+        partners: TEST_PARTNERS,
+      });
     },
     async serverStop() {
-      await Promise.all([service?.close(), slowService?.close(), realService?.close()]);
+      await Promise.all([service?.close(), slowService?.close(), realService?.close(), shortSessionService?.close()]);
     },
     async serve(context) {
       if (context.path === '/__test/config') {
@@ -75,6 +87,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
             serviceURL: service.url,
             slowServiceURL: slowService.url,
             realServiceURL: realService.url,
+            shortSessionServiceURL: shortSessionService.url,
             realMediaSuites,
             partners: TEST_PARTNERS.map(({ id }) => id),
           }),

@@ -1,6 +1,7 @@
 /**
  * Sessions: which account a session token belongs to. The JSON routes (`Authorization: Bearer`)
- * and the page's socket (its first message) both ask here.
+ * and the page's socket (its first message) both ask here; the open sockets and status streams
+ * ask {@link sessionEndsAt} when to end.
  *
  * A session ends at whichever limit comes first (OWASP's session timeouts): `sessionMaxAgeMs` from
  * its login (absolute), or `sessionIdleMs` after its last call (idle). The last call's time is kept
@@ -45,11 +46,9 @@ export function sessionOf(
   if (!used) lastUsed.set(store, (used = new Map()));
   let ended = '';
   if (key !== undefined && session) {
-    const created = Date.parse(session.createdAt);
-    // Never used since this process started: its login, or the start, whichever is later.
-    const last = used.get(key) ?? Math.max(created, started);
-    if (now - created >= limits.sessionMaxAgeMs) ended = 'its age limit';
-    else if (now - last >= limits.sessionIdleMs) ended = 'its idle limit';
+    const ends = endsOf(session.createdAt, used.get(key), limits);
+    if (now >= ends.maxAge) ended = 'its age limit';
+    else if (now >= ends.idle) ended = 'its idle limit';
     if (ended) {
       store.deleteSession(key);
       session = undefined;
@@ -77,4 +76,27 @@ export function sessionOf(
   }
   used.set(key, now);
   return { owner: { partnerID: session.partnerID, accountID: session.accountID }, account, key };
+}
+
+/**
+ * When the session stored under `key` ends by its limits, if nothing uses it before (ms since the
+ * epoch): the open sockets and status streams of a session end at that moment, without waiting for
+ * a request to find it ended (http/stream.ts). Asking is not a use. Undefined when the store has
+ * no such session (logged out, or ended already).
+ */
+export function sessionEndsAt(store: Store, key: string, limits: SessionLimits): number | undefined {
+  const session = store.sessions.get(key);
+  if (!session) return undefined;
+  const { maxAge, idle } = endsOf(session.createdAt, lastUsed.get(store)?.get(key), limits);
+  return Math.min(maxAge, idle);
+}
+
+/** When a session made at `createdAt` and last used at `last` reaches each limit. */
+function endsOf(createdAt: string, last: number | undefined, limits: SessionLimits): { maxAge: number; idle: number } {
+  const created = Date.parse(createdAt);
+  // Never used since this process started: its login, or the start, whichever is later.
+  return {
+    maxAge: created + limits.sessionMaxAgeMs,
+    idle: (last ?? Math.max(created, started)) + limits.sessionIdleMs,
+  };
 }

@@ -11,6 +11,7 @@
  * topic searches fetch at once is jobs/slots.ts. Beside the budgets, one cap that is not a bucket:
  * the jobs an account has waiting for a slot ({@link admitWaiting}, issue 41).
  */
+import type { IncomingMessage } from 'node:http';
 import { VideoPluginError } from 'video-plugin/internal';
 import {
   DEFAULT_LIMITS,
@@ -22,6 +23,15 @@ import {
   type LimitScope,
 } from '../limit-values.js';
 import { HttpError } from './reply.js';
+
+/**
+ * The caller's IP address, as every per-IP limit counts it: the TCP peer's. `X-Forwarded-For` is
+ * not read, since any caller can write it; behind a proxy every caller shares the proxy's limits
+ * (a hosted service reads the address its own trusted proxy gives).
+ */
+export function clientIp(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
 
 /** Buckets untouched this long are full again, and are forgotten (memory stays bounded by activity). */
 const SWEEP_MS = 60_000;

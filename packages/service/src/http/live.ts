@@ -9,7 +9,11 @@
  *    session is checked exactly like `Authorization: Bearer` (else close 4401 `not_authenticated`).
  * 2. The service answers `{ cursor, changes }`, as `GET /api/changes?after=` would: the changes
  *    since `after`, or `null` when it cannot replay them (re-read what you follow).
- * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order.
+ * 3. Then `{ cursor, change: { kind, record } }` for each of the account's changes, in order,
+ *    until the session ends: logged out, or at its age or idle limit (a timer in stream.ts, no
+ *    message needed), the socket is closed with 4401 `not_authenticated`.
+ * One IP address may hold at most {@link MAX_PENDING_SOCKETS_PER_IP} sockets that have not sent their
+ * first message yet; beyond that the upgrade is refused with HTTP 429.
  * A ping every `heartbeatMs` finds dead peers: one that has not answered the previous ping is cut (unless
  * the beat itself came late: the process stalled, and the pong may be waiting to be read).
  * A peer that stops reading is cut sooner if more than {@link Streams.maxUnsentBytes} wait for it
@@ -23,8 +27,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { sessionOf } from '../auth/sessions.js';
 import type { ServiceConfig } from '../config.js';
 import { isOriginAllowed } from '../origins.js';
-import type { Store } from '../store/store.js';
+import { MAX_PENDING_SOCKETS_PER_IP, PENDING_SOCKETS_LIMIT } from '../limit-values.js';
+import { sessionKey, type Store } from '../store/store.js';
 import type { Streams } from './stream.js';
+import { clientIp } from './limits.js';
 
 /** The path of the socket. */
 export const LIVE_PATH = '/api/live';
@@ -50,6 +56,8 @@ const MAX_PAYLOAD = 4096;
 export class Live {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   readonly #sockets = new Set<WebSocket>();
+  /** Sockets that have not sent their first message yet, by client IP (http/limits.ts). */
+  readonly #pending = new Map<string, number>();
 
   constructor(
     readonly config: ServiceConfig,
@@ -65,15 +73,19 @@ export class Live {
   }
 
   /**
-   * Takes over an HTTP upgrade request. Refused with 404 off {@link LIVE_PATH}, and with 403 when
-   * the Origin is neither the service's own nor one a partner allows: a page elsewhere cannot read
-   * an account's changes through a visitor's browser.
+   * Takes over an HTTP upgrade request. Refused with 404 off {@link LIVE_PATH}, with 403 when
+   * the Origin is neither the service's own nor one a partner allows (a page elsewhere cannot read
+   * an account's changes through a visitor's browser), and with 429 when the client's IP already
+   * holds {@link MAX_PENDING_SOCKETS_PER_IP} sockets that have not logged in: else one client could
+   * open thousands and hold each for {@link AUTH_MS}.
    */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
     if (path !== LIVE_PATH) return refuse(socket, 404, 'Not Found');
     if (!this.#originAllowed(req.headers.origin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
-    this.#server.handleUpgrade(req, socket, head, (ws) => this.#accept(ws));
+    const ip = clientIp(req);
+    if ((this.#pending.get(ip) ?? 0) >= MAX_PENDING_SOCKETS_PER_IP) return tooManyPending(socket);
+    this.#server.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, ip));
   }
 
   /** Closes every socket (shutdown); resolves when they are gone (cut after a second at most). */
@@ -97,8 +109,18 @@ export class Live {
     return false;
   }
 
-  #accept(ws: WebSocket): void {
+  #accept(ws: WebSocket, ip: string): void {
     this.#sockets.add(ws);
+    this.#pending.set(ip, (this.#pending.get(ip) ?? 0) + 1);
+    let pending = true;
+    /** The socket has sent its first message (or gone): it no longer counts as waiting. */
+    const settled = (): void => {
+      if (!pending) return;
+      pending = false;
+      const left = (this.#pending.get(ip) ?? 1) - 1;
+      if (left > 0) this.#pending.set(ip, left);
+      else this.#pending.delete(ip);
+    };
     let alive = true;
     let unfollow = (): void => {};
     let drop: ReturnType<typeof setTimeout> | undefined;
@@ -126,16 +148,26 @@ export class Live {
       ws.ping();
     }, heartbeatMs);
     ws.on('pong', () => (alive = true));
+    /** Ends the socket for its session (refused, logged out, past a limit): no change is sent after. */
+    const refused = (reason: string): void => {
+      if (drop) return;
+      unfollow();
+      ws.close(CLOSE_NOT_AUTHENTICATED, reason);
+      drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    };
     ws.once('message', (data, isBinary) => {
       clearTimeout(deadline);
+      settled();
       const first = isBinary ? undefined : parseFirst(String(data));
       let session;
       try {
         session = sessionOf(this.store, first?.session, this.config);
       } catch (error) {
+        // A session refused here ends whatever else it holds open too (as the API's refusal does).
+        if (first) this.streams.endSession(sessionKey(first.session));
         // The reason is the error's code: `sandbox_expired` for a sandbox's session once it ended.
         const code = (error as { code?: string }).code;
-        return ws.close(CLOSE_NOT_AUTHENTICATED, code === 'sandbox_expired' ? code : 'not_authenticated');
+        return refused(code === 'sandbox_expired' ? code : 'not_authenticated');
       }
       const follow = this.streams.follow(
         {
@@ -145,7 +177,7 @@ export class Live {
             ws.send(text);
             if (ws.bufferedAmount > limit) tooSlow();
           },
-          stop: () => ws.close(CLOSE_NOT_AUTHENTICATED, 'not_authenticated'),
+          stop: () => refused('not_authenticated'),
         },
         first?.after,
       );
@@ -155,6 +187,7 @@ export class Live {
     // A socket that errs (bad frame, too large) closes too; 'close' cleans up either way.
     ws.on('error', () => {});
     ws.once('close', () => {
+      settled();
       clearTimeout(deadline);
       clearTimeout(drop);
       clearInterval(heartbeat);
@@ -176,6 +209,27 @@ function parseFirst(text: string): { session: string; after?: string } | undefin
   const { session, after } = value as Record<string, unknown>;
   if (typeof session !== 'string' || (after !== undefined && typeof after !== 'string')) return undefined;
   return after === undefined ? { session } : { session, after };
+}
+
+/**
+ * Refuses an upgrade for {@link MAX_PENDING_SOCKETS_PER_IP}: 429 `rate_limited`, as a spent budget
+ * answers, with `Retry-After` (the longest a waiting socket is held) and a body naming the limit.
+ */
+function tooManyPending(socket: Duplex): void {
+  const body = JSON.stringify({
+    error: {
+      code: 'rate_limited',
+      message:
+        `Too many status sockets from this IP address that have not sent their session yet: the limit ` +
+        `${PENDING_SOCKETS_LIMIT} allows ${MAX_PENDING_SOCKETS_PER_IP}. Send { session } as soon as the socket opens; ` +
+        `retry after ${AUTH_MS / 1000} s.`,
+      data: { limit: PENDING_SOCKETS_LIMIT, max: MAX_PENDING_SOCKETS_PER_IP, retryAfterMs: AUTH_MS },
+    },
+  });
+  socket.end(
+    `HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `retry-after: ${AUTH_MS / 1000}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** Answers an upgrade request with an HTTP error and drops the connection. */

@@ -14,8 +14,13 @@
  *
  * A client that stops reading (a frozen tab, a stalled proxy) is cut once more than
  * {@link MAX_UNSENT_BYTES} wait for it: else the service would keep every change for it, without bound.
+ *
+ * A session's streams and sockets end when the session does: on logout, and by a timer at the
+ * moment it reaches its age or idle limit (auth/sessions.ts), so that a client that only listens
+ * never goes on receiving an account's records on a session the API already refuses.
  */
 import type { ServerResponse } from 'node:http';
+import { sessionEndsAt, type SessionLimits } from '../auth/sessions.js';
 import type { Change, Owner, Store } from '../store/store.js';
 import { ChangeLog, owns, type ChangeFeed, type LoggedChange } from './changes.js';
 
@@ -41,7 +46,15 @@ export interface StreamsOptions {
   baseURL: () => string;
   /** See {@link MAX_UNSENT_BYTES} (the default). */
   maxUnsentBytes?: number;
+  /** The session limits (config.ts): each session's streams and sockets end when it reaches one. */
+  sessions: SessionLimits;
 }
+
+/**
+ * The longest a timer may wait (setTimeout's limit, about 24.8 days; a longer wait fires at once):
+ * a session that ends later is looked at again then.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface OpenStream {
   sessionKey: string;
@@ -57,7 +70,7 @@ export interface Follower {
   owner: Owner;
   /** Sends one `{ cursor, change }` message, already serialized. */
   send: (text: string) => void;
-  /** Ends the socket (logout, shutdown). */
+  /** Ends the socket (its session ended). */
   stop: () => void;
 }
 
@@ -65,6 +78,9 @@ export interface Follower {
 export class Streams {
   readonly #open = new Map<ServerResponse, OpenStream>();
   readonly #followers = new Set<Follower>();
+  /** Per session with open streams or sockets: how many, and the timer that ends them with it. */
+  readonly #sessions = new Map<string, { clients: number; timer: ReturnType<typeof setTimeout> | undefined }>();
+  readonly #store: Store;
   /** The numbered change log the streams and sockets are doors onto. */
   readonly log: ChangeLog;
 
@@ -75,6 +91,7 @@ export class Streams {
     store: Store,
     readonly options: StreamsOptions,
   ) {
+    this.#store = store;
     this.log = new ChangeLog(store, options.baseURL);
     this.log.subscribe((logged) => this.#publish(logged));
   }
@@ -133,8 +150,10 @@ export class Streams {
     const heartbeat = setInterval(() => send(': heartbeat\n\n'), this.options.heartbeatMs);
     // Everything stops in one step, before the response ends: a write after end() would be an error.
     // A cut stream is dropped with what it holds: end() would keep that until its client read it.
+    const release = this.#hold(sessionKey);
     const stop = (cut = false): void => {
       if (!this.#open.delete(res)) return;
+      release();
       clearInterval(heartbeat);
       if (cut) res.destroy();
       else res.end();
@@ -150,7 +169,13 @@ export class Streams {
   follow(follower: Follower, after: string | undefined): { feed: ChangeFeed; unfollow: () => void } {
     const feed = this.log.changes(follower.owner, after);
     this.#followers.add(follower);
-    return { feed, unfollow: () => void this.#followers.delete(follower) };
+    const release = this.#hold(follower.sessionKey);
+    return {
+      feed,
+      unfollow: () => {
+        if (this.#followers.delete(follower)) release();
+      },
+    };
   }
 
   /** How many streams are open. */
@@ -176,10 +201,53 @@ export class Streams {
     );
   }
 
-  /** Ends the streams and sockets of one session (on logout). */
+  /** Ends the streams and sockets of one session (logout, a limit reached, a sandbox ended). */
   endSession(sessionKey: string): void {
+    if (!this.#sessions.has(sessionKey)) return;
     for (const stream of [...this.#open.values()]) if (stream.sessionKey === sessionKey) stream.stop();
     for (const follower of [...this.#followers]) if (follower.sessionKey === sessionKey) follower.stop();
+  }
+
+  /**
+   * Counts a stream or socket of the session, and makes sure a timer ends them all when the
+   * session ends. Returns the release, for when that client goes (the last one stops the timer).
+   */
+  #hold(sessionKey: string): () => void {
+    let held = this.#sessions.get(sessionKey);
+    if (!held) {
+      this.#sessions.set(sessionKey, (held = { clients: 0, timer: undefined }));
+      // Looked at once the caller has finished opening (never from within open() or follow()).
+      this.#watch(sessionKey, 0);
+    }
+    held.clients++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const current = this.#sessions.get(sessionKey);
+      if (!current || --current.clients > 0) return;
+      clearTimeout(current.timer);
+      this.#sessions.delete(sessionKey);
+    };
+  }
+
+  /**
+   * In `ms`, ends the session's streams and sockets if it has ended by then (logged out, deleted,
+   * or past a limit), else looks again when it would end: each use moves its idle limit on.
+   */
+  #watch(sessionKey: string, ms: number): void {
+    const held = this.#sessions.get(sessionKey);
+    if (!held) return;
+    held.timer = setTimeout(() => {
+      if (this.#sessions.get(sessionKey) !== held) return;
+      held.timer = undefined;
+      const ends = sessionEndsAt(this.#store, sessionKey, this.options.sessions);
+      const left = ends === undefined ? 0 : ends - Date.now();
+      if (left <= 0) this.endSession(sessionKey);
+      else this.#watch(sessionKey, Math.min(left, MAX_TIMER_MS));
+    }, ms);
+    // The timer alone never keeps the process alive: the streams and sockets it watches do.
+    held.timer.unref();
   }
 
   /** Ends every stream (on shutdown). */

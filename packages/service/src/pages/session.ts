@@ -22,12 +22,17 @@ export function restoreSession(): void {
   api.session = readStored(storageKey) ?? undefined;
   accountID = api.session ? readStored(`${storageKey}:account`) : null;
   if (!accountID) api.session = undefined;
-  // The service refused this frame's session (it restarted without its data, or the session ended
-  // elsewhere): signed out, and the host is told it was lost, not a logout, so that it restores it
+  // The service refused this frame's session (it restarted without its data, or the session ended:
+  // a logout elsewhere, or its idle or age limit, when the service also closes the status socket
+  // with 4401): signed out, and the host is told it was lost, not a logout, so that it restores it
   // through getLoginToken or reports sessionLost. The refused call itself rejects after this.
   api.onSessionRefused = (session) => {
     if (session === api.session) {
-      setSession(undefined, null, 'in the service: it no longer knows it (it restarted without its data?)');
+      setSession(
+        undefined,
+        null,
+        'in the service: it no longer knows it (it restarted without its data, or the session reached its idle or age limit?)',
+      );
     }
   };
 }

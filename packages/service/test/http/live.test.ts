@@ -303,7 +303,12 @@ async function limitedService(maxUnsentBytes: number) {
   const config = resolveConfig({ heartbeatMs: 600_000, partners: [{ id: PARTNER, secret: SECRET }] });
   const store = await Store.open();
   let origin = '';
-  const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin, maxUnsentBytes });
+  const streams = new Streams(store, {
+    heartbeatMs: config.heartbeatMs,
+    baseURL: () => origin,
+    maxUnsentBytes,
+    sessions: config,
+  });
   const live = new Live(config, store, streams, () => origin);
   const server = createServer((req, res) => {
     // GET /api/events as api.ts opens it, without filters.
@@ -372,8 +377,9 @@ describe('a client that stops reading', () => {
   test(`is cut past ${MAX_UNSENT_BYTES} unsent bytes (1 MiB) unless told otherwise`, async () => {
     assert.equal(MAX_UNSENT_BYTES, 1024 * 1024);
     const store = await Store.open();
-    assert.equal(new Streams(store, { heartbeatMs: 1000, baseURL: () => '' }).maxUnsentBytes, MAX_UNSENT_BYTES);
-    assert.equal(new Streams(store, { heartbeatMs: 1000, baseURL: () => '', maxUnsentBytes: 10 }).maxUnsentBytes, 10);
+    const options = { heartbeatMs: 1000, baseURL: () => '', sessions: resolveConfig() };
+    assert.equal(new Streams(store, options).maxUnsentBytes, MAX_UNSENT_BYTES);
+    assert.equal(new Streams(store, { ...options, maxUnsentBytes: 10 }).maxUnsentBytes, 10);
     await store.close();
   });
 

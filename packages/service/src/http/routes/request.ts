@@ -13,12 +13,12 @@ import {
 } from 'video-plugin/internal';
 import type { AuthMode, Partner, ServiceConfig } from '../../config.js';
 import { HttpError, readJson } from '../reply.js';
-import { fingerprint, type AccountRecord, type Owner, type Store } from '../../store/store.js';
+import { fingerprint, sessionKey, type AccountRecord, type Owner, type Store } from '../../store/store.js';
 import { sessionOf } from '../../auth/sessions.js';
 import type { Jobs } from '../../jobs/jobs.js';
 import type { Streams } from '../stream.js';
 import type { Webhooks } from '../../webhooks/webhooks.js';
-import { admitWaiting, type Budgets } from '../limits.js';
+import { admitWaiting, clientIp, type Budgets } from '../limits.js';
 import type { Sandboxes } from '../../sandboxes.js';
 import type { LimitedCall } from '../../limit-values.js';
 import type { StepClock } from '../../jobs/clock.js';
@@ -109,7 +109,15 @@ export function bearer(req: IncomingMessage): string | undefined {
  * (`?session=`): URLs end up in logs, proxies and the Referer.
  */
 export function authenticate({ req, ctx }: Request): { owner: Owner; account: AccountRecord; key: string } {
-  return sessionOf(ctx.store, bearer(req), ctx.config);
+  const token = bearer(req);
+  try {
+    return sessionOf(ctx.store, token, ctx.config);
+  } catch (error) {
+    // A session refused here (past a limit, or gone) has no business keeping a socket or stream
+    // open either: they end now, not only when their own timer comes (a clock that jumped ahead).
+    if (token !== undefined) ctx.streams.endSession(sessionKey(token));
+    throw error;
+  }
 }
 
 /**
@@ -128,7 +136,7 @@ export function spend(request: Request, call: LimitedCall, who: { owner?: Owner;
   const sandbox = partner !== undefined && config.partners.get(partner)?.sandbox !== undefined;
   // A call that starts a job counts against its sandbox's jobs at once (sandboxes.ts).
   if (sandbox && JOB_CALLS.has(call)) sandboxes.admitJob(partner);
-  const ip = request.req.socket.remoteAddress ?? 'unknown';
+  const ip = clientIp(request.req);
   request.ctx.budgets.spend(call, {
     // A sandbox's callers share their machine with the other sandboxes (a CI's parallel workers):
     // its per-IP budgets are its own, so that one worker's calls never starve another's.

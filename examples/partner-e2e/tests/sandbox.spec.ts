@@ -4,6 +4,9 @@
 // the sandbox's step clock (`--clock manual`) and fail on purpose (`--test-controls`): no test here
 // sleeps or polls (a lint rule keeps it so), each waits for a status.
 import { test as base, expect, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { createAccountToken, loginAccountToken } from 'video-plugin/server';
 import { createSandbox, sandboxFixtures, waitForStatus, type TestSandbox, type TestUser } from 'video-plugin/testing';
 import { OPERATOR_KEY, SANDBOX_SERVICE_URL } from '../playwright.config.js';
@@ -21,18 +24,27 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
   workerService: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const { startService } = await import('video-plugin-service');
-      const service = await startService({
-        port: 0,
-        host: '127.0.0.1',
-        jobMs: STEP_MS,
-        media: 'placeholder',
-        testControls: true,
-        clock: 'manual',
-        sandboxes: { operatorKey: OPERATOR_KEY },
-      });
-      await use(service.url);
-      await service.close();
+      const service = spawn(
+        process.execPath,
+        [
+          '../../packages/service/bin/video-plugin-service.js',
+          ...['--port', '0', '--sandboxes', '--test-controls', '--clock', 'manual'],
+          ...['--job-ms', String(STEP_MS), '--media', 'placeholder'],
+        ],
+        { env: { ...process.env, VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = once(service, 'exit');
+      // Its first line names the address: "video-plugin-service listening on http://127.0.0.1:PORT".
+      let url: string | undefined;
+      for await (const line of createInterface({ input: service.stdout! })) {
+        url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+        if (url) break;
+      }
+      if (!url) throw new Error('video-plugin-service stopped before it listened');
+      service.stdout!.resume(); // the rest of its log is read and dropped, so that it never blocks
+      await use(url);
+      service.kill('SIGTERM');
+      await exited;
     },
     { scope: 'worker' },
   ],

@@ -28,7 +28,8 @@ import {
 } from 'video-plugin/internal';
 import { Database, isSqliteError, type Kind } from './database.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
-import { EventLog, type EventLogPage } from './events.js';
+import { EventCursors, EventLog, type EventLogPage } from './events.js';
+import { CursorSeal } from '../cursors.js';
 import { nowISO, sessionKey } from './ids.js';
 import { importLegacyFile, sniff } from './legacy.js';
 import { lockDataFile, type Lock } from './lock.js';
@@ -120,9 +121,14 @@ export class Store {
   /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
   readonly #removedPartners = new Set<string>();
 
+  /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
+  readonly eventCursors: EventCursors;
+
   private constructor(db?: Database, lock?: Lock) {
     this.#db = db;
     this.#lock = lock;
+    const { key, plainUntil } = db?.eventCursorSettings() ?? { key: randomBytes(32), plainUntil: 0 };
+    this.eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
   }
 
   /**

@@ -40,5 +40,6 @@ export const events: Handler = (request) => {
 export const changes: Handler = (request) => {
   const { owner } = authenticate(request);
   const after = request.url.searchParams.get('after') ?? undefined;
+  request.ctx.streams.log.refuseForeign(owner, after, 'GET /api/changes');
   return { status: 200, body: request.ctx.streams.log.changes(owner, after) };
 };

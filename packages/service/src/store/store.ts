@@ -121,14 +121,11 @@ export class Store {
   /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
   readonly #removedPartners = new Set<string>();
 
-  /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
-  readonly eventCursors: EventCursors;
+  #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
   private constructor(db?: Database, lock?: Lock) {
     this.#db = db;
     this.#lock = lock;
-    const { key, plainUntil } = db?.eventCursorSettings() ?? { key: randomBytes(32), plainUntil: 0 };
-    this.eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
   }
 
   /**
@@ -152,6 +149,8 @@ export class Store {
       const db = Database.open(file);
       const store = new Store(db, lock);
       try {
+        const { key, plainUntil } = db.eventCursorSettings();
+        store.#eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
         store.#load(db.load(nowSeconds()));
         for (const record of db.loadEvents(eventsSince())) store.#events.add(record);
       } catch (error) {
@@ -163,6 +162,11 @@ export class Store {
       lock.release();
       throw error;
     }
+  }
+
+  /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
+  get eventCursors(): EventCursors {
+    return this.#eventCursors;
   }
 
   /** The data file, or undefined when the data lives in memory. */

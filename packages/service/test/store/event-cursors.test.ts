@@ -206,3 +206,22 @@ describe('the event log cursors', () => {
     assert.deepEqual(ids((await page(again, PARTNER, '2')).body), [`${PARTNER}-9`, 'after-upgrade']);
   });
 });
+
+test('a data file whose cursor key is missing is refused naming the file, and can be opened again once repaired', async () => {
+  const dataFile = join(dir, 'no-cursor-key.db');
+  const first = await startService({ port: 0, media: 'placeholder', dataFile, partners: PARTNERS });
+  await first.close();
+  const db = new Database(dataFile);
+  db.prepare("DELETE FROM settings WHERE name = 'event_cursor_key'").run();
+  db.close();
+  await assert.rejects(
+    startService({ port: 0, media: 'placeholder', dataFile, partners: PARTNERS }),
+    new RegExp(`Cannot read the data file ${dataFile} \\(its event cursor settings are missing or damaged\\)`),
+  );
+  // The lock was released and the file closed: once the key is back, the file opens.
+  const repair = new Database(dataFile);
+  repair.prepare("INSERT INTO settings (name, value) VALUES ('event_cursor_key', randomblob(32))").run();
+  repair.close();
+  const again = await startTestService({ dataFile, partners: PARTNERS });
+  assert.equal((await page(again, PARTNER)).status, 200);
+});

@@ -94,13 +94,18 @@ export class ChangeLog {
     return { cursor, changes };
   }
 
+  /** Whether `after` is a cursor of this run sealed for another account than `owner` (or made up). */
+  isForeign(owner: Owner, after: string | undefined): boolean {
+    return this.#position(after, owner) === 'foreign';
+  }
+
   /**
    * Refuses a cursor this run sealed for another account than `owner` (or one made up).
    *
    * @throws {InvalidParameterError} naming `after`.
    */
   refuseForeign(owner: Owner, after: string | undefined, route: string): void {
-    if (this.#position(after, owner) !== 'foreign') return;
+    if (!this.isForeign(owner, after)) return;
     throw new InvalidParameterError(
       `${route}: "after" is not a cursor of this account's changes (each cursor is given to one account, and refused from any other). Give the cursor of your own last answer, or leave it out to start from now.`,
       { field: 'after' },

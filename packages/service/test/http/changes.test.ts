@@ -325,6 +325,13 @@ describe('GET /api/events resumed with Last-Event-ID', () => {
         lastEventId,
       );
     }
+    // Another account's event ID is not a position to resume from either: the same current state.
+    const theirs = bystander.stream.events.findLast((event) => event.id && event.event !== 'ready')!.id!;
+    assert.deepEqual(asChanges(await reopened(owner, theirs)), [
+      { kind: 'topic', record: current.topic },
+      { kind: 'generation', record: current.generation },
+      { kind: 'video', record: current.video },
+    ]);
     // A stream narrowed to some records starts with theirs only, as a new one does.
     assert.deepEqual(asChanges(await reopened(owner, '0badc0de-12', `topic=${topicId}`)), [
       { kind: 'topic', record: current.topic },

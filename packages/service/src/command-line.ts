@@ -90,6 +90,10 @@ Options:
   --test-controls        for tests only: let partners' back ends force their next jobs' outcomes
                          (fail with a failure code, stall at a stage, take N ms) with
                          POST /api/test/outcomes (docs/service.md "Test controls"); off by default
+  --shared               the service is shared by more than one partner (a team's or a CI's
+                         service): it never names its partners to a caller (GET /api/health,
+                         partner_not_found); off by default, a developer's own service names
+                         them                                             env VIDEO_PLUGIN_SHARED=1
   --clock real|manual    manual: the jobs' timed steps wait until a test advances the clock
                          (POST /api/test/clock/advance); renders stay real (default real)
   --sandboxes            open POST /api/sandboxes and DELETE /api/sandboxes/:partnerID: anyone
@@ -143,6 +147,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'searches-at-once': { type: 'string' },
         'max-waiting-jobs': { type: 'string' },
         'test-controls': { type: 'boolean' },
+        shared: { type: 'boolean' },
         clock: { type: 'string' },
         sandboxes: { type: 'boolean' },
         'operator-key': { type: 'string' },
@@ -222,6 +227,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   const sandboxes = parseSandboxes(values, env);
+  const shared = values.shared ?? yesOrNo('VIDEO_PLUGIN_SHARED', env.VIDEO_PLUGIN_SHARED);
 
   const options: ServiceOptions = {
     partners: [
@@ -251,6 +257,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (sessionMaxAgeMs !== undefined) options.sessionMaxAgeMs = sessionMaxAgeMs;
   if (limits) options.limits = limits;
   if (values['test-controls']) options.testControls = true;
+  if (shared) options.shared = true;
   if (values.clock !== undefined) options.clock = values.clock as ClockMode;
   if (sandboxes) options.sandboxes = sandboxes;
   if (searchesAtOnce !== undefined) {
@@ -336,6 +343,14 @@ function wholeNumber(
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!(value <= max)) throw new UsageError(`${source} must be a whole number from 0 to ${max} (got "${text}").`);
   return value;
+}
+
+/** A yes-or-no environment variable: 1 or true, 0 or false (or empty: not set). */
+function yesOrNo(name: string, text: string | undefined): boolean | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (text === '1' || text === 'true') return true;
+  if (text === '0' || text === 'false') return false;
+  throw new UsageError(`${name} must be 1 or true, 0 or false (got "${text}").`);
 }
 
 function nonEmpty(flag: string, flagValue: string | undefined, envValue: string | undefined): string | undefined {

@@ -176,6 +176,7 @@ const ServiceOptionsSchema = strictObject({
   webhookTries: z.optional(z.int().check(z.gte(1), z.lte(MAX_WEBHOOK_TRIES))),
   webhookTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   testControls: z.optional(z.boolean()),
+  shared: z.optional(z.boolean()),
   clock: z.optional(z.enum(CLOCK_MODES)),
   sandboxes: z.optional(
     strictObject({
@@ -237,6 +238,11 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `testControls`: for tests only (default false): partners' back ends may force their next jobs'
  *   outcomes (a failure code, a stall at a stage, a duration) with POST /api/test/outcomes, and
  *   `service.testControls` does it in-process (docs/service.md "Test controls");
+ * - `shared`: the service is meant for shared use, by more than one partner (default false: a
+ *   developer's own service). Shared, it never names its partners to anyone: `GET /api/health`
+ *   leaves out `partners`, and an unknown partner's `partner_not_found` (diagnose, origin check,
+ *   every partner route) says to check the ID without listing the known ones (docs/service.md
+ *   "Who sees the partner IDs");
  * - `clock`: `real` (default) or `manual`: the jobs' timed steps wait on a step clock that moves
  *   only by `service.clock.advance(ms)` or POST /api/test/clock/advance (media stays real).
  * - `sandboxes`: `{ operatorKey?, max?, ttlMs?, jobsPerSandbox? }`, partners made at run time
@@ -316,6 +322,8 @@ export interface ServiceConfig {
   readonly webhookTimeoutMs: number;
   /** Forced outcomes may be asked for (jobs/test-controls.ts). */
   readonly testControls: boolean;
+  /** Meant for shared use: the partner IDs are never named to a caller (routes/diagnose.ts, request.ts). */
+  readonly shared: boolean;
   /** What the jobs' timed steps wait on (jobs/clock.ts). */
   readonly clock: ClockMode;
   readonly sandboxes: SandboxSettings;
@@ -370,6 +378,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     webhookTries: parsed.webhookTries,
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     testControls: parsed.testControls ?? false,
+    shared: parsed.shared ?? false,
     clock: parsed.clock ?? 'real',
     sandboxes: {
       operatorKey: parsed.sandboxes?.operatorKey,

@@ -219,6 +219,26 @@ test('the command line is parsed into service options', () => {
   }
 });
 
+test('--shared (or VIDEO_PLUGIN_SHARED=1) marks a service for shared use; off by default; a bad value names the variable', () => {
+  const options = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const line = parseCommandLine(argv, env);
+    assert.equal(line.help, false);
+    return line.help ? undefined : line.options.shared;
+  };
+  assert.equal(options([]), undefined);
+  assert.equal(options(['--shared']), true);
+  assert.equal(options([], { VIDEO_PLUGIN_SHARED: '1' }), true);
+  assert.equal(options([], { VIDEO_PLUGIN_SHARED: 'true' }), true);
+  assert.equal(options([], { VIDEO_PLUGIN_SHARED: '0' }), undefined);
+  assert.equal(options([], { VIDEO_PLUGIN_SHARED: '' }), undefined);
+  assert.equal(options(['--shared'], { VIDEO_PLUGIN_SHARED: '0' }), true);
+  assert.throws(
+    () => parseCommandLine([], { VIDEO_PLUGIN_SHARED: 'yes please' }),
+    /VIDEO_PLUGIN_SHARED must be 1 or true/,
+  );
+  assert.match(USAGE, /--shared .*\n.*never names its partners/s);
+});
+
 test('the media flags: --media, --media-dir, --render-concurrency', () => {
   const parsed = parseCommandLine(['--media', 'placeholder', '--media-dir', '/tmp/m', '--render-concurrency', '3']);
   assert.deepEqual(

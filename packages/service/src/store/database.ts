@@ -297,6 +297,21 @@ export class Database {
     }));
   }
 
+  /**
+   * The event log's cursor key, and the last sequence number a plain cursor may name (the last
+   * event when the file was upgraded to sealed cursors; schema.ts).
+   */
+  eventCursorSettings(): { key: Buffer; plainUntil: number } {
+    const rows = this.#db.prepare('SELECT name, value FROM settings').all() as { name: string; value: unknown }[];
+    const value = (name: string) => rows.find((row) => row.name === name)?.value;
+    const key = value('event_cursor_key');
+    const plainUntil = value('plain_event_cursors_until');
+    if (!Buffer.isBuffer(key) || key.length !== 32 || typeof plainUntil !== 'number') {
+      throw new Error('its event cursor settings are missing or damaged');
+    }
+    return { key, plainUntil };
+  }
+
   /** Removes every row of the partner (a sandbox's reset), in every table, in one transaction. */
   removePartner(partnerID: string): void {
     this.transaction(() => {

@@ -1,12 +1,44 @@
 /**
  * The event log's memory: every webhook event of the last 30 days, per partner, in the order the
  * service made them. Each event gets the next sequence number of the service (never reused, with a
- * data file across restarts too): the log's cursor is the sequence number of the last event a page
- * held, so the same cursor always gives the same following events, whatever was pruned before it.
+ * data file across restarts too): a page's cursor is the sequence number of its last event, sealed
+ * for its partner ({@link EventCursors}), so the same cursor always gives the same following
+ * events, whatever was pruned before it, and tells nothing of the other partners' events.
  *
  * Only the store writes here (store.ts), with the row in the `events` table committed first.
  */
 import type { WebhookEvent } from 'video-plugin/internal';
+import type { CursorSeal, Opened } from '../cursors.js';
+
+/** A plain cursor, as the log gave them before they were sealed: a sequence number. */
+const PLAIN_CURSOR = /^(0|[1-9]\d{0,14})$/;
+
+/**
+ * The event log's cursors, as its partners see them: sealed for one partner (cursors.ts), so that
+ * they count nothing of the other partners'. The plain cursors the log gave before are still read,
+ * for the partner who holds one, up to `plainUntil` (the last event at the upgrade, schema.ts): a
+ * larger one means "after every event of then" and is read as `plainUntil`. `0`, the log's start,
+ * is always read.
+ */
+export class EventCursors {
+  constructor(
+    readonly seal: CursorSeal,
+    readonly plainUntil: number,
+  ) {}
+
+  /** The cursor of the position `seq` for `partnerID`. */
+  cursor(partnerID: string, seq: number): string {
+    return this.seal.seal(reader(partnerID), seq);
+  }
+
+  /** The position a cursor from `partnerID` names; `foreign` when it is not that partner's. */
+  read(partnerID: string, text: string): Opened {
+    if (PLAIN_CURSOR.test(text)) return { seq: Math.min(Number(text), this.plainUntil) };
+    return this.seal.open(text, [reader(partnerID)]);
+  }
+}
+
+const reader = (partnerID: string): string => `event log\n${partnerID}`;
 
 /** One event of the log. */
 export interface EventRecord {

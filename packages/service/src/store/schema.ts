@@ -111,6 +111,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The event log's cursors were its plain sequence numbers, which count every partner's events:
+    // from now on they are sealed (cursors.ts) with this file's own key. The plain ones given
+    // before stay valid up to the last event of the file at this upgrade, never beyond.
+    name: 'sealed event log cursors: the key, and the last plain cursor',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE settings (
+          name TEXT PRIMARY KEY,
+          value ANY NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO settings (name, value) VALUES
+          ('event_cursor_key', randomblob(32)),
+          ('plain_event_cursors_until', (SELECT coalesce(max(seq), 0) FROM events));
+      `);
+    },
+  },
 ];
 
 /**

@@ -28,7 +28,8 @@ import {
 } from 'video-plugin/internal';
 import { Database, isSqliteError, type Kind } from './database.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
-import { EventLog, type EventLogPage } from './events.js';
+import { EventCursors, EventLog, type EventLogPage } from './events.js';
+import { CursorSeal } from '../cursors.js';
 import { nowISO, sessionKey } from './ids.js';
 import { importLegacyFile, sniff } from './legacy.js';
 import { lockDataFile, type Lock } from './lock.js';
@@ -120,6 +121,8 @@ export class Store {
   /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
   readonly #removedPartners = new Set<string>();
 
+  #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
+
   private constructor(db?: Database, lock?: Lock) {
     this.#db = db;
     this.#lock = lock;
@@ -146,6 +149,8 @@ export class Store {
       const db = Database.open(file);
       const store = new Store(db, lock);
       try {
+        const { key, plainUntil } = db.eventCursorSettings();
+        store.#eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
         store.#load(db.load(nowSeconds()));
         for (const record of db.loadEvents(eventsSince())) store.#events.add(record);
       } catch (error) {
@@ -157,6 +162,11 @@ export class Store {
       lock.release();
       throw error;
     }
+  }
+
+  /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
+  get eventCursors(): EventCursors {
+    return this.#eventCursors;
   }
 
   /** The data file, or undefined when the data lives in memory. */

@@ -4,6 +4,7 @@
 // for a cursor it cannot replay from; a session in the Authorization header, nothing else.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { WebSocket } from 'ws';
 import { REPLAY_LIMIT } from '../../src/http/changes.js';
 import {
   EventStream,
@@ -29,7 +30,8 @@ const source = await serve((req, res) => {
   res.end(`<!doctype html><title>Title of ${req.url?.slice(1)}</title>`);
 });
 
-const CURSOR = /^([0-9a-f]{8})-(\d+)$/;
+/** A cursor: this run's boot, then its position sealed for one account (16 bytes, base64url). */
+const CURSOR = /^([0-9a-f]{8})-([A-Za-z0-9_-]{22})$/;
 
 /** One account, its unfiltered status stream (open and ready) as the reference, and its calls. */
 async function account(externalID: string, partner = PARTNER, secret = SECRET) {
@@ -86,9 +88,8 @@ describe('GET /api/changes', () => {
     const statuses = topicFeed.changes.map((c: { record: { status: string } }) => c.record.status);
     assert.deepEqual([...new Set(statuses)], ['PENDING', 'PROCESSING', 'COMPLETE']);
     assert.equal(topicFeed.changes.at(-1).record.title, 'Title of progress');
-    // The cursor moved on by exactly the changes returned (nobody else had any meanwhile).
-    const [, boot, from] = CURSOR.exec(start)!;
-    assert.equal(topicFeed.cursor, `${boot}-${Number(from) + topicFeed.changes.length}`);
+    // The cursor is the position after the last change returned: the current one.
+    assert.equal(topicFeed.cursor, await cursorOf(owner));
     // Asked again from the same cursor: the same answer (nothing is consumed).
     assert.deepEqual((await owner.feed(start)).body, topicFeed);
     assert.deepEqual((await owner.feed(topicFeed.cursor)).body, { cursor: topicFeed.cursor, changes: [] });
@@ -113,7 +114,8 @@ describe('GET /api/changes', () => {
     const owner = await account('owner');
     const neighbour = await account('neighbour');
     const foreign = await account('foreign', OTHER, OTHER_SECRET);
-    const start = await cursorOf(owner);
+    // Each account's own cursor of the same moment (no change between them).
+    const [start, neighbourStart, foreignStart] = await Promise.all([owner, neighbour, foreign].map(cursorOf));
     const [ownTopic, neighbourTopic, foreignTopic] = await Promise.all([
       owner.search(),
       neighbour.search(),
@@ -124,23 +126,30 @@ describe('GET /api/changes', () => {
     assert.deepEqual(ids(ownFeed.changes), [ownTopic]);
     assert.deepEqual(ownFeed.changes, asChanges(owner.stream.events));
     assert.doesNotMatch(JSON.stringify(ownFeed), /neighbour|foreign/);
-    assert.deepEqual(ids((await neighbour.feed(start)).body.changes), [neighbourTopic]);
-    assert.deepEqual(ids((await foreign.feed(start)).body.changes), [foreignTopic]);
-    // The same cursor means the same position for everyone: all three answers end at one cursor.
-    assert.equal((await neighbour.feed(start)).body.cursor, ownFeed.cursor);
+    assert.deepEqual(ids((await neighbour.feed(neighbourStart)).body.changes), [neighbourTopic]);
+    assert.deepEqual(ids((await foreign.feed(foreignStart)).body.changes), [foreignTopic]);
   });
 
   test('a cursor it cannot replay from — malformed, ahead, from another run, too old — answers null and the current cursor', async () => {
     const owner = await account('replay');
     const bystander = await account('bystander');
     const current = await cursorOf(owner);
-    const [, boot, seq] = CURSOR.exec(current)!;
+    const [, boot] = CURSOR.exec(current)!;
     const other = await startTestService();
     const otherRun: string = (
       await api(other, 'GET', '/api/changes', { session: (await createAccount(other)).session })
     ).body.cursor;
     assert.notEqual(CURSOR.exec(otherRun)![1], boot);
-    for (const after of ['', 'nonsense', `${boot}-`, `${boot}-x`, `${boot}-${Number(seq) + 1}`, otherRun]) {
+    // A plain position of this run (as cursors were before they were sealed) is not a cursor.
+    for (const after of [
+      '',
+      'nonsense',
+      `${boot}-`,
+      `${boot}-x`,
+      `${boot}-1`,
+      `${boot}-${'9'.repeat(22)}x`,
+      otherRun,
+    ]) {
       assert.deepEqual((await owner.feed(after)).body, { cursor: current, changes: null }, `after=${after}`);
     }
 
@@ -153,25 +162,30 @@ describe('GET /api/changes', () => {
     const { requestId, videoId } = started.body;
     await statusesUntilFinal(owner.stream, 'generation', (data) => data.requestId === requestId);
     const before = await cursorOf(owner);
-    for (let i = 0; i < REPLAY_LIMIT + 1; i++) {
+    const rename = async (i: number) => {
       const renamed = await api(service, 'PATCH', `/api/videos/${videoId}`, {
         session: owner.session,
         body: { name: `Name ${i}` },
       });
       assert.equal(renamed.status, 200);
-    }
+    };
+    await rename(0);
+    // The position after the first rename, as the owner and the bystander each were given it.
+    const [afterFirst, bystanderAfterFirst] = await Promise.all([cursorOf(owner), cursorOf(bystander)]);
+    for (let i = 1; i < REPLAY_LIMIT + 1; i++) await rename(i);
     const now = await cursorOf(owner);
-    const from = Number(CURSOR.exec(before)![2]);
-    assert.equal(now, `${boot}-${from + REPLAY_LIMIT + 1}`);
     assert.deepEqual((await owner.feed(before)).body, { cursor: now, changes: null });
-    const oldest = (await owner.feed(`${boot}-${from + 1}`)).body;
+    const oldest = (await owner.feed(afterFirst)).body;
     assert.equal(oldest.changes.length, REPLAY_LIMIT);
     assert.deepEqual(
       oldest.changes.map((c: { record: { name: string } }) => c.record.name),
       Array.from({ length: REPLAY_LIMIT }, (_, i) => `Name ${i + 1}`),
     );
     // Another account asking from the same position gets none of them, and not null.
-    assert.deepEqual((await bystander.feed(`${boot}-${from + 1}`)).body, { cursor: now, changes: [] });
+    assert.deepEqual((await bystander.feed(bystanderAfterFirst)).body, {
+      cursor: await cursorOf(bystander),
+      changes: [],
+    });
   });
 
   test('a session is required, in the Authorization header: none, unknown, in the query or logged out → 401', async () => {
@@ -190,6 +204,70 @@ describe('GET /api/changes', () => {
       assert.equal(result.body.changes, undefined);
     }
     assert.match(refused[0]!.body.error.message, /Authorization: Bearer/);
+  });
+});
+
+describe("cursors are each account's own", () => {
+  /** The bits in which two cursors' sealed parts differ. */
+  const bitsApart = (a: string, b: string): number => {
+    const [x, y] = [a, b].map((cursor) => Buffer.from(CURSOR.exec(cursor)![2]!, 'base64url'));
+    let bits = 0;
+    for (let i = 0; i < 16; i++) for (let byte = x![i]! ^ y![i]!; byte; byte >>= 1) bits += byte & 1;
+    return bits;
+  };
+
+  test("another account's cursor is refused: 400 invalid_parameter naming after (same partner or another); made-up ones too", async () => {
+    const owner = await account('refused-owner');
+    const neighbour = await account('refused-neighbour');
+    const foreign = await account('refused-foreign', OTHER, OTHER_SECRET);
+    await owner.search();
+    const cursor = await cursorOf(owner);
+    const [, boot] = CURSOR.exec(cursor)!;
+    for (const [who, after] of [
+      [neighbour, cursor],
+      [foreign, cursor],
+      [owner, await cursorOf(neighbour)],
+      [owner, `${boot}-${'A'.repeat(22)}`],
+    ] as const) {
+      const refused = await who.feed(after);
+      assert.equal(refused.status, 400, after);
+      assert.equal(refused.body.error.code, 'invalid_parameter');
+      assert.equal(refused.body.error.data.field, 'after');
+      assert.match(refused.body.error.message, /GET \/api\/changes: "after" is not a cursor of this account's changes/);
+      assert.equal(refused.body.changes, undefined);
+    }
+    // Its own is served, the same as ever.
+    assert.deepEqual((await owner.feed(cursor)).body, { cursor, changes: [] });
+  });
+
+  test("the status socket given another account's cursor re-reads (null), as for a cursor it cannot replay", async () => {
+    const owner = await account('socket-owner');
+    const neighbour = await account('socket-neighbour');
+    const cursor = await cursorOf(owner);
+    const ws = new WebSocket(`${service.url.replace('http', 'ws')}/api/live`, { headers: { origin: service.origin } });
+    const first = new Promise<{ cursor: string; changes: unknown }>((resolve, reject) => {
+      ws.once('message', (data) => resolve(JSON.parse(String(data))));
+      ws.once('error', reject);
+    });
+    ws.once('open', () => ws.send(JSON.stringify({ session: neighbour.session, after: cursor })));
+    assert.deepEqual(await first, { cursor: await cursorOf(neighbour), changes: null });
+    ws.close();
+  });
+
+  test("two accounts' consecutive cursors tell nothing of each other: sealed, unrelated from one position to the next", async () => {
+    const owner = await account('quiet-owner');
+    const busy = await account('busy-neighbour');
+    const [first, busyFirst] = await Promise.all([cursorOf(owner), cursorOf(busy)]);
+    // The same position, given to two accounts: two unrelated cursors.
+    assert.notEqual(first, busyFirst);
+    assert.ok(bitsApart(first, busyFirst) >= 30, `${first} ${busyFirst}`);
+    await busy.search();
+    const second = await cursorOf(owner);
+    // Plain positions would differ by the busy account's count; sealed, in about half the bits.
+    assert.ok(bitsApart(first, second) >= 30, `${first} ${second}`);
+    for (const cursor of [first, second]) assert.doesNotMatch(CURSOR.exec(cursor)![2]!, /^\d+$/);
+    // And the owner, asking from its cursor, sees none of the neighbour's changes.
+    assert.deepEqual((await owner.feed(first)).body, { cursor: second, changes: [] });
   });
 });
 
@@ -247,6 +325,13 @@ describe('GET /api/events resumed with Last-Event-ID', () => {
         lastEventId,
       );
     }
+    // Another account's event ID is not a position to resume from either: the same current state.
+    const theirs = bystander.stream.events.findLast((event) => event.id && event.event !== 'ready')!.id!;
+    assert.deepEqual(asChanges(await reopened(owner, theirs)), [
+      { kind: 'topic', record: current.topic },
+      { kind: 'generation', record: current.generation },
+      { kind: 'video', record: current.video },
+    ]);
     // A stream narrowed to some records starts with theirs only, as a new one does.
     assert.deepEqual(asChanges(await reopened(owner, '0badc0de-12', `topic=${topicId}`)), [
       { kind: 'topic', record: current.topic },

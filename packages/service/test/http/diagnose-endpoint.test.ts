@@ -127,3 +127,42 @@ describe('GET /api/diagnose', () => {
     ]);
   });
 });
+
+describe('who is told the partner IDs', () => {
+  test("a developer's own service (the default) lists its partners in GET /api/health", async () => {
+    const health = await api(service, 'GET', '/api/health');
+    assert.deepEqual(health.body.partners, [PARTNER, 'strict-partner']);
+  });
+
+  test('a shared service names no partner: not in /api/health, the diagnose answer or the origin check, yet says what to check', async () => {
+    const shared = await startTestService({
+      shared: true,
+      partners: [
+        { id: PARTNER, secret: SECRET },
+        { id: 'strict-partner', secret: 'strict-secret-0123456789abcdef0123456789' },
+      ],
+    });
+    const health = await api(shared, 'GET', '/api/health');
+    assert.equal(health.status, 200);
+    assert.deepEqual(Object.keys(health.body).sort(), ['jobMs', 'status']);
+    const answers = [
+      await api(shared, 'GET', `/api/diagnose?partnerID=${PARTNER}x`, { headers: { origin: 'https://shop.example' } }),
+      await api(shared, 'GET', `/api/partners/${PARTNER}x/origin-check?origin=https%3A%2F%2Fshop.example`),
+      await api(shared, 'POST', `/api/partners/${PARTNER}x/sign-in`, { body: { emailAddress: 'a@b.c' } }),
+    ];
+    for (const answer of answers) {
+      const error = answer.body.error;
+      assert.equal(error.code, 'partner_not_found');
+      assert.deepEqual(error.data, { partnerID: `${PARTNER}x` });
+      assert.ok(!error.message.includes('strict-partner'), error.message);
+      assert.ok(!error.message.includes(`"${PARTNER}"`), error.message);
+      assert.match(error.message, /no partner "[^"]+"\. Check the partner ID given to the Plugin .*your dashboard/);
+    }
+    // The partner's own ID is still answered to anyone who knows it.
+    const known = await api(shared, 'GET', `/api/diagnose?partnerID=${PARTNER}`, {
+      headers: { origin: 'http://localhost:8000' },
+    });
+    assert.equal(known.body.partnerID, PARTNER);
+    assert.equal(known.body.originAllowed, true);
+  });
+});

@@ -14,9 +14,14 @@ import { partnerOf, requireAuthMode, type Handler } from './request.js';
 export const originRefusal = (origin: string, partnerID: string): string =>
   `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`;
 
+/** `GET /api/health`: a developer's own service lists its partners; a shared one never does. */
 export const health: Handler = ({ ctx }) => ({
   status: 200,
-  body: { status: 'ok', partners: ctx.config.partners.configured().map(({ id }) => id), jobMs: ctx.config.jobMs },
+  body: {
+    status: 'ok',
+    ...(ctx.config.shared ? {} : { partners: ctx.config.partners.configured().map(({ id }) => id) }),
+    jobMs: ctx.config.jobMs,
+  },
 });
 
 export const originCheck: Handler = (request) => {
@@ -50,8 +55,9 @@ export const originCheck: Handler = (request) => {
  * that asks; `?origin=` only when there is no such header, for curl) is allowed for the partner,
  * the `frame-ancestors` the plugin page is sent with, and the versions. Nothing secret: no allowed
  * origins of the partner beyond what the plugin page's own header shows to anyone. An unknown
- * partner is answered 200 with `error` (`partner_not_found`, naming the partners this local service
- * knows), so that a page that asks shows no failed request in its console.
+ * partner is answered 200 with `error` (`partner_not_found`, naming the partners a developer's own
+ * service knows, never those of a shared one), so that a page that asks shows no failed request in
+ * its console.
  */
 export const diagnose: Handler = (request) => {
   const { req, res, url, ctx } = request;

@@ -19,7 +19,10 @@ export const events: Handler = (request) => {
     ...[...filter.videos].map((id): Change => ({ kind: 'video', record: store.ownedVideo(owner, id) })),
   ];
   const header = request.req.headers['last-event-id'];
-  const lastEventId = typeof header === 'string' ? header : undefined;
+  // Another account's position is none of this stream's: it starts as from a position it cannot
+  // resume from (an EventSource given 400 would stop reconnecting for good).
+  const lastEventId =
+    typeof header !== 'string' ? undefined : streams.log.isForeign(owner, header) ? 'another account' : header;
   // A stream of the whole account that resumes from a position the log no longer has (another run
   // of the service, a gap of more than its last changes) starts with the current state of every
   // record of the account: else what changed in the gap would be lost without a word.
@@ -40,5 +43,6 @@ export const events: Handler = (request) => {
 export const changes: Handler = (request) => {
   const { owner } = authenticate(request);
   const after = request.url.searchParams.get('after') ?? undefined;
+  request.ctx.streams.log.refuseForeign(owner, after, 'GET /api/changes');
   return { status: 200, body: request.ctx.streams.log.changes(owner, after) };
 };

@@ -2,21 +2,22 @@
  * `GET /api/partner/events?after=<cursor>&limit=N`: the partner's event log, for its back end only
  * (authenticated with a token signed by its webhook secret, auth/events-token.ts). Every webhook
  * event of the last 30 days, oldest first, the same IDs as the webhooks, in a stable order: the
- * same cursor always gives the same following events.
+ * same cursor always gives the same following events. Its cursors are sealed for the partner
+ * (store/events.ts): another partner's is refused.
  */
 import { EVENTS_PAGE_LIMIT, InvalidParameterError } from 'video-plugin/internal';
 import { verifyEventsToken } from '../../auth/events-token.js';
 import { bearer, type Handler } from './request.js';
 
-/** A cursor: the sequence number of the last event of a page, as the service wrote it. */
-const CURSOR = /^(0|[1-9]\d{0,14})$/;
-
 export const listPartnerEvents: Handler = async ({ req, url, ctx }) => {
   const partner = await verifyEventsToken(bearer(req), ctx.config.partners);
-  const after = url.searchParams.get('after') ?? '0';
-  if (!CURSOR.test(after)) {
+  const text = url.searchParams.get('after');
+  const opened = text === null ? { seq: 0 } : ctx.store.eventCursors.read(partner.id, text);
+  if ('problem' in opened) {
     throw new InvalidParameterError(
-      `GET /api/partner/events: "after" must be a cursor the event log gave (the "cursor" of a page), or be left out to start from the oldest event.`,
+      opened.problem === 'foreign'
+        ? `GET /api/partner/events: "after" is not a cursor of partner ${partner.id}'s event log (each cursor is given to one partner, and refused from any other). Give the "cursor" of one of your own pages, or leave it out to start from the oldest event.`
+        : `GET /api/partner/events: "after" must be a cursor the event log gave (the "cursor" of a page), or be left out to start from the oldest event.`,
       { field: 'after' },
     );
   }
@@ -28,6 +29,7 @@ export const listPartnerEvents: Handler = async ({ req, url, ctx }) => {
       { field: 'limit' },
     );
   }
-  const page = ctx.store.events(partner.id, Number(after), limit);
-  return { status: 200, body: { events: page.events, cursor: String(page.cursor), hasMore: page.hasMore } };
+  const page = ctx.store.events(partner.id, opened.seq, limit);
+  const cursor = ctx.store.eventCursors.cursor(partner.id, page.cursor);
+  return { status: 200, body: { events: page.events, cursor, hasMore: page.hasMore } };
 };

@@ -154,12 +154,21 @@ export function partnerOf({ params, ctx }: Request): Partner {
   if (!partner) {
     const ended = ctx.config.partners.endedError(params.partnerID);
     if (ended) throw ended;
-    // A local service names its own partners to the developer who started it (docs/diagnose.md);
-    // never its sandboxes, which are each one test's own.
+    // A developer's own service names its partners to the developer who started it
+    // (docs/diagnose.md); a shared one never does, and no service names its sandboxes, which are
+    // each one test's own.
+    const fix = 'Check the partner ID given to the Plugin (partner-id on <video-plugin>) and the iss of your tokens';
+    if (ctx.config.shared) {
+      throw new NotFoundError(
+        'partner_not_found',
+        `The service knows no partner "${params.partnerID}". ${fix}: they must be the partner ID the service gave you (your dashboard shows it).`,
+        { partnerID: params.partnerID },
+      );
+    }
     const partners = ctx.config.partners.configured().map(({ id }) => id);
     throw new NotFoundError(
       'partner_not_found',
-      `The service knows no partner "${params.partnerID}" (it knows ${partners.map((id) => `"${id}"`).join(', ')}). Check the partner ID given to the Plugin (partner-id on <video-plugin>) and the iss of your tokens.`,
+      `The service knows no partner "${params.partnerID}" (it knows ${partners.map((id) => `"${id}"`).join(', ')}). ${fix}.`,
       { partnerID: params.partnerID, partners },
     );
   }

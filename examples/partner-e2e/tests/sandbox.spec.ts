@@ -25,6 +25,8 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
       const service = await startService({
         port: 0,
         host: '127.0.0.1',
+        // The app it searches runs on this machine.
+        allowLoopbackSources: true,
         jobMs: STEP_MS,
         media: 'placeholder',
         testControls: true,

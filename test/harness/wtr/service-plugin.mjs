@@ -36,9 +36,11 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       }
       const { startService } = await import(new URL('service/server.js', dist).href);
       tokens = await import(new URL('server/index.js', dist).href);
+      // Each service searches the test pages, which are served on loopback.
       service = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 150,
         heartbeatMs: 1000,
         // The browser suites test the SDK and the wire, not the media: instant SVG stand-ins.
@@ -49,6 +51,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       slowService = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 6000,
         media: 'placeholder',
         partners: TEST_PARTNERS,
@@ -59,6 +62,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       realService = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 150,
         heartbeatMs: 1000,
         media: 'real',

@@ -212,6 +212,15 @@ describe('events', () => {
     assert.equal(service.webhooks.deliveries.length, 2);
   });
 
+  test('a receiver on this machine gets its events without allowLoopbackSources (that option is for searches)', async () => {
+    const service = await webhookService([url('ok', 'loopback-receiver')], { allowLoopbackSources: false });
+    await createAccount(service);
+    const [post] = await posts('/ok/loopback-receiver');
+    assert.equal((await verify(post!)).type, 'account.created');
+    await service.webhooks.settled();
+    assert.equal(service.webhooks.deliveries[0]?.outcome, 'delivered');
+  });
+
   test('a service without webhook URLs posts nothing', async () => {
     const service = await startTestService();
     await createAccount(service);

@@ -99,6 +99,8 @@ child = spawn(
     '0',
     '--host',
     '127.0.0.1',
+    // The searched site runs on this machine.
+    '--allow-loopback-sources',
     '--partner',
     PARTNER,
     '--secret',

@@ -38,7 +38,7 @@ const hardLimit = setTimeout(() => {
 }, 10 * 60_000);
 hardLimit.unref();
 
-const service = await startService({ port: 0, host: '127.0.0.1', media: 'placeholder' });
+const service = await startService({ port: 0, host: '127.0.0.1', allowLoopbackSources: true, media: 'placeholder' });
 const page = (preload) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bench: preload=${preload}</title>
 <script type="module" src="/video-plugin.module.min.js"></script></head>

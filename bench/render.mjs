@@ -218,7 +218,12 @@ async function burstOf20() {
   });
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
   const siteURL = `http://127.0.0.1:${site.address().port}/`;
-  const service = await startService({ port: 0, jobMs: 200, mediaDir: join(work, 'service-media') });
+  const service = await startService({
+    port: 0,
+    allowLoopbackSources: [Number(new URL(siteURL).port)],
+    jobMs: 200,
+    mediaDir: join(work, 'service-media'),
+  });
   const [partner] = service.partners;
   const call = async (method, path, session, body) => {
     const response = await fetch(`${service.url}${path}`, {

@@ -162,7 +162,7 @@ if (existsSync(serverModule) && existsSync(tokenModule)) {
   try {
     const { startService } = await import(serverModule.href);
     ({ createAccountToken } = await import(tokenModule.href));
-    service = await startService({ port: 0, host: '127.0.0.1', media: 'placeholder' });
+    service = await startService({ port: 0, host: '127.0.0.1', allowLoopbackSources: true, media: 'placeholder' });
   } catch (error) {
     serviceNote = `the local service did not start: ${error.message}`;
   }

@@ -10,7 +10,10 @@ const { startService } = await import('../dist/service/server.js');
 // The ports of `npm start` when they are free, so that the picture shows the addresses people see.
 const onPort = (start, port) =>
   start(port).catch((error) => (error.code === 'EADDRINUSE' ? start(0) : Promise.reject(error)));
-const service = await onPort((port) => startService({ port, host: '127.0.0.1', jobMs: 400 }), 8001);
+const service = await onPort(
+  (port) => startService({ port, host: '127.0.0.1', allowLoopbackSources: true, jobMs: 400 }),
+  8001,
+);
 const [partner] = service.partners;
 const demo = await onPort(
   (port) => startDemo({ port, serviceURL: service.url, partnerID: partner.id, secret: partner.secret }),

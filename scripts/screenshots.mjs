@@ -40,6 +40,8 @@ const FIT_WIDTHS = [360, 768, 1280];
 const service = await startService({
   port: 0,
   host: '127.0.0.1',
+  // The partner's page and its sample site are served here, on loopback.
+  allowLoopbackSources: true,
   jobMs: 300,
   media: 'placeholder',
   partners: [{ ...PARTNER, allowedOrigins: ['http://localhost:*'] }],

@@ -43,8 +43,11 @@ function explain(error, what, port, variable) {
   process.exit(1);
 }
 
-const service = await startService({ port: servicePort, host: '127.0.0.1', jobMs }).catch((error) =>
-  explain(error, 'local service', servicePort, 'VIDEO_PLUGIN_PORT'),
+// The sample business website is the demo's own (/business/): searches may read the demo's
+// port, and no other port of this machine (any, when DEMO_PORT=0 leaves the port to the system).
+const allowLoopbackSources = demoPort === 0 ? true : [demoPort];
+const service = await startService({ port: servicePort, host: '127.0.0.1', jobMs, allowLoopbackSources }).catch(
+  (error) => explain(error, 'local service', servicePort, 'VIDEO_PLUGIN_PORT'),
 );
 const [partner] = service.partners;
 const demo = await startDemo({

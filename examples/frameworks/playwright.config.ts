@@ -32,7 +32,8 @@ export default defineConfig({
   })),
   webServer: [
     {
-      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${PARTNER.id} --secret ${PARTNER.secret} --job-ms 300 --media placeholder`,
+      // --allow-loopback-sources: the apps' pages it searches are on this machine, on several ports.
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${PARTNER.id} --secret ${PARTNER.secret} --allow-loopback-sources --job-ms 300 --media placeholder`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
       // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes

@@ -45,7 +45,9 @@ export default defineConfig({
   webServer: [
     {
       // In your repo: `npx video-plugin-service …` (after `npm install -D video-plugin-service`).
-      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300 --media placeholder`,
+      // --allow-loopback-port: the tests search the app's own pages, on this machine; without it
+      // (the default) a search never reads a local port.
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --allow-loopback-port ${APP_PORT} --job-ms 300 --media placeholder`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
       // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes
@@ -54,14 +56,14 @@ export default defineConfig({
     },
     {
       // Real media, for tests/snapshot.spec.ts: the same service without `--media placeholder`.
-      command: `node ../../packages/service/bin/video-plugin-service.js --port ${REAL_MEDIA_SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${REAL_MEDIA_SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --allow-loopback-port ${APP_PORT} --job-ms 300`,
       url: `${REAL_MEDIA_SERVICE_URL}/api/health`,
       reuseExistingServer: false,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {
       // Sandboxes, test controls and the step clock, for tests/sandbox.spec.ts.
-      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SANDBOX_SERVICE_PORT} --sandboxes --test-controls --clock manual --job-ms 2000 --media placeholder`,
+      command: `node ../../packages/service/bin/video-plugin-service.js --port ${SANDBOX_SERVICE_PORT} --sandboxes --test-controls --clock manual --allow-loopback-port ${APP_PORT} --job-ms 2000 --media placeholder`,
       url: `${SANDBOX_SERVICE_URL}/api/health`,
       env: { VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY },
       reuseExistingServer: false,

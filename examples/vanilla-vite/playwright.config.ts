@@ -32,7 +32,8 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `npx video-plugin-service --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --job-ms 300`,
+      // --allow-loopback-port: the sample business page it searches is the app's, on this machine.
+      command: `npx video-plugin-service --port ${SERVICE_PORT} --partner ${partner.id} --secret ${partner.secret} --allow-loopback-port ${APP_PORT} --job-ms 300`,
       url: `http://127.0.0.1:${SERVICE_PORT}/api/health`,
       reuseExistingServer: false,
       // Stopped with SIGTERM, not Playwright's default SIGKILL: the service then closes and removes

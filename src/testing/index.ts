@@ -18,6 +18,7 @@
  * @example
  * ```ts
  * import { createSandbox } from 'video-plugin/testing';
+ * // A service started with --sandboxes and --allow-loopback-port 4000 (the site searched below).
  * const sandbox = await createSandbox({ serviceURL: 'http://127.0.0.1:8001', operatorKey: process.env.OPERATOR_KEY! });
  * const user = await sandbox.signIn('user-1');
  * const { topicId } = await user.api('POST', '/api/topics', { sourceURL: 'http://localhost:4000/' });

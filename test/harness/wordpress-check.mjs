@@ -147,7 +147,14 @@ async function main() {
 
   // ---- The local service, and the CDN script served as a CDN would ----
   const { startService } = await import(join(root, 'dist/service/server.js'));
-  const service = await startService({ port: 0, host: '127.0.0.1', jobMs: 300, media: 'placeholder' });
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    // The WordPress page it searches is on this machine.
+    allowLoopbackSources: true,
+    jobMs: 300,
+    media: 'placeholder',
+  });
   cleanups.push(() => service.close());
   // Another site than the WordPress page (127.0.0.1), as the hosted service is.
   const serviceURL = service.url.replace('127.0.0.1', 'localhost');

@@ -34,7 +34,8 @@ let browser: Browser;
 
 before(async () => {
   if (skip) return;
-  service = await startService({ port: 0, host: '127.0.0.1', jobMs: 150 });
+  // As npm start does (scripts/start.mjs): the sample business website is served by the demo, on loopback.
+  service = await startService({ port: 0, host: '127.0.0.1', allowLoopbackSources: true, jobMs: 150 });
   const { startDemo } = (await import(new URL('../../demo/server.mjs', import.meta.url).href)) as {
     startDemo(options: object): Promise<Demo>;
   };

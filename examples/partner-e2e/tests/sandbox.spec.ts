@@ -30,6 +30,7 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
           '../../packages/service/bin/video-plugin-service.js',
           ...['--port', '0', '--sandboxes', '--test-controls', '--clock', 'manual'],
           ...['--job-ms', String(STEP_MS), '--media', 'placeholder'],
+          '--allow-loopback-sources', // the app it searches runs on this machine
         ],
         { env: { ...process.env, VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
       );

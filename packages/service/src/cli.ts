@@ -84,6 +84,7 @@ function banner(service: RunningService): string {
   lines.push(
     `  plugin page:     ${service.url}/plugin`,
     `  job time:        ${service.jobMs} ms`,
+    `  local sites:     ${loopbackLine(service.allowLoopbackSources)}`,
     // Printed only when on: a service that lets partners force outcomes must say so to whoever runs it.
     ...(service.testControls.enabled
       ? ['  test controls:   on, for tests only (POST /api/test/outcomes forces job outcomes)']
@@ -94,6 +95,13 @@ function banner(service: RunningService): string {
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');
+}
+
+/** Whether topic searches may read sites on this machine (loopback), and on which ports. */
+function loopbackLine(allowed: boolean | readonly number[]): string {
+  if (allowed === false) return 'not searched (--allow-loopback-sources to search a site on this machine)';
+  if (allowed === true) return "searched on any port but the service's own (--allow-loopback-sources)";
+  return `searched on port${allowed.length > 1 ? 's' : ''} ${allowed.join(', ')} only (--allow-loopback-port)`;
 }
 
 /** Whether the sandbox routes are open, and their limits; the operator key is never printed. */

@@ -48,8 +48,14 @@ Options:
   --public-host NAME     a host name the service answers to besides IP addresses and localhost
                          (any other Host header gets 403: DNS rebinding); repeatable
   --allow-private-sources  let topic searches, images and webhooks reach private addresses
-                         (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); loopback is allowed
-                         while the service listens on loopback; link-local never
+                         (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); link-local never
+  --allow-loopback-sources  let topic searches and their images reach this machine (127/8, ::1),
+                         any port but the service's own: to search a site you serve locally
+                         (off by default: a search shows whoever asks what a local port serves)
+                                                        env VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES=1
+  --allow-loopback-port N  the same, for port N only; repeatable
+                                                env VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES=N[,N...]
+                         (webhooks reach loopback while the service listens on loopback)
   --partner ID           partner ID accepted in tokens (default ${DEMO_PARTNER_ID})        env VIDEO_PLUGIN_PARTNER_ID
   --secret SECRET        that partner's HS256 secret for its account tokens, at least 32 bytes
                          (default: a demo secret, printed)                     env VIDEO_PLUGIN_SECRET
@@ -127,6 +133,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         host: { type: 'string' },
         'public-host': { type: 'string', multiple: true },
         'allow-private-sources': { type: 'boolean' },
+        'allow-loopback-sources': { type: 'boolean' },
+        'allow-loopback-port': { type: 'string', multiple: true },
         partner: { type: 'string' },
         secret: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
@@ -228,6 +236,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 
   const sandboxes = parseSandboxes(values, env);
   const shared = values.shared ?? yesOrNo('VIDEO_PLUGIN_SHARED', env.VIDEO_PLUGIN_SHARED);
+  const loopbackSources = parseLoopbackSources(
+    values['allow-loopback-sources'],
+    values['allow-loopback-port'],
+    env.VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES,
+  );
 
   const options: ServiceOptions = {
     partners: [
@@ -246,6 +259,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values.host !== undefined) options.host = values.host;
   if (values['public-host'] !== undefined) options.publicHosts = values['public-host'];
   if (values['allow-private-sources']) options.allowPrivateSources = true;
+  if (loopbackSources !== undefined) options.allowLoopbackSources = loopbackSources;
   if (values.data !== undefined) options.dataFile = values.data;
   if (values.media !== undefined) options.media = values.media;
   if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
@@ -303,6 +317,36 @@ function parseSandboxes(
     ...(ttlMs !== undefined ? { ttlMs } : {}),
     ...(jobsPerSandbox !== undefined ? { jobsPerSandbox } : {}),
   };
+}
+
+/**
+ * `--allow-loopback-sources` (every port), `--allow-loopback-port N` (those ports only) or their
+ * environment twin (`1`, `true`, or ports separated by commas); undefined when none allows it.
+ */
+function parseLoopbackSources(
+  every: boolean | undefined,
+  ports: readonly string[] | undefined,
+  envValue: string | undefined,
+): boolean | number[] | undefined {
+  if (every && ports) {
+    throw new UsageError(
+      '--allow-loopback-sources allows every loopback port and --allow-loopback-port only the ones named: give one of them.',
+    );
+  }
+  if (every) return true;
+  const portList = (source: string, texts: readonly string[]) =>
+    texts.map((text) => {
+      const port = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+      if (!(port >= 1 && port <= 65535)) {
+        throw new UsageError(`${source} must be a port, a whole number from 1 to 65535 (got "${text}").`);
+      }
+      return port;
+    });
+  if (ports) return portList('--allow-loopback-port', ports);
+  const text = envValue?.trim() ?? '';
+  if (text === '' || /^(0|false)$/i.test(text)) return undefined;
+  if (/^(1|true)$/i.test(text)) return true;
+  return portList('VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES (1, or ports separated by commas)', text.split(','));
 }
 
 /** `--limit NAME=BURST/PER_MINUTE` or `NAME=off`, each of them. */

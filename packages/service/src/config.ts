@@ -129,6 +129,9 @@ const ServiceOptionsSchema = strictObject({
   port: z.optional(z.int().check(z.gte(0), z.lte(65535))),
   host: z.optional(z.string().check(z.minLength(1))),
   allowPrivateSources: z.optional(z.boolean()),
+  allowLoopbackSources: z.optional(
+    z.union([z.boolean(), z.array(z.int().check(z.gte(1), z.lte(65535))).check(z.minLength(1), z.maxLength(100))]),
+  ),
   publicHosts: z.optional(
     z.array(
       z.string().check(
@@ -196,6 +199,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `port` (default 8001; 0 picks a free port) and `host` (default 127.0.0.1);
  * - `allowPrivateSources`: topic searches, images and webhooks may reach private addresses (10/8,
  *   172.16/12, 192.168/16, 100.64/10, fc00::/7; default false; egress.ts);
+ * - `allowLoopbackSources`: topic searches and their images may reach this machine (127/8, ::1):
+ *   `true` on any port but the service's own, or only the ports listed (`[4000]`); default false,
+ *   so no search reads back another local port (egress.ts);
  * - `publicHosts`: host names the service answers to besides IP addresses and `localhost` (a
  *   request with any other `Host` gets 403: DNS rebinding; docs/service.md "Security");
  * - `partners`: `[{ id, secret, webhookSecrets?, allowedOrigins?, webhookURLs?, authModes? }]`,
@@ -288,6 +294,8 @@ export interface ServiceConfig {
   readonly host: string;
   /** Outbound requests may reach private addresses (egress.ts). */
   readonly allowPrivateSources: boolean;
+  /** Topic searches may reach loopback: on any port (`true`), the ports listed, or not (egress.ts). */
+  readonly allowLoopbackSources: boolean | readonly number[];
   /** Names answered in `Host` besides IP addresses and loopback names (http/hosts.ts), lower case. */
   readonly publicHosts: readonly string[];
   /** Configured at start, and sandboxes added at run time: look a partner up when it is used. */
@@ -356,6 +364,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     host: parsed.host ?? DEFAULT_HOST,
     publicHosts: (parsed.publicHosts ?? []).map((name) => name.toLowerCase()),
     allowPrivateSources: parsed.allowPrivateSources ?? false,
+    allowLoopbackSources: parsed.allowLoopbackSources ?? false,
     partners,
     jobMs: parsed.jobMs ?? DEFAULT_JOB_MS,
     dataFile: parsed.dataFile,

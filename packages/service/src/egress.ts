@@ -9,8 +9,12 @@
  * service must do on top):
  * - always refused: link-local (169.254/16, fe80::/10: cloud metadata lives there), "this network"
  *   (0/8, ::), multicast, reserved and broadcast ranges, and the service's own port on this machine;
- * - loopback (127/8, ::1) only while the service itself listens on loopback: offline demos and
- *   tests serve their sites there, and a service that listens elsewhere is reachable by others;
+ * - loopback (127/8, ::1), never on the service's own port: for topic searches and their images
+ *   ({@link sourcePolicy}) only when the operator allows it (`--allow-loopback-sources`, or only the
+ *   ports named with `--allow-loopback-port`), since a search reads the page back to whoever asked
+ *   and would otherwise show any local port's content; for webhooks ({@link egressPolicy}), whose
+ *   URLs only the operator sets and whose answers are not read, while the service itself listens
+ *   on loopback (a service that listens elsewhere is reachable by others);
  * - private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) only with
  *   `--allow-private-sources` (`allowPrivateSources`).
  * A refused address, a name that does not resolve and a port that refuses or drops the connection
@@ -25,8 +29,10 @@ import { Readable } from 'node:stream';
 
 /** What the service may connect to. */
 export interface EgressPolicy {
-  /** Loopback addresses are allowed (the service listens on loopback itself). */
-  readonly loopback: boolean;
+  /** Loopback addresses: allowed on any port (`true`), only on the ports listed, or refused. */
+  readonly loopback: boolean | readonly number[];
+  /** For the log, when loopback is refused: why, and what allows it. */
+  readonly loopbackRefused: string;
   /** Private ranges are allowed (`--allow-private-sources`). */
   readonly private: boolean;
   /** The service's own port: refused on every address of this machine (it would call itself). */
@@ -104,19 +110,45 @@ export function refusal(address: string, port: number, policy: EgressPolicy): st
     : [address, isIP(address) === 6 ? ('ipv6' as const) : ('ipv4' as const)];
   if (ALWAYS_REFUSED.check(ip, family)) return `${address} is in a range the service never connects to`;
   const loopback = LOOPBACK.check(ip, family);
-  if (loopback && !policy.loopback) return `${address} is loopback, and the service does not listen on loopback`;
+  if (loopback && policy.loopback === false) return `${address} is loopback: ${policy.loopbackRefused}`;
   if (loopback && port === policy.ownPort()) return `${address}:${port} is the service itself`;
+  if (loopback && Array.isArray(policy.loopback) && !policy.loopback.includes(port)) {
+    return `${address}:${port} is a loopback port the service was not allowed (--allow-loopback-port allows ${policy.loopback.join(', ')})`;
+  }
   if (PRIVATE.check(ip, family) && !policy.private) {
     return `${address} is a private address (start the service with --allow-private-sources to allow it)`;
   }
   return undefined;
 }
 
-/** The policy of a service listening on `host`. */
+/** The policy of a service listening on `host` for its webhook deliveries: loopback while it listens there. */
 export function egressPolicy(host: string, allowPrivate: boolean, ownPort: () => number): EgressPolicy {
   const listensOnLoopback =
     host === 'localhost' || (isIP(host) !== 0 && LOOPBACK.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4'));
-  return { loopback: listensOnLoopback, private: allowPrivate, ownPort };
+  return {
+    loopback: listensOnLoopback,
+    loopbackRefused: 'the service does not listen on loopback',
+    private: allowPrivate,
+    ownPort,
+  };
+}
+
+/**
+ * The policy of topic searches and their images: loopback only as the operator allowed it
+ * (`allowLoopbackSources`: any port but the service's own, or the ports listed).
+ */
+export function sourcePolicy(
+  allowLoopback: boolean | readonly number[],
+  allowPrivate: boolean,
+  ownPort: () => number,
+): EgressPolicy {
+  return {
+    loopback: allowLoopback,
+    loopbackRefused:
+      'start the service with --allow-loopback-sources (startService({ allowLoopbackSources: true })) to search a site on this machine',
+    private: allowPrivate,
+    ownPort,
+  };
 }
 
 export interface GuardedInit {

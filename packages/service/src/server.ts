@@ -15,7 +15,7 @@ import { handleApi, type ApiContext } from './http/api.js';
 import { resolveConfig, type ServiceOptions } from './config.js';
 import { HttpError, sendError } from './http/reply.js';
 import { hostAllowed, hostRefusal } from './http/hosts.js';
-import { egressPolicy } from './egress.js';
+import { egressPolicy, sourcePolicy } from './egress.js';
 import { Jobs } from './jobs/jobs.js';
 import { Live } from './http/live.js';
 import { announceFfmpeg } from './media/tools.js';
@@ -55,6 +55,8 @@ export interface RunningService {
   }[];
   /** Milliseconds a topic search or generation takes. */
   readonly jobMs: number;
+  /** Whether topic searches may reach this machine: on any port (`true`), the ports listed, or not. */
+  readonly allowLoopbackSources: boolean | readonly number[];
   /**
    * The sandboxes' settings: `http` says whether `POST /api/sandboxes` is open (an operator key
    * was given; the key itself is not shown), and the limits (docs/service.md "Sandboxes").
@@ -163,16 +165,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
   let origin = '';
   let port = 0;
-  // What the service may fetch: never itself (its port is known once it listens).
-  const egress = egressPolicy(config.host, config.allowPrivateSources, () => port);
-  const webhooks = new Webhooks(config, store, () => origin, egress);
+  // What the service may fetch: never itself (its port is known once it listens); a topic's source
+  // and images on this machine only as the operator allowed.
+  const webhooks = new Webhooks(
+    config,
+    store,
+    () => origin,
+    egressPolicy(config.host, config.allowPrivateSources, () => port),
+  );
   const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
   const controls = new TestControls(config.testControls, config.partners, config.media);
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
     webhooks,
-    egress,
+    egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
     controls,
   });
@@ -254,6 +261,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       authModes: partner.authModes,
     })),
     jobMs: config.jobMs,
+    allowLoopbackSources: config.allowLoopbackSources,
     sandboxes: {
       http: config.sandboxes.operatorKey !== undefined,
       max: config.sandboxes.max,

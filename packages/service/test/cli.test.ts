@@ -25,6 +25,7 @@ function run(args: string[], env: Record<string, string> = {}) {
       VIDEO_PLUGIN_SECRET: '',
       VIDEO_PLUGIN_WEBHOOK_SECRET: '',
       VIDEO_PLUGIN_JOB_MS: '',
+      VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '',
       ...env,
     },
   });
@@ -77,6 +78,8 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   assert.doesNotMatch(service.output().stdout + service.output().stderr, /cli-webhook-secret/);
   assert.match(stdout, /allowed origins: +https:\/\/shop\.example\n/);
   assert.match(stdout, /job time: +50 ms/);
+  // Off unless asked for: a search would show whoever asks what another local port serves.
+  assert.match(stdout, /local sites: +not searched \(--allow-loopback-sources to search a site on this machine\)\n/);
   // A receiver's URL is printed without its query, where it may carry a secret of its own.
   assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks \(query not shown\)\n/);
   assert.doesNotMatch(stdout, /receiver-secret/);
@@ -108,6 +111,7 @@ test('takes its settings from the environment, with flags winning', async () => 
     VIDEO_PLUGIN_PARTNER_ID: 'env-partner',
     VIDEO_PLUGIN_SECRET: 'env-secret-0123456789abcdef0123456789',
     VIDEO_PLUGIN_JOB_MS: '1234',
+    VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '4000,5173',
   });
   await service.banner;
   const { stdout } = service.output();
@@ -115,6 +119,7 @@ test('takes its settings from the environment, with flags winning', async () => 
   assert.match(stdout, /secret: +\(as given; not printed\)/);
   assert.doesNotMatch(stdout, /env-secret/);
   assert.match(stdout, /job time: +1234 ms/);
+  assert.match(stdout, /local sites: +searched on ports 4000, 5173 only \(--allow-loopback-port\)\n/);
   assert.match(stdout, /allowed origins: +http:\/\/localhost:\*, http:\/\/127\.0\.0\.1:\*/);
   service.child.kill('SIGINT');
   assert.equal(await service.exited, 0);

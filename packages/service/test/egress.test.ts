@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
-import { EgressError, egressPolicy, embeddedIPv4, guardedFetch, refusal } from '../src/egress.js';
+import { EgressError, egressPolicy, embeddedIPv4, guardedFetch, refusal, sourcePolicy } from '../src/egress.js';
 import { downloadImage } from '../src/media/images.js';
-import { parseCommandLine } from '../src/command-line.js';
+import { parseCommandLine, UsageError } from '../src/command-line.js';
+import { resolveConfig } from '../src/config.js';
 
 const local = egressPolicy('127.0.0.1', false, () => 8001);
 const elsewhere = egressPolicy('0.0.0.0', false, () => 8001);
@@ -41,7 +42,66 @@ describe('the policy', () => {
     assert.ok(refusal('::ffff:127.0.0.1', 80, elsewhere));
   });
 
-  test('loopback only while the service listens on loopback, and never its own port', () => {
+  test('sources reach loopback only when allowed (any port but the own, or the ports named)', () => {
+    const closed = sourcePolicy(false, false, () => 8001);
+    const any = sourcePolicy(true, false, () => 8001);
+    const some = sourcePolicy([4000, 5173], false, () => 8001);
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      assert.match(refusal(address, 4000, closed)!, /is loopback: start the service with --allow-loopback-sources/);
+      assert.equal(refusal(address, 4000, any), undefined, address);
+      assert.equal(refusal(address, 4000, some), undefined, address);
+      assert.match(refusal(address, 8080, some)!, /not allowed \(--allow-loopback-port allows 4000, 5173\)/);
+      assert.match(refusal(address, 8001, any)!, /the service itself/);
+    }
+    // The option does not open anything else.
+    assert.match(refusal('10.0.0.1', 4000, any)!, /private address/);
+    assert.match(refusal('169.254.169.254', 80, any)!, /never connects/);
+  });
+
+  test('--allow-loopback-sources, --allow-loopback-port and VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES set allowLoopbackSources', () => {
+    const options = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+      const line = parseCommandLine(argv, env);
+      assert.ok(!line.help);
+      return line.options.allowLoopbackSources;
+    };
+    assert.equal(options([]), undefined);
+    assert.equal(options(['--allow-loopback-sources']), true);
+    assert.deepEqual(options(['--allow-loopback-port', '4000', '--allow-loopback-port', '5173']), [4000, 5173]);
+    assert.equal(options([], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '1' }), true);
+    assert.equal(options([], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: 'true' }), true);
+    assert.equal(options([], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '0' }), undefined);
+    assert.deepEqual(options([], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '4000, 5173' }), [4000, 5173]);
+    assert.deepEqual(
+      options(['--allow-loopback-port', '3000'], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '1' }),
+      [3000],
+      'the flag wins',
+    );
+    assert.throws(
+      () => parseCommandLine(['--allow-loopback-port', '70000']),
+      (error: unknown) => {
+        assert.ok(error instanceof UsageError);
+        assert.match(
+          error.message,
+          /--allow-loopback-port must be a port, a whole number from 1 to 65535 \(got "70000"\)/,
+        );
+        return true;
+      },
+    );
+    assert.throws(
+      () => parseCommandLine([], { VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: 'yes' }),
+      /VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES \(1, or ports separated by commas\) must be a port/,
+    );
+    assert.throws(
+      () => parseCommandLine(['--allow-loopback-sources', '--allow-loopback-port', '4000']),
+      /give one of them/,
+    );
+    assert.equal(resolveConfig().allowLoopbackSources, false, 'off by default');
+    for (const bad of [[], [0], [65536], [1.5], 'yes']) {
+      assert.throws(() => resolveConfig({ allowLoopbackSources: bad as never }), /allowLoopbackSources/);
+    }
+  });
+
+  test('webhooks reach loopback only while the service listens on loopback, and never its own port', () => {
     assert.equal(refusal('127.0.0.1', 8080, local), undefined);
     assert.equal(refusal('::1', 8080, local), undefined);
     assert.match(refusal('127.0.0.1', 8001, local)!, /the service itself/);

@@ -52,7 +52,17 @@ const REFUSING = {
  */
 function startProcess(port, dataFile, refusing = false) {
   const partner = refusing ? REFUSING : TEST_PARTNERS[0];
-  const args = [BIN, '--port', String(port), '--host', '127.0.0.1', '--media', 'placeholder', '--partner', partner.id];
+  const args = [
+    BIN,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--allow-loopback-sources',
+    '--media',
+    'placeholder',
+  ];
+  args.push('--partner', partner.id);
   args.push('--secret', partner.secret, '--job-ms', String(JOB_MS), '--data', dataFile);
   if (refusing) args.push('--allowed-origin', REFUSING.origin);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

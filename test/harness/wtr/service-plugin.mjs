@@ -37,9 +37,11 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       }
       const { startService } = await import(new URL('service/server.js', dist).href);
       tokens = await import(new URL('server/index.js', dist).href);
+      // Each service searches the test pages, which are served on loopback.
       service = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 150,
         heartbeatMs: 1000,
         // The browser suites test the SDK and the wire, not the media: instant SVG stand-ins.
@@ -50,6 +52,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       slowService = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 6000,
         media: 'placeholder',
         partners: TEST_PARTNERS,
@@ -60,6 +63,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
       realService = await startService({
         port: 0,
         host: '127.0.0.1',
+        allowLoopbackSources: true,
         jobMs: 150,
         heartbeatMs: 1000,
         media: 'real',

@@ -35,10 +35,32 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** The claim schema for each kind of token an operation takes. */
 export type ClaimSchemas = Partial<Record<TokenKind, z.ZodMiniType>>;
 
-/** A verified token: the partner who signed it, its kind and the contents of its account claim. */
+/**
+ * A verified token: the partner who signed it, its kind and the contents of its account claim;
+ * `warning` when it was accepted with one for the partner (no {@link KIND_CLAIM}: see
+ * {@link kindlessWarning}), for the answer's {@link WARNING_HEADER}.
+ */
 export type VerifiedToken<S extends ClaimSchemas> = {
-  [K in keyof S & TokenKind]: { partner: Partner; kind: K; claim: z.infer<NonNullable<S[K]>> };
+  [K in keyof S & TokenKind]: {
+    partner: Partner;
+    kind: K;
+    claim: z.infer<NonNullable<S[K]>>;
+    warning: string | undefined;
+  };
 }[keyof S & TokenKind];
+
+/**
+ * The release from which a token without {@link KIND_CLAIM} is refused. Until then it is read as
+ * the route's own kind, and its partner is warned (see {@link warnKindless}).
+ */
+export const KINDLESS_REFUSED_FROM = '0.3.0';
+
+/**
+ * The header of an answer that carries a warning for the partner's back end (a token without
+ * {@link KIND_CLAIM}): the SDK and HTTP clients ignore a header they do not know, so it tells
+ * without breaking anything.
+ */
+export const WARNING_HEADER = 'video-plugin-warning';
 
 /** What verification needs from the service. */
 export interface TokenContext {
@@ -56,7 +78,8 @@ export interface TokenExpectation<S extends ClaimSchemas> {
   kinds: S;
   /**
    * The kind of a token without {@link KIND_CLAIM} (made by hand, as the reference describes):
-   * the operation's own kind.
+   * the operation's own kind. Such a token is accepted with a warning until
+   * {@link KINDLESS_REFUSED_FROM}.
    */
   defaultKind: keyof S & TokenKind;
   /**
@@ -210,12 +233,40 @@ export async function verifyToken<S extends ClaimSchemas>(
     const reason = issueToError(parsed.error.issues[0], claimValue, `The token's claim ${ACCOUNT_CLAIM}`);
     fail('token_malformed', reason.message, reason.data);
   }
-  const verified = { partner, kind, claim: parsed.data } as VerifiedToken<S>;
+  const kindless = payload[KIND_CLAIM] === undefined;
+  const warning = kindless ? kindlessWarning(partner.id, expected) : undefined;
+  const verified = { partner, kind, claim: parsed.data, warning } as VerifiedToken<S>;
   expected.check?.(verified);
 
   // Consumed last, and with no await since the lookup, so that of two concurrent uses exactly one wins.
   consumeJti(context.store, partner.id, jti, exp, now);
+  if (warning !== undefined) warnOnce(context.store, partner.id, warning);
   return verified;
+}
+
+/**
+ * The partners already told, per running service (its store lives as long as it does): a partner
+ * whose back end mints every token by hand would otherwise fill the log with one line per login.
+ */
+const warnedKindless = new WeakMap<Store, Set<string>>();
+
+/** Puts the warning in the service's log, the first time for this partner only. */
+function warnOnce(store: Store, partnerID: string, warning: string): void {
+  let warned = warnedKindless.get(store);
+  if (!warned) warnedKindless.set(store, (warned = new Set()));
+  if (warned.has(partnerID)) return;
+  warned.add(partnerID);
+  console.warn(`video-plugin-service: ${warning} (Said once per partner.)`);
+}
+
+/**
+ * What a partner is told about a token without the kind claim: that it was accepted, as which
+ * kind, from when it is refused, and which helper of video-plugin/server sets the claim.
+ * Plain ASCII, since it is also a header's value.
+ */
+export function kindlessWarning<S extends ClaimSchemas>(partnerID: string, expected: TokenExpectation<S>): string {
+  const kinds = Object.keys(expected.kinds) as TokenKind[];
+  return `partner "${partnerID}" sent ${expected.operation} a token without the claim ${KIND_CLAIM}; it was read as a "${expected.defaultKind}" token. From video-plugin ${KINDLESS_REFUSED_FROM} such a token is refused (token_malformed). Mint it with ${kinds.map((kind) => HELPERS[kind]).join(' or ')} of video-plugin/server, which sets the claim, or set it by hand to ${kinds.map((kind) => `"${kind}"`).join(' or ')}.`;
 }
 
 /** The token's kind, refused unless the operation takes it: a create token never logs in, and so on. */

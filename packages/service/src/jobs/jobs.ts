@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ClockTurn, REAL_CLOCK, type JobClock } from './clock.js';
 import type { TestControls, TestJob } from './test-controls.js';
 import { join } from 'node:path';
-import { egressPolicy, type EgressPolicy } from '../egress.js';
+import { sourcePolicy, type EgressPolicy } from '../egress.js';
 import { imageURLsOf } from '../media/images.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
@@ -94,7 +94,11 @@ export class Jobs {
       renderConcurrency?: number;
       /** Told when a video is completed and when its final render is ready. */
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
-      /** What source pages and images may be fetched from (default: a service on loopback). */
+      /**
+       * What source pages and images may be fetched from. The service always gives its own
+       * (`allowLoopbackSources`); the default, for jobs made on their own in tests, allows any
+       * loopback port, where those tests serve their sites.
+       */
       egress?: EgressPolicy;
       /** Topic searches fetching at once (default {@link DEFAULT_SEARCH_SLOTS}); the others wait PENDING. */
       searchSlots?: { perAccount: number; total: number };
@@ -123,7 +127,7 @@ export class Jobs {
         : undefined;
     this.#stallMs = options.renderStallMs;
     this.#webhooks = options.webhooks;
-    this.#egress = options.egress ?? egressPolicy('127.0.0.1', false, () => 0);
+    this.#egress = options.egress ?? sourcePolicy(true, false, () => 0);
     this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#controls = options.controls;

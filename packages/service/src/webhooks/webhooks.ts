@@ -167,7 +167,7 @@ export class Webhooks {
       const partner = this.#config.partners.get(delivery.partnerID);
       if (!partner || !partner.webhookURLs.includes(delivery.url)) {
         console.warn(
-          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${delivery.url}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
+          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
         );
         this.#store.removeDelivery(delivery.id);
         continue;

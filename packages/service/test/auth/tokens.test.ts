@@ -390,3 +390,48 @@ describe('token kinds: each token does only what it was minted for', () => {
     assert.equal((await sessions(await handmade({ alg: 'HS256' }, claims({}, { externalID: id })))).status, 200);
   });
 });
+
+describe('tokens without a kind claim: accepted until they are refused, with a warning', () => {
+  const OTHER_SECRET = 'second-partner-secret-0123456789abcdef';
+  const partners = [
+    { id: 'kindless-a', secret: SECRET },
+    { id: 'kindless-b', secret: OTHER_SECRET },
+  ];
+
+  test('each partner is warned once in the log, naming it and the helper; every kindless answer carries the header', async (t) => {
+    const warnings: string[] = [];
+    t.mock.method(console, 'warn', (line: unknown) => warnings.push(String(line)));
+    const own = await startTestService({ partners });
+    const post = (path: string, token: string) => api(own, 'POST', path, { body: { token } });
+    const kindless = (iss: string, account: Record<string, unknown>, secret = SECRET) =>
+      handmade({ alg: 'HS256' }, claims({ iss }, account), secret);
+    const id = externalID();
+
+    const created = await post('/api/accounts', await kindless('kindless-a', { externalID: id }));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.match(created.headers.get('video-plugin-warning') ?? '', /createAccountToken/);
+    for (let round = 0; round < 2; round++) {
+      const loggedIn = await post('/api/sessions', await kindless('kindless-a', { externalID: id }));
+      assert.equal(loggedIn.status, 200, JSON.stringify(loggedIn.body));
+      assert.equal(loggedIn.body.account.id, created.body.account.id);
+      assert.match(
+        loggedIn.headers.get('video-plugin-warning') ?? '',
+        /loginAccount .* "login" token\. From video-plugin 0\.3\.0 .* loginAccountToken or loginOrCreateAccountToken/,
+      );
+    }
+    const minted = await post(
+      '/api/sessions',
+      await loginAccountToken({ partnerID: 'kindless-a', secret: SECRET, externalID: id }),
+    );
+    assert.equal(minted.status, 200);
+    assert.equal(minted.headers.get('video-plugin-warning'), null, 'a token with its kind gets no warning');
+    const other = await post('/api/accounts', await kindless('kindless-b', { externalID: id }, OTHER_SECRET));
+    assert.equal(other.status, 201);
+
+    const lines = warnings.filter((line) => line.includes(KIND_CLAIM));
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.match(lines[0]!, /^video-plugin-service: partner "kindless-a" sent createAccount a token without the claim/);
+    assert.match(lines[0]!, /refused \(token_malformed\)\. Mint it with createAccountToken of video-plugin\/server/);
+    assert.match(lines[1]!, /^video-plugin-service: partner "kindless-b" sent createAccount/);
+  });
+});

@@ -56,6 +56,7 @@ test(
     const dataFile = join(work, 'service.db');
     const service = await startService({
       port: 0,
+      allowLoopbackSources: true,
       jobMs: 40,
       partners: [{ id: PARTNER, secret: SECRET }],
       mediaDir,

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
 import { readPage } from '../../src/media/source.js';
+import type { RunningService } from '../../src/server.js';
 import {
   EventStream,
   api,
@@ -94,6 +95,14 @@ async function sendHugePage(res: ServerResponse): Promise<void> {
   res.end('<img src="/last.jpg" alt=""></body></html>');
 }
 
+/** An account on `target` and its status stream, ready: what {@link search} needs on another service. */
+async function searcher(target: RunningService) {
+  const { session: own } = await createAccount(target);
+  const events = await EventStream.open(target, own);
+  await events.next((event) => event.event === 'ready');
+  return { service: target, session: own, stream: events };
+}
+
 /** Starts a search (on `service` unless told otherwise) and returns its statuses and the final topic. */
 async function search(sourceURL: string, on = { service, session, stream }) {
   const started = await api(on.service, 'POST', '/api/topics', { session: on.session, body: { sourceURL } });
@@ -147,6 +156,42 @@ describe('topic search sources', () => {
       messages.add(topic.error.message.replace(url, 'URL'));
     }
     assert.deepEqual([...messages], ['URL could not be reached. Check the address.']);
+  });
+
+  test('a site on this machine is searched only with allowLoopbackSources: without it, source_unreachable', async (t) => {
+    const warnings: string[] = [];
+    t.mock.method(console, 'warn', (line: unknown) => warnings.push(String(line)));
+    const closed = await startTestService({ jobMs: 40, allowLoopbackSources: false });
+    const on = await searcher(closed);
+    for (const url of [
+      `${source}/page`,
+      `${source.replace('127.0.0.1', 'localhost')}/page`,
+      `http://[::ffff:127.0.0.1]:${new URL(source).port}/page`,
+    ]) {
+      const { statuses, topic } = await search(url, on);
+      assert.deepEqual(statuses, ['PENDING', 'PROCESSING', 'FAILED'], url);
+      assert.equal(topic.error.code, 'source_unreachable', url);
+      assert.equal(topic.error.message, `${new URL(url).href} could not be reached. Check the address.`);
+    }
+    assert.ok(
+      warnings.some((line) => line.includes(`${source}/page`) && line.includes('--allow-loopback-sources')),
+      'the log says what allows it',
+    );
+    // The same page with the option: read.
+    assert.equal((await search(`${source}/page`)).topic.title, 'Open Graph title');
+  });
+
+  test('allowLoopbackSources with ports reads those ports only', async (t) => {
+    t.mock.method(console, 'warn', () => {});
+    const other = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Other port</title>'),
+    );
+    const some = await startTestService({ jobMs: 40, allowLoopbackSources: [Number(new URL(source).port)] });
+    const on = await searcher(some);
+    assert.equal((await search(`${source}/page`, on)).topic.title, 'Open Graph title');
+    const { topic } = await search(`${other}/`, on);
+    assert.equal(topic.error.code, 'source_unreachable');
+    assert.equal(topic.error.message, `${other}/ could not be reached. Check the address.`);
   });
 
   test('a non-HTML response fails with source_not_html', async () => {

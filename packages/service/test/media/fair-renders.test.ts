@@ -19,6 +19,7 @@ test(
   async (t) => {
     const service = await startService({
       port: 0,
+      allowLoopbackSources: true,
       jobMs: 40,
       renderConcurrency: 1,
       partners: [{ id: PARTNER, secret: SECRET }],

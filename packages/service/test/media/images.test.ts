@@ -275,7 +275,13 @@ describe('a topic with bad images', () => {
     });
     const warn = t.mock.method(console, 'warn', () => {});
     const mediaDir = join(work, 'service-media');
-    const service = await startService({ port: 0, jobMs: 40, mediaDir, partners: [{ id: PARTNER, secret: SECRET }] });
+    const service = await startService({
+      port: 0,
+      allowLoopbackSources: true,
+      jobMs: 40,
+      mediaDir,
+      partners: [{ id: PARTNER, secret: SECRET }],
+    });
     try {
       const { session } = await createAccount(service);
       const stream = await EventStream.open(service, session);
@@ -339,6 +345,7 @@ describe("a topic's pictures", () => {
     // No media folder given: a temporary one, as with real media, removed when the service stops.
     const service = await startService({
       port: 0,
+      allowLoopbackSources: true,
       jobMs: 40,
       media: 'placeholder',
       partners: [{ id: PARTNER, secret: SECRET }],

@@ -38,7 +38,13 @@ const source = await serve((req, res) => {
 });
 
 async function start(options: Record<string, unknown> = {}) {
-  return startService({ port: 0, jobMs: 40, partners: [{ id: PARTNER, secret: SECRET }], ...options });
+  return startService({
+    port: 0,
+    allowLoopbackSources: true,
+    jobMs: 40,
+    partners: [{ id: PARTNER, secret: SECRET }],
+    ...options,
+  });
 }
 
 /** Signs up, runs a topic search and a generation to their end; returns what a test needs. */

@@ -460,6 +460,7 @@ describe('the quality report through the service', () => {
     async () => {
       const service = await startService({
         port: 0,
+        allowLoopbackSources: true,
         jobMs: 40,
         mediaDir: join(work, 'service'),
         partners: [{ id: PARTNER, secret: SECRET }],

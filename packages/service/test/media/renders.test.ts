@@ -70,6 +70,7 @@ async function renderedEvent(path: string): Promise<Extract<WebhookEvent, { type
 async function renderedVideo(media: 'real' | 'placeholder', hook: string, language = 'en-GB') {
   const service = await startService({
     port: 0,
+    allowLoopbackSources: true,
     jobMs: 40,
     media,
     mediaDir: join(work, hook),
@@ -252,6 +253,7 @@ describe('the files of a finished render', () => {
   test('a render’s files are not served before the render is COMPLETE, nor for an unknown video', async () => {
     const service = await startService({
       port: 0,
+      allowLoopbackSources: true,
       jobMs: 40,
       media: 'placeholder',
       partners: [{ id: PARTNER, secret: SECRET }],

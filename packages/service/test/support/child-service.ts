@@ -20,8 +20,8 @@ export interface ChildService {
 }
 
 /**
- * Runs `video-plugin-service` with the test partner, placeholder media, any free port and `args`.
- * Killed after the test file if still running.
+ * Runs `video-plugin-service` with the test partner, placeholder media, any free port, searches of
+ * the test sites on loopback allowed, and `args`. Killed after the test file if still running.
  */
 export function runService(args: string[]): ChildService {
   const child = spawn(
@@ -40,6 +40,7 @@ export function runService(args: string[]): ChildService {
       WEBHOOK_SECRET,
       '--media',
       'placeholder',
+      '--allow-loopback-sources',
       ...args,
     ],
     {
@@ -50,6 +51,7 @@ export function runService(args: string[]): ChildService {
         VIDEO_PLUGIN_PARTNER_ID: '',
         VIDEO_PLUGIN_SECRET: '',
         VIDEO_PLUGIN_WEBHOOK_SECRET: '',
+        VIDEO_PLUGIN_ALLOW_LOOPBACK_SOURCES: '',
         // One process, as a launcher gives it (launcher.ts): a SIGKILL then kills the service itself.
         MALLOC_ARENA_MAX,
       },

@@ -27,11 +27,16 @@ export async function backEnd(partnerID = PARTNER, secret = WEBHOOK_SECRET): Pro
   return { authorization: `Bearer ${await signEventsToken(partnerID, new TextEncoder().encode(secret))}` };
 }
 
-/** Starts a service for this test file (closed after it) with one test partner and quick jobs. */
+/**
+ * Starts a service for this test file (closed after it) with one test partner and quick jobs. Its
+ * searches may read the test sites, on loopback ({@link serve}); a test of the default gives
+ * `allowLoopbackSources: false`.
+ */
 export async function startTestService(options: ServiceOptions = {}): Promise<RunningService> {
   const service = await startService({
     port: 0,
     jobMs: 60,
+    allowLoopbackSources: true,
     // These suites test the API, not the media: instant SVG stand-ins (render.test.ts and
     // media.test.ts use real media).
     media: 'placeholder',

@@ -195,7 +195,7 @@ describe('the event log', () => {
   test('is kept in the data file: after a restart the same cursor gives the same events, and new ones follow', async () => {
     const dataFile = join(dir, 'events.db');
     const options = { dataFile, partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET] }] };
-    const first = await startService({ port: 0, media: 'placeholder', ...options });
+    const first = await startService({ port: 0, allowLoopbackSources: true, media: 'placeholder', ...options });
     await createAccount(first, { externalID: 'a' });
     await createAccount(first, { externalID: 'b' });
     const before = await readAll(first);

@@ -14,7 +14,10 @@ import {
   type WebhookErrorCode,
   type WebhookEvent,
 } from '../../../../src/server/index.js';
+import { resolveConfig } from '../../src/config.js';
 import { startService } from '../../src/server.js';
+import { Store } from '../../src/store/store.js';
+import { Webhooks } from '../../src/webhooks/webhooks.js';
 import type { RunningService } from '../../src/server.js';
 import {
   EventStream,
@@ -209,6 +212,15 @@ describe('events', () => {
     assert.equal(service.webhooks.deliveries.length, 2);
   });
 
+  test('a receiver on this machine gets its events without allowLoopbackSources (that option is for searches)', async () => {
+    const service = await webhookService([url('ok', 'loopback-receiver')], { allowLoopbackSources: false });
+    await createAccount(service);
+    const [post] = await posts('/ok/loopback-receiver');
+    assert.equal((await verify(post!)).type, 'account.created');
+    await service.webhooks.settled();
+    assert.equal(service.webhooks.deliveries[0]?.outcome, 'delivered');
+  });
+
   test('a service without webhook URLs posts nothing', async () => {
     const service = await startTestService();
     await createAccount(service);
@@ -333,6 +345,37 @@ describe('delivery', () => {
         { url: url('hang', 'closing'), attempt: 1, outcome: 'abandoned', error: 'the service closed' },
       ],
     );
+  });
+
+  test('a delivery left for a URL the partner no longer has is dropped, logged without the URL’s secrets', async (t) => {
+    const store = await Store.open();
+    after(() => store.close());
+    const config = resolveConfig({ partners: [{ id: PARTNER, secret: SECRET }] });
+    const left = 'http://hook-user:hook-password@127.0.0.1:9/hooks/kept?token=query-secret#fragment-secret';
+    store.saveDelivery({
+      id: 'dlv_left',
+      partnerID: PARTNER,
+      url: left,
+      event: {
+        type: 'account.created',
+        id: 'evt_left',
+        createdAt: new Date().toISOString(),
+        accountID: 'acc_left',
+        data: { via: 'token', account: {} },
+      },
+      attempts: 1,
+      createdAt: new Date().toISOString(),
+    });
+    const warnings: string[] = [];
+    t.mock.method(console, 'warn', (line: string) => warnings.push(line));
+    new Webhooks(config, store, () => 'http://127.0.0.1:0').resume();
+    assert.equal(warnings.length, 1);
+    const [line] = warnings as [string];
+    assert.match(line, /evt_left → http:\/\/127\.0\.0\.1:9\/hooks\/kept \(query not shown\): dropped/);
+    for (const secret of ['hook-user', 'hook-password', 'query-secret', 'fragment-secret']) {
+      assert.ok(!line.includes(secret), `${secret} is not in the line`);
+    }
+    assert.equal(store.deliveries().length, 0, 'and it is gone from the outbox');
   });
 });
 

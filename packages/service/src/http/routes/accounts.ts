@@ -1,7 +1,7 @@
 /** Accounts: creating one with an account token, passwordless sign-in, reading and updating one's own. */
 import { ACCOUNT_FIELD_LIMITS, AccountClaimsSchema, accountInfoShape, strictObject } from 'video-plugin/internal';
 import { newId, nowISO, type AccountRecord } from '../../store/store.js';
-import { verifyToken } from '../../auth/tokens.js';
+import { verifyToken, WARNING_HEADER } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
 import { authenticate, body, nonEmpty, partnerOf, requireAuthMode, spend, type Handler } from './request.js';
 import { created, session, TokenBody, tokenContext } from './sessions.js';
@@ -17,7 +17,7 @@ export const createAccount: Handler = async (request) => {
   const { ctx } = request;
   const { token, partnerID } = await body(request, TokenBody);
   spend(request, 'tokens');
-  const { partner, claim } = await verifyToken(
+  const { partner, claim, warning } = await verifyToken(
     token,
     {
       operation: 'createAccount',
@@ -29,6 +29,7 @@ export const createAccount: Handler = async (request) => {
     },
     tokenContext(ctx),
   );
+  if (warning !== undefined) request.res.setHeader(WARNING_HEADER, warning);
   const now = nowISO();
   const account: AccountRecord = { partnerID: partner.id, id: newId('acct'), ...claim, createdAt: now, updatedAt: now };
   return created(ctx, account);

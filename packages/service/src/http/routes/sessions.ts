@@ -11,7 +11,7 @@ import {
   strictObject,
 } from 'video-plugin/internal';
 import { newId, nowISO, sessionKey, type AccountRecord } from '../../store/store.js';
-import { verifyToken } from '../../auth/tokens.js';
+import { verifyToken, WARNING_HEADER } from '../../auth/tokens.js';
 import { accountView } from '../../store/shapes.js';
 import {
   bearer,
@@ -53,6 +53,7 @@ export const login: Handler = async (request) => {
     },
     tokenContext(ctx),
   );
+  if (verified.warning !== undefined) request.res.setHeader(WARNING_HEADER, verified.warning);
   const { partner } = verified;
   if (verified.kind === 'loginOrCreate') {
     // No await between the lookup and the creation: two first visits at once make one account.

@@ -77,6 +77,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
         jobMs: 4000,
         heartbeatMs: 1000,
         sessionMaxAgeMs: 3000,
+        allowLoopbackSources: true,
         media: 'placeholder',
         partners: TEST_PARTNERS,
       });

@@ -7,6 +7,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { createAccountToken, loginAccountToken } from 'video-plugin/server';
 import { createSandbox, sandboxFixtures, waitForStatus, type TestSandbox, type TestUser } from 'video-plugin/testing';
 import { OPERATOR_KEY, SANDBOX_SERVICE_URL } from '../playwright.config.js';
@@ -27,7 +28,8 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
       const service = spawn(
         process.execPath,
         [
-          '../../packages/service/bin/video-plugin-service.js',
+          // In your repo: node_modules/video-plugin-service/bin/video-plugin-service.js.
+          fileURLToPath(new URL('../../../packages/service/bin/video-plugin-service.js', import.meta.url)),
           ...['--port', '0', '--sandboxes', '--test-controls', '--clock', 'manual'],
           ...['--job-ms', String(STEP_MS), '--media', 'placeholder'],
           '--allow-loopback-sources', // the app it searches runs on this machine

@@ -142,7 +142,7 @@ export interface Scene {
   duration: number;
   /** What the voiceover says during the scene (also its caption). */
   narration: string;
-  /** Where the scene's text and picture came from (absent in storyboards made before issue 33). */
+  /** Where the scene's text and picture came from (absent in storyboards older than this field). */
   sources?: SceneSources;
 }
 

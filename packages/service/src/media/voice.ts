@@ -14,6 +14,7 @@
  * standard `cue ` chunk), so a voice taken from the scene cache still knows its cues' times.
  */
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_LANGUAGE } from 'video-plugin/internal';
 import { cueTexts } from './accessibility.js';
 import { SentenceSplitter } from './source/sentences.js';
 import type { Storyboard } from './storyboard.js';
@@ -226,7 +227,7 @@ function fromSound({ samples }: Pcm): Int16Array {
  * {@link NARRATION_CPS} gets more silence after it, from the scene's spare time.
  */
 export async function voiceover(board: Storyboard): Promise<Buffer> {
-  const voice = VOICES[board.language] ?? VOICES['en-US']!;
+  const voice = VOICES[board.language] ?? VOICES[DEFAULT_LANGUAGE]!;
   const splitter = new SentenceSplitter(board.language);
   let rate = 22050;
   const parts: Int16Array[] = [];

@@ -3,7 +3,7 @@
  * - `listEvents` pages through the partner's event log (`GET /api/partner/events`), every webhook
  *   event of the last 30 days in a stable order, from a cursor. A partner's back end calls it on
  *   start-up to catch up on what its webhook endpoint missed while it was down.
- * - `sendTestWebhook` and `resendEvent` (the webhook kit, issue 41) ask the service to deliver a
+ * - `sendTestWebhook` and `resendEvent` (the webhook kit) ask the service to deliver a
  *   test event of a chosen type, or a logged event again, to the partner's webhook URLs.
  *
  * Each request carries a JWT of 60 s signed with the partner's webhook secret (kind `events`), not

@@ -1,11 +1,12 @@
 /**
  * The launchers' memory setting (`video-plugin-service`, `npm start`, `npm run bench:render`): on
- * Linux with glibc, Node runs once more, as a child process, with `MALLOC_ARENA_MAX` set, when it is
- * unset. glibc gives each thread that allocates its own malloc arena, up to 8 per core, and keeps
- * their freed memory (sharp/libvips, pango, the eSpeak worker, libuv's pool): two arenas bring Node's
- * peak during 20 generations at once under issue 34's 400 MB (the figures: BENCHMARKS.md, "Issue
- * 34's last two targets"). glibc reads the variable only when a process starts, hence the second
- * process. What a partner sees: docs/service.md, "Memory".
+ * Linux with glibc, Node runs once more, as a child process, with `MALLOC_ARENA_MAX` set, when it
+ * is unset. glibc gives each thread that allocates its own malloc arena, up to 8 per core, and
+ * keeps their freed memory (sharp/libvips, pango, the eSpeak worker, libuv's pool): two arenas
+ * bring Node's peak during 20 generations at once under the 400 MB target (298–380 MB against
+ * 395–421 MB with glibc's default; BENCHMARKS.md, "The local service's renderer", the run of
+ * 2026-11-27 on branch `mem`). glibc reads the variable only when a process starts, hence the
+ * second process. What a partner sees: docs/service.md, "Memory".
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

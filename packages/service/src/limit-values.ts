@@ -1,9 +1,8 @@
 /**
  * The limits' names and defaults, as values the configuration reads (config.ts, command-line.ts)
- * and the parts that apply them import: the budgets (http/limits.ts, issue 29, finding 5), the
- * topic search slots (jobs/slots.ts) and the cap on waiting jobs (jobs/waiting.ts, issue 41).
- * Here, below both, so that the configuration never imports upward into the HTTP layer or the
- * jobs.
+ * and the parts that apply them import: the budgets (http/limits.ts), the topic search slots
+ * (jobs/slots.ts) and the cap on waiting jobs (jobs/waiting.ts). Here, below both, so that the
+ * configuration never imports upward into the HTTP layer or the jobs.
  */
 
 /** One budget: a bucket of `burst` calls, refilled at `perMinute` calls a minute. */

@@ -1,5 +1,5 @@
 /**
- * Sandboxes (issue 41): short-lived partners the service makes on request, so that each job of a
+ * Sandboxes: short-lived partners the service makes on request, so that each job of a
  * partner's CI has a partner of its own on one shared service. A sandbox is a partner like any
  * other (config.partners holds it; every part looks it up there when it uses it): its accounts,
  * sessions, jobs, events and event log, media, webhooks and budgets are its own, and no other

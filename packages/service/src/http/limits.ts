@@ -1,15 +1,16 @@
 /**
- * Budgets: how much one caller may start, per IP address, per account and per partner (issue 29,
- * finding 5). Each budget is a token bucket: it holds up to `burst` calls and refills at
- * `perMinute`; a call that finds it empty is refused with 429 `rate_limited`, `Retry-After` (whole
- * seconds) and `data: { limit, retryAfterMs }`, and nothing of the call is done. The defaults are
- * one table, {@link DEFAULT_LIMITS}, sized so that a partner's integration tests and the load
- * benchmark (`npm run bench:load`, every call from one IP) are never refused, while a runaway loop
- * is (docs/service.md "Limits"). `--limit` and `startService({ limits })` change any of them.
+ * Budgets: how much one caller may start, per IP address, per account and per partner, so that no
+ * caller can flood the service with work. Each budget is a token bucket: it holds up to `burst`
+ * calls and refills at `perMinute`; a call that finds it empty is refused with 429 `rate_limited`,
+ * `Retry-After` (whole seconds) and `data: { limit, retryAfterMs }`, and nothing of the call is
+ * done. The defaults are one table, {@link DEFAULT_LIMITS}, sized so that a partner's integration
+ * tests and the load benchmark (`npm run bench:load`, every call from one IP) are never refused,
+ * while a runaway loop is (docs/service.md "Limits"). `--limit` and `startService({ limits })`
+ * change any of them.
  *
  * The budgets' names and defaults are values of the configuration (limit-values.ts); how many
  * topic searches fetch at once is jobs/slots.ts. Beside the budgets, one cap that is not a bucket:
- * the jobs an account has waiting for a slot ({@link admitWaiting}, issue 41).
+ * the jobs an account has waiting for a slot ({@link admitWaiting}).
  */
 import type { IncomingMessage } from 'node:http';
 import { VideoPluginError } from 'video-plugin/internal';

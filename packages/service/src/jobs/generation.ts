@@ -3,7 +3,7 @@
  * renders the preview, then COMPLETE with the video's thumbnail ready (or FAILED). Every step is
  * saved and published through the store.
  */
-import type { AspectRatio, Duration, Metadata } from 'video-plugin/internal';
+import type { AspectRatio, Duration, Language, Metadata } from 'video-plugin/internal';
 import { renderName } from '../media/files.js';
 import { imageURLsOf } from '../media/images.js';
 import { buildStoryboard } from '../media/storyboard.js';
@@ -15,7 +15,7 @@ export interface GenerationParams {
   topicId: string;
   aspectRatio: AspectRatio;
   duration: Duration;
-  language: string;
+  language: Language;
   videoInstructions?: string;
   /** The partner's metadata, kept on the generation and its video as given. */
   metadata?: Metadata;

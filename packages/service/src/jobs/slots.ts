@@ -1,16 +1,17 @@
 /**
  * Slots: how many tasks of one kind run at once, and whose waiting task goes next. The topic
- * searches' fetches (their page and images; issue 29, finding 5) and the renders (issue 19) each
- * have one. A task waits for its slot; none is refused here (the budgets of http/limits.ts and the
- * waiting cap of jobs/waiting.ts bound how many can wait).
+ * searches' fetches (their page and images) and the renders each have one, so that however many are
+ * started, only so many use the CPU and the network at once. A task waits for its slot; none is
+ * refused here (the budgets of http/limits.ts and the waiting cap of jobs/waiting.ts bound how many
+ * can wait).
  *
- * Fair, not first come first served (issue 41): a review measured one IP with six accounts queuing
- * 180 searches of a site that never answers, and another user's search then waited 14.4 s instead
- * of 0.2 s, longer with every search queued before it. A free slot now goes to the partner with
- * the fewest tasks running (a sandbox is a partner like any other), and within it to the account
- * with the fewest running; among equals, to the one served longest ago (round robin). Each
- * account's own tasks run in the order they came. So an account with nothing running is served by
- * the next slot that frees, however many tasks others queued: its wait is at most one slot's time.
+ * Fair, not first come first served: a review measured one IP with six accounts queuing 180
+ * searches of a site that never answers, and another user's search then waited 14.4 s instead of
+ * 0.2 s, longer with every search queued before it. A free slot now goes to the partner with the
+ * fewest tasks running (a sandbox is a partner like any other), and within it to the account with
+ * the fewest running; among equals, to the one served longest ago (round robin). Each account's own
+ * tasks run in the order they came. So an account with nothing running is served by the next slot
+ * that frees, however many tasks others queued: its wait is at most one slot's time.
  */
 import type { Owner } from '../store/records.js';
 

@@ -38,7 +38,7 @@ export async function searchTopic(
     }
     progress.stage('reading_page');
   };
-  // A search stays PENDING until it has a fetch slot (issue 29, finding 5): however many are
+  // A search stays PENDING until it has a fetch slot (jobs/slots.ts): however many are
   // started, only so many read pages and decode images at once.
   let page;
   try {

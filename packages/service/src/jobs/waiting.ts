@@ -3,7 +3,7 @@
  * accepted until its fetch starts (it is PENDING that long), a render from the moment it is asked
  * for until it has a render slot. The API refuses new work for an account at its cap
  * (`waitingJobs.account`, limit-values.ts) before anything is saved: fair slots bound how long one
- * account's queue delays the others, and the cap bounds the queue itself (issue 41).
+ * account's queue delays the others, and the cap bounds the queue itself.
  */
 import type { Owner } from '../store/records.js';
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** Largest picture kept, in pixels; the renderer opens none larger either (still.ts). */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 export const MAX_IMAGE_SIDE = 12_000;
 /** Long side of a kept image: enough to cover a 1080×1350 frame from a 16:9 picture. */

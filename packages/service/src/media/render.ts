@@ -94,10 +94,11 @@ export interface RenderOptions {
  */
 const ENCODER_THREADS = 2;
 /**
- * Settings of the scenes' H.264, chosen by measurement (BENCHMARKS.md, "Issue 34's speed and
- * memory"): `ultrafast` with CABAC and simple weighted prediction (the fades) put back, CRF 26.
- * Against `veryfast`, the former setting: 40 % less encode CPU, a higher SSIM on every scene, about
- * twice the bytes of a content scene; Main profile, which every browser plays.
+ * Settings of the scenes' H.264, chosen by measurement (BENCHMARKS.md, "The local service's
+ * renderer", the run of 2026-11-26 on branch `fast`): `ultrafast` with CABAC and simple weighted
+ * prediction (the fades) put back, CRF 26. Against `veryfast`, the former setting: 40 % less encode
+ * CPU, a higher SSIM on every scene, about twice the bytes of a content scene; Main profile, which
+ * every browser plays.
  */
 export const H264 = [
   ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'stillimage', '-crf', '26'],

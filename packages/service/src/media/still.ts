@@ -13,11 +13,9 @@
  * the band grows with it; without one, the text is centred above the captions' area.
  */
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import { MAX_IMAGE_PIXELS } from './images.js';
 import { cssColor, placeText } from './layout.js';
 import type { Scene, Storyboard } from './storyboard.js';
-
-/** Largest picture the renderer opens, in pixels (a second guard behind the intake's checks). */
-const MAX_INPUT_PIXELS = 40_000_000;
 
 /**
  * Pictures already decoded and cover-cropped to a frame, as raw RGB, by path, frame size and
@@ -28,7 +26,8 @@ export type Backgrounds = Map<string, Promise<Buffer>>;
 
 /** `image` decoded, upright, cover-cropped to `width` × `height` and flattened on `background`. */
 function coverOf(image: string, width: number, height: number, background: string): Promise<Buffer> {
-  return sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+  // The intake's cap (images.ts) again: a second guard behind its checks.
+  return sharp(image, { limitInputPixels: MAX_IMAGE_PIXELS })
     .rotate()
     .resize(width, height, { fit: 'cover', position: 'centre' })
     .flatten({ background })

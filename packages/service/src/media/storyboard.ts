@@ -15,7 +15,7 @@
  */
 import { QUALITY_LIMITS } from './quality-limits.js';
 import { SentenceSplitter } from './source/sentences.js';
-import type { AspectRatio, Duration, SceneSources } from 'video-plugin/internal';
+import type { AspectRatio, Duration, Language, SceneSources } from 'video-plugin/internal';
 
 export type { SceneSources };
 
@@ -125,7 +125,7 @@ export interface StoryboardSource {
 export interface StoryboardParams {
   aspectRatio: AspectRatio;
   duration: Duration;
-  language: string;
+  language: Language;
   videoInstructions?: string;
 }
 
@@ -142,7 +142,7 @@ export interface Scene {
   duration: number;
   /** What the voiceover says during the scene (also its caption). */
   narration: string;
-  /** Where the scene's text and picture came from (absent in storyboards made before issue 33). */
+  /** Where the scene's text and picture came from (absent in storyboards older than this field). */
   sources?: SceneSources;
 }
 
@@ -151,7 +151,7 @@ export interface Storyboard {
   height: number;
   fps: number;
   duration: number;
-  language: string;
+  language: Language;
   palette: Palette;
   pace: Pace;
   scenes: Scene[];

@@ -14,6 +14,7 @@
  * standard `cue ` chunk), so a voice taken from the scene cache still knows its cues' times.
  */
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_LANGUAGE } from 'video-plugin/internal';
 import { cueTexts } from './accessibility.js';
 import { SentenceSplitter } from './source/sentences.js';
 import type { Storyboard } from './storyboard.js';
@@ -39,10 +40,10 @@ export const VOICES: Readonly<Record<string, string>> = {
 const MAX_WPM = 280;
 
 /**
- * eSpeak NG runs in worker threads, never on the service's event loop (issue 29, finding 5): one
- * synthesis takes 200–330 ms of CPU, and on the event loop it held every HTTP answer that long.
- * The worker's code is this string (no file of its own, so the same code works from the sources,
- * from dist/ and from the bundled package); it loads the `espeak-ng` module this file resolves.
+ * eSpeak NG runs in worker threads, never on the service's event loop: one synthesis takes
+ * 200–330 ms of CPU, and on the event loop it held every HTTP answer that long. The worker's code
+ * is this string (no file of its own, so the same code works from the sources, from dist/ and from
+ * the bundled package); it loads the `espeak-ng` module this file resolves.
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -52,7 +53,8 @@ let compiled;
 parentPort.on('message', async ({ id, args }) => {
   try {
     factory ??= import(workerData.espeak).then((module) => module.default);
-    // Its 18 MB of WebAssembly compiled once per worker, not once per synthesis (issue 34).
+    // Its 18 MB of WebAssembly compiled once per worker, not once per synthesis: 144 instead of
+    // 173 ms of CPU a synthesis (BENCHMARKS.md, "The local service's renderer").
     compiled ??= WebAssembly.compile(readFileSync(new URL('espeak-ng.wasm', workerData.espeak)));
     const module = await compiled;
     const instantiateWasm = (imports, receive) => {
@@ -72,7 +74,7 @@ parentPort.on('message', async ({ id, args }) => {
 
 /**
  * Workers at most: one. A worker's eSpeak instances (32 MB of WebAssembly memory each, collected
- * late) held 150–200 MB, so a second worker put 20 generations at once over 400 MB (issue 34);
+ * late) held 150–200 MB, so a second worker put 20 generations at once over the 400 MB target;
  * a synthesis takes about 150 ms of CPU and runs beside the render's stills and encodes.
  */
 const POOL_SIZE = 1;
@@ -225,7 +227,7 @@ function fromSound({ samples }: Pcm): Int16Array {
  * {@link NARRATION_CPS} gets more silence after it, from the scene's spare time.
  */
 export async function voiceover(board: Storyboard): Promise<Buffer> {
-  const voice = VOICES[board.language] ?? VOICES['en-US']!;
+  const voice = VOICES[board.language] ?? VOICES[DEFAULT_LANGUAGE]!;
   const splitter = new SentenceSplitter(board.language);
   let rate = 22050;
   const parts: Int16Array[] = [];

@@ -20,7 +20,7 @@ export interface SceneDraft {
   body?: string;
   narration: string;
   image: number | null;
-  /** Where the scene came from; absent in storyboards made before issue 33. */
+  /** Where the scene came from; absent in storyboards older than this field. */
   sources?: SceneSources;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Applies the partner's `appearance` to the page: the colour scheme as `data-scheme` on the root
- * (the stylesheet in views.ts holds the light and dark palettes) and each given value as a CSS
+ * (the stylesheet in styles.ts holds the light and dark palettes) and each given value as a CSS
  * custom property on the root's style, which wins over the stylesheet. Colours the partner left
  * out are chosen to stay readable on the ones it gave.
  */

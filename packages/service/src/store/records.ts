@@ -6,6 +6,7 @@ import type {
   ActionStatus,
   AspectRatio,
   Duration,
+  Language,
   Metadata,
   WebhookEvent,
   Progress,
@@ -88,7 +89,7 @@ export interface GenerationRecord extends Owner, StatusRecord {
   topicId: string;
   aspectRatio: AspectRatio;
   duration: Duration;
-  language: string;
+  language: Language;
   videoInstructions?: string;
   /** The partner's metadata, exactly as given (checked against METADATA_LIMITS); absent when none was given. */
   metadata?: Metadata;
@@ -129,7 +130,7 @@ export interface VideoRecord extends Owner {
   metadata?: Metadata;
   aspectRatio: AspectRatio;
   duration: Duration;
-  language: string;
+  language: Language;
   createdAt: string;
   updatedAt: string;
   isCompleted: boolean;

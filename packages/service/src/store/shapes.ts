@@ -6,6 +6,7 @@
 import type {
   AspectRatio,
   Duration,
+  Language,
   Metadata,
   RenderFiles,
   RenderStats,
@@ -67,7 +68,7 @@ export interface VideoView {
   topicId?: string;
   aspectRatio: AspectRatio;
   duration: Duration;
-  language: string;
+  language: Language;
   createdAt: string;
   updatedAt: string;
   isCompleted: boolean;

@@ -4,12 +4,13 @@
 // sound after it; the finished files are measured by quality.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Language } from 'video-plugin/internal';
 import { captions, cues } from '../../src/media/accessibility.js';
 import { buildStoryboard, type Storyboard } from '../../src/media/storyboard.js';
 import { parseWav, voiceover, wavFile } from '../../src/media/voice.js';
 
 /** A calm 30 s storyboard (6 s scenes) whose scene 2 says `narration`. */
-function boardSaying(narration: string, language: string): Storyboard {
+function boardSaying(narration: string, language: Language): Storyboard {
   const board = buildStoryboard(
     { sourceURL: 'https://www.bloomandstem.com/', title: 'Bloom & Stem', images: [] },
     { aspectRatio: '16:9', duration: 30, language, videoInstructions: 'calm' },
@@ -48,7 +49,7 @@ describe('caption cues start where the voice says their words', () => {
     de: 'Unser Roggenbrot reift 24 Std., bevor es in den Ofen kommt, der seit 1962 jeden Tag brennt.',
     fr: 'Nos comtés vieillissent de 18 à 36 mois, à 12,5 °C. Chaque meule est brossée à la main.',
   };
-  for (const [language, narration] of Object.entries(NARRATIONS)) {
+  for (const [language, narration] of Object.entries(NARRATIONS) as [Language, string][]) {
     test(`${language}: each cue of a split narration starts after a pause, on its first sound`, async () => {
       const board = boardSaying(narration, language);
       const { rate, samples, cues: points } = parseWav(await voiceover(board));

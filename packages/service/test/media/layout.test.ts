@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
+import type { Language } from 'video-plugin/internal';
 import { drawText, fitText, layoutText, safeArea } from '../../src/media/layout.js';
 import { renderVideo } from '../../src/media/render.js';
 import {
@@ -32,7 +33,7 @@ if (saveTo) mkdirSync(saveTo, { recursive: true });
 const COMPOUND = 'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
 
 /** Pages whose text is long, in several languages. */
-const PAGES: { name: string; language: string; duration: 5 | 15; source: Omit<StoryboardSource, 'images'> }[] = [
+const PAGES: { name: string; language: Language; duration: 5 | 15; source: Omit<StoryboardSource, 'images'> }[] = [
   {
     name: 'german',
     language: 'de',

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { RenderQuality } from 'video-plugin/internal';
+import type { Language, RenderQuality } from 'video-plugin/internal';
 import { egressPolicy } from '../../src/egress.js';
 import { downloadImage, imageURLsOf } from '../../src/media/images.js';
 import { captions as vttOf, cues, MAX_CUE_CHARS } from '../../src/media/accessibility.js';
@@ -109,7 +109,7 @@ describe('storyboards from real-looking sites read well', () => {
     for (const duration of [5, 15, 30] as const) {
       test(`${file}, ${duration} s: whole sentences, nothing cut with an ellipsis, a closing line without a local address`, async () => {
         const read_ = await read(file);
-        const code = language === 'en' ? 'en-US' : language === 'it' ? 'it-IT' : language;
+        const code = (language === 'en' ? 'en-US' : language === 'it' ? 'it-IT' : language) as Language;
         const board = storyboardOf(read_, file, { aspectRatio: '16:9', duration, language: code });
         const texts = textsOf(read_.page);
         for (const [index, scene] of board.scenes.entries()) {
@@ -230,7 +230,7 @@ function lum(r: number, g: number, b: number): number {
  * split in the middle of speech, where a cue timed by its share of the characters would be off.
  */
 const RENDERS: {
-  code: string;
+  code: Language;
   site: keyof typeof SITES;
   aspectRatio: '16:9' | '4:5';
   duration: 5 | 15 | 30;
@@ -267,7 +267,7 @@ const RENDER_TIMEOUT_MS = 300_000;
 
 describe('every render meets the quality limits, measured on the file apart from the renderer', () => {
   const rendered = new Map<string, { board: Storyboard; video: string; captions: string; quality: RenderQuality }>();
-  async function renderOf(code: string) {
+  async function renderOf(code: Language) {
     const known = rendered.get(code);
     if (known) return known;
     const spec = RENDERS.find((r) => r.code === code)!;

@@ -84,7 +84,7 @@ describe('storyboard', () => {
     assert.equal(longer.scenes[0]!.body, 'Dr. Müller backt seit 1962 um 5.30 Uhr Brot.');
     const short = buildStoryboard(
       { ...SOURCE, description: 'Fresh coffee' },
-      { aspectRatio: '16:9', duration: 5, language: 'en' },
+      { aspectRatio: '16:9', duration: 5, language: 'en-US' },
     );
     assert.equal(short.scenes[0]!.body, 'Fresh coffee');
   });

@@ -7,7 +7,7 @@ export const startGeneration: Handler = async (request) => {
   const { owner } = authenticate(request);
   // The `Plugin`'s own schema with `metadata` checked in full, which the iframe page parses with too:
   // the aspect ratios, durations, languages and limits of the contract (wire/values.ts), one set of
-  // rules at every door (issue 31). A refused body changes nothing: nothing is spent or saved.
+  // rules at every door. A refused body changes nothing: nothing is spent or saved.
   const params = await body(request, fullGenerationParamsSchema);
   spend(request, 'generations', { owner });
   const normalised = {

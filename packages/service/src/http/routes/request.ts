@@ -182,9 +182,9 @@ const MODE_USE = {
 } as const;
 
 /**
- * Refuses what needs an auth mode the partner did not enable (issue 29, finding 2): the studio's
- * sign-in (`uncontrolled`), a token redeemed (`jwt`), and a handshake whose `authMode` is not one
- * of the partner's.
+ * Refuses what needs an auth mode the partner did not enable, so a partner that chose one way to
+ * sign users in gets no other: the studio's sign-in (`uncontrolled`), a token redeemed (`jwt`), and
+ * a handshake whose `authMode` is not one of the partner's.
  *
  * @throws {HttpError} 403 `account_methods_disabled` naming the mode, the partner's modes and the fix.
  */

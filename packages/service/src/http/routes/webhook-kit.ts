@@ -1,10 +1,9 @@
 /**
- * The webhook kit, for a partner's back end testing its receiver (issue 41): a signed test event of
- * a chosen type on request, and the resend of a logged event by its ID. Both are authenticated as
- * the event log is (`GET /api/partner/events`: a short-lived token signed with the partner's
- * webhook secret, auth/events-token.ts), and both deliver through the outbox like any event
- * (webhooks/webhooks.ts): the same signing, retries and records, to the partner's own webhook URLs
- * only.
+ * The webhook kit, for a partner's back end testing its receiver: a signed test event of a chosen
+ * type on request, and the resend of a logged event by its ID. Both are authenticated as the event
+ * log is (`GET /api/partner/events`: a short-lived token signed with the partner's webhook secret,
+ * auth/events-token.ts), and both deliver through the outbox like any event (webhooks/webhooks.ts):
+ * the same signing, retries and records, to the partner's own webhook URLs only.
  *
  * - `POST /api/partner/webhooks/test` `{ type }` → 202 `{ event, urls }`: a made-up event marked
  *   `test: true`, not in the event log (webhooks.ts says why).

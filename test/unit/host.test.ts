@@ -23,6 +23,9 @@ const SERVICE = 'http://127.0.0.1:8001';
 const CHANNEL = 'channel-1';
 const SRC = `${SERVICE}/embed#channel=${CHANNEL}&v=${PROTOCOL_VERSION}`;
 
+/** Every service port of the file's tests: closed after each, so that no leak keeps the process alive. */
+const servicePorts: MessagePort[] = [];
+
 /** The service's end of one connection: what the host sent on the port, in order, and a way to answer. */
 class ServicePort {
   readonly #received: unknown[] = [];
@@ -34,6 +37,7 @@ class ServicePort {
   constructor(port: MessagePort, connect: Record<string, unknown>) {
     this.port = port;
     this.connect = connect;
+    servicePorts.push(port);
     port.onmessage = (event: MessageEvent) => {
       this.#received.push(event.data);
       this.#wake?.();
@@ -138,6 +142,17 @@ async function state(promise: Promise<unknown>): Promise<'pending' | { value: un
   return result;
 }
 
+/**
+ * Waits, turn by turn of the event loop, until `done()` holds: a port message arrives in a later turn,
+ * however busy the machine (no clock involved).
+ */
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; !done(); turn++) {
+    assert.ok(turn < 1000, 'the awaited state never came');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Answers the next call on `service` with `value`, checking its method. */
 async function answer(service: ServicePort, method: string, value: unknown): Promise<Record<string, unknown>> {
   const call = await service.next();
@@ -160,6 +175,7 @@ beforeEach(() => {
 
 afterEach(() => {
   for (const connection of connections.splice(0)) connection.destroy();
+  for (const port of servicePorts.splice(0)) port.close();
   mock.timers.reset();
   mock.restoreAll();
 });
@@ -308,9 +324,10 @@ describe('calls', () => {
     await answer(service, 'first', 1);
     await answer(service, 'second', 2);
     assert.deepEqual(await Promise.all(calls), [1, 2]);
-    service.send({ t: 'upd', sid: sub.sid, value: { status: 'PENDING' } });
+    // Ports keep their order: once the second update is in, the first was handled (and dropped).
     service.send({ t: 'upd', sid: 12345, value: 'for nobody' });
-    await state(Promise.resolve());
+    service.send({ t: 'upd', sid: sub.sid, value: { status: 'PENDING' } });
+    await until(() => values.length > 0);
     assert.deepEqual(values, [{ status: 'PENDING' }]);
   });
 
@@ -425,7 +442,7 @@ describe('reconnects and replay', () => {
     const { connection, connected, handshake, disconnects } = setup();
     const first = await connected();
     first.send({ t: 'bye' });
-    await state(Promise.resolve());
+    await until(() => disconnects() > 0);
     assert.equal(connection.state, 'connecting');
     assert.equal(disconnects(), 1);
     const call = connection.call('getVideo');
@@ -459,12 +476,15 @@ describe('reconnects and replay', () => {
     connection.subscribe('topic', 't1', () => {});
     const service = handshake();
     service.ready({ accountID: null });
-    await state(Promise.resolve());
+    await until(() => connection.state === 'connected');
     assert.equal(connection.state, 'connected');
     const early = connection.call('loginAccount', { token: 'x' }, { early: true });
     const held = connection.call('getVideo');
-    await answer(service, 'loginAccount', { id: 'acc-1' });
+    const login = await answer(service, 'loginAccount', { id: 'acc-1' });
     assert.deepEqual(await early, { id: 'acc-1' });
+    // An answer for a call that did not go out yet (the next id: the held one) is not its answer.
+    service.send({ t: 'ok', id: (login.id as number) + 1, value: 'forged' });
+    assert.equal(await state(held), 'pending');
     assert.equal(await state(queued), 'pending');
     release();
     assert.equal((await service.next()).t, 'sub');
@@ -476,7 +496,7 @@ describe('reconnects and replay', () => {
   test('a call that times out while the queue is held says it waited for getLoginToken', async () => {
     const { connection, handshake } = setup({ onConnected: () => new Promise(() => {}), callTimeout: 1000 });
     handshake().ready();
-    await state(Promise.resolve());
+    await until(() => connection.state === 'connected');
     const held = connection.call('getVideo');
     mock.timers.tick(1000);
     await assert.rejects(held, {
@@ -491,11 +511,10 @@ describe('reconnects and replay', () => {
     const call = connection.call('getVideo', undefined, { resend: true });
     const first = handshake();
     first.ready();
-    await state(Promise.resolve());
+    await until(() => gates.length === 1);
     const second = handshake();
     second.ready();
-    await state(Promise.resolve());
-    assert.equal(gates.length, 2);
+    await until(() => gates.length === 2);
     // The first page's restore ends: the second page's is still running, so nothing goes out.
     gates[0]!();
     await state(Promise.resolve());

@@ -246,6 +246,16 @@ describe('handshake', () => {
     await assert.rejects(retry, ConnectionError);
   });
 
+  test('after a failed connect, expectReload() (the host reloads the frame itself) spares the next call a reload', async () => {
+    const { connection, reloads } = setup();
+    const waiting = connection.whenConnected();
+    mock.timers.tick(10_000);
+    await assert.rejects(waiting, ConnectionError);
+    connection.expectReload('the element moved');
+    void connection.call('getVideo').catch(() => {});
+    assert.equal(reloads(), 0);
+  });
+
   test('the connect error says when the frame speaks another protocol, or was removed from the document', async () => {
     const other = setup();
     other.hello({ v: PROTOCOL_VERSION + 1 });
@@ -566,6 +576,22 @@ describe('a silent frame, explained', () => {
     await connection.whenConnected();
     mock.timers.tick(60_000);
     assert.equal(asked, 0);
+  });
+
+  test('an answer with neither error nor refusal (the service sees nothing wrong) leaves the connect limit to decide', async () => {
+    let asked = 0;
+    mock.method(globalThis, 'fetch', async () => {
+      asked++;
+      return { json: async () => ({ ok: true }) };
+    });
+    const { connection, iframe } = setup({ explain });
+    const waiting = connection.call('searchTopic', undefined, { timeout: 60_000 });
+    iframe.dispatchEvent(new Event('load'));
+    mock.timers.tick(200);
+    await until(() => asked === 1);
+    assert.equal(await state(waiting), 'pending');
+    mock.timers.tick(10_000);
+    await assert.rejects(waiting, { message: /^No answer from / });
   });
 
   test('nothing answers at all: a retryable ConnectionError within a second for a local service', async () => {

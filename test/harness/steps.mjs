@@ -55,6 +55,17 @@ export function nodeTestFiles() {
 }
 
 /**
+ * The SDK's unit suites (test/unit/, beside no other folder's globs): its modules on a fake port and
+ * mock timers, without a build or a service.
+ */
+export function unitTestFiles() {
+  return readdirSync('test/unit')
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => `test/unit/${name}`);
+}
+
+/**
  * Node test files that measure time or crash a process on purpose (load, crash, live): they run
  * one file at a time, in a step of their own, never beside another Node file.
  */
@@ -207,6 +218,9 @@ export function steps({ engines } = {}) {
       after: BUILT,
       group: 'renders',
     })),
+    // Seconds long and needing no build: among the short steps that fill the gaps at the end. In the
+    // group 'node' like the other Node steps, so that the timed files still run beside no Node file.
+    { ...nodeTests('unit tests (npm run test:unit)', unitTestFiles()), after: [] },
     {
       name: 'docs site (npm run docs)',
       run: ['node', 'scripts/docs.mjs'],

@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Where the suites are: browser suites run by web-test-runner, Node suites by node --test. */
 export const SUITE_FOLDERS = {
   browser: ['test/browser'],
-  node: ['test/node', 'packages/service/test'],
+  node: ['test/unit', 'test/node', 'packages/service/test'],
 };
 
 /**

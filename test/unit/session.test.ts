@@ -1,0 +1,260 @@
+// The account session (src/session.ts), against a fake connection and node:test's mock timers: who
+// counts as signed in by auth mode, the errors `require` throws, a lost session reported or restored
+// once through getLoginToken, and every way a restore fails (a throw, a non-token, another account,
+// the time limit), each with its message.
+import assert from 'node:assert/strict';
+import { afterEach, describe, mock, test } from 'node:test';
+import './support/dom.js';
+import { NotAuthenticatedError } from '../../src/errors.js';
+import type { GetLoginToken } from '../../src/options.js';
+import { Session } from '../../src/session.js';
+import type { PluginEventMap } from '../../src/wire/api.js';
+
+type Lost = PluginEventMap['sessionLost'];
+
+/** A session with a fake connection whose `loginAccount` logs in `loginAs` (default: the token's account). */
+function setup({
+  authMode = 'jwt' as 'jwt' | 'uncontrolled',
+  getLoginToken = undefined as GetLoginToken | undefined,
+  loginAs = undefined as string | undefined,
+  timeout = 5000,
+} = {}) {
+  const calls: [string, unknown, unknown][] = [];
+  const lost: Lost[] = [];
+  const logged: unknown[][] = [];
+  const connection = {
+    call: async <T>(method: string, params?: unknown, options?: unknown): Promise<T> => {
+      calls.push([method, params, options]);
+      if (method === 'loginAccount') {
+        return { id: loginAs ?? (params as { token: string }).token.replace('token-of-', '') } as T;
+      }
+      return undefined as T;
+    },
+  };
+  const session = new Session(
+    connection,
+    authMode,
+    getLoginToken,
+    timeout,
+    (...line) => logged.push(line),
+    (payload) => lost.push(payload),
+  );
+  return { session, calls, lost, logged };
+}
+
+/** Lets every pending promise reaction run (setImmediate is not among the mocked timers). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The error `require` throws, or undefined when it passes. */
+function requireError(session: Session, method = 'startVideoGeneration'): unknown {
+  try {
+    session.require(method);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+afterEach(() => mock.timers.reset());
+
+describe('require', () => {
+  test('names the method and what to do, by auth mode, until an account signs in', () => {
+    const jwt = setup().session;
+    const error = requireError(jwt);
+    assert.ok(error instanceof NotAuthenticatedError);
+    assert.equal(error.code, 'not_authenticated');
+    assert.equal(
+      error.message,
+      'startVideoGeneration needs a signed-in account: call loginAccount or createAccount first.',
+    );
+    assert.deepEqual(error.data, { method: 'startVideoGeneration' });
+    assert.match(
+      String((requireError(setup({ authMode: 'uncontrolled' }).session, 'searchTopic') as Error).message),
+      /^searchTopic needs a signed-in account: let the user sign in through openPlugin first\.$/,
+    );
+    jwt.signedIn('acc-1');
+    assert.equal(requireError(jwt), undefined);
+    jwt.signedOut();
+    assert.ok(requireError(jwt) instanceof NotAuthenticatedError);
+  });
+
+  test("JWT mode: the frame's session alone does not authenticate; uncontrolled: it does, and a sign-out ends it", () => {
+    const jwt = setup().session;
+    assert.equal(jwt.connected({ accountID: 'acc-1' }), undefined);
+    assert.ok(requireError(jwt), "the frame's session authenticated a JWT-mode Plugin");
+
+    const ui = setup({ authMode: 'uncontrolled' }).session;
+    ui.connected({ accountID: 'acc-1' });
+    assert.equal(requireError(ui), undefined);
+    ui.changed({ accountID: null });
+    assert.ok(requireError(ui) instanceof NotAuthenticatedError);
+    ui.changed({ accountID: 'acc-2' });
+    assert.equal(requireError(ui), undefined);
+    // No accountID in the info: nothing changes.
+    ui.changed({});
+    ui.connected(undefined);
+    assert.equal(requireError(ui), undefined);
+  });
+});
+
+describe('a lost session, reported', () => {
+  test('JWT mode without getLoginToken: sessionLost with the cause, and account calls reject with it', () => {
+    const { session, lost, logged } = setup();
+    session.signedIn('acc-1');
+    assert.equal(session.connected({ accountID: null, lost: 'The frame came back without its storage' }), undefined);
+    assert.equal(lost.length, 1);
+    const { accountID, error } = lost[0]!;
+    assert.equal(accountID, 'acc-1');
+    assert.ok(error instanceof NotAuthenticatedError);
+    assert.equal(error.code, 'session_lost');
+    assert.equal(
+      error.message,
+      'The service iframe lost the session of account acc-1 The frame came back without its storage. Pass the getLoginToken option, or call loginAccount again.',
+    );
+    assert.deepEqual(error.data, { accountID: 'acc-1' });
+    assert.equal(session.lost, error);
+    assert.equal(requireError(session), error);
+    assert.deepEqual(logged.at(-1), ['session lost', 'acc-1']);
+    // A new login clears it.
+    session.signedIn('acc-1');
+    assert.equal(session.lost, undefined);
+    assert.equal(requireError(session), undefined);
+  });
+
+  test('uncontrolled: sessionLost tells the user to sign in again, and nothing is kept as lost', () => {
+    const { session, lost } = setup({ authMode: 'uncontrolled' });
+    session.connected({ accountID: 'acc-1' });
+    session.connected({ accountID: null, lost: 'The service restarted' });
+    assert.equal(lost.length, 1);
+    assert.match(lost[0]!.error.message, /acc-1 The service restarted\. The user signs in again in the frame\.$/);
+    assert.equal(session.lost, undefined);
+    assert.equal((requireError(session) as NotAuthenticatedError).code, 'not_authenticated');
+  });
+
+  test('the frame reconnecting with the same account, or with none before, loses nothing', () => {
+    const { session, lost } = setup({ authMode: 'uncontrolled' });
+    assert.equal(session.connected({ accountID: null }), undefined);
+    session.connected({ accountID: 'acc-1' });
+    assert.equal(session.connected({ accountID: 'acc-1' }), undefined);
+    assert.equal(lost.length, 0);
+  });
+
+  test("changed(): the page's `lost` loses the account it had, and only when it had one", () => {
+    const { session, lost } = setup();
+    session.changed({ accountID: null, lost: 'The service forgot the session' });
+    assert.equal(lost.length, 0, 'a session was lost that nobody had');
+    session.signedIn('acc-1');
+    session.changed({ accountID: 'acc-1' });
+    assert.equal(lost.length, 0);
+    session.changed({ accountID: null, lost: 'The service forgot the session' });
+    assert.equal(lost.length, 1);
+    assert.match(lost[0]!.error.message, /account acc-1 The service forgot the session\. Pass the getLoginToken/);
+  });
+});
+
+describe('a lost session, restored with getLoginToken', () => {
+  test('logs the same account back in, once, with early calls; connected() meanwhile returns the same attempt', async () => {
+    const asked: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { session, calls, lost } = setup({
+      getLoginToken: async (accountID) => {
+        asked.push(accountID);
+        await gate;
+        return `token-of-${accountID}`;
+      },
+    });
+    session.signedIn('acc-1');
+    const restoring = session.connected({ accountID: null });
+    assert.ok(restoring instanceof Promise);
+    assert.equal(session.restoring, restoring);
+    assert.ok(requireError(session), 'authenticated while the session was lost');
+    // A reload during the restore waits for the same attempt.
+    assert.equal(session.connected({ accountID: null }), restoring);
+    release();
+    await restoring;
+    assert.deepEqual(asked, ['acc-1']);
+    assert.deepEqual(calls, [['loginAccount', { token: 'token-of-acc-1' }, { early: true }]]);
+    assert.equal(requireError(session), undefined);
+    assert.equal(session.restoring, undefined);
+    assert.equal(lost.length, 0);
+  });
+
+  test('a token that logs in another account: that one is logged out again, and the loss reported', async () => {
+    const { session, calls, lost } = setup({ getLoginToken: () => 'token', loginAs: 'acc-2' });
+    session.signedIn('acc-1');
+    await session.connected({ accountID: null, lost: 'The frame came back without its storage' });
+    assert.deepEqual(
+      calls.map(([method, , options]) => [method, options]),
+      [
+        ['loginAccount', { early: true }],
+        ['logoutAccount', { early: true }],
+      ],
+    );
+    assert.equal(
+      lost[0]?.error.message,
+      'The service iframe lost the session of account acc-1 The frame came back without its storage; getLoginToken did not restore it (its token logged in the account acc-2). Call loginAccount again.',
+    );
+    assert.equal(session.lost, lost[0]!.error);
+    assert.equal(session.restoring, undefined);
+  });
+
+  test('a getLoginToken that throws, or rejects, is reported with its message', async () => {
+    for (const getLoginToken of [
+      () => {
+        throw new Error('the partner server is down');
+      },
+      () => Promise.reject(new Error('the partner server is down')),
+    ]) {
+      const { session, calls, lost } = setup({ getLoginToken });
+      session.signedIn('acc-1');
+      await session.connected({ accountID: null, lost: 'Lost' });
+      assert.deepEqual(calls, []);
+      assert.match(lost[0]!.error.message, /Lost; getLoginToken did not restore it \(the partner server is down\)\./);
+    }
+  });
+
+  test('a result that is not a token is refused, naming it', async () => {
+    const { session, calls, lost } = setup({ getLoginToken: () => 42 as unknown as string });
+    session.signedIn('acc-1');
+    await session.connected({ accountID: null, lost: 'Lost' });
+    assert.deepEqual(calls, []);
+    assert.match(lost[0]!.error.message, /getLoginToken did not restore it \(its result [^)]*\)/);
+  });
+
+  test('a getLoginToken that never settles fails at the time limit', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const { session, lost } = setup({ getLoginToken: () => new Promise<string>(() => {}), timeout: 2500 });
+    session.signedIn('acc-1');
+    const restoring = session.connected({ accountID: null, lost: 'Lost' });
+    // Let getLoginToken be called (a microtask), then pass the limit.
+    await settle();
+    mock.timers.tick(2499);
+    await settle();
+    assert.equal(lost.length, 0);
+    mock.timers.tick(1);
+    await restoring;
+    assert.match(lost[0]!.error.message, /getLoginToken did not restore it \(it did not settle within 2500 ms\)/);
+  });
+
+  test('stop() ends the time limit: no restore outlives the Plugin', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const { session, lost } = setup({ getLoginToken: () => new Promise<string>(() => {}), timeout: 2500 });
+    session.signedIn('acc-1');
+    void session.connected({ accountID: null, lost: 'Lost' });
+    await settle();
+    session.stop();
+    mock.timers.tick(10_000);
+    await settle();
+    assert.equal(lost.length, 0);
+  });
+
+  test('uncontrolled mode never calls getLoginToken', () => {
+    let asked = 0;
+    const { session, lost } = setup({ authMode: 'uncontrolled', getLoginToken: () => String(++asked) });
+    session.connected({ accountID: 'acc-1' });
+    assert.equal(session.connected({ accountID: null, lost: 'Lost' }), undefined);
+    assert.equal(asked, 0);
+    assert.equal(lost.length, 1);
+  });
+});

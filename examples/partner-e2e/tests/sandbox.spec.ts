@@ -37,6 +37,9 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
         { env: { ...process.env, VIDEO_PLUGIN_OPERATOR_KEY: OPERATOR_KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = once(service, 'exit');
+      // A worker that Playwright stops without its teardown (a test over its time) takes it along.
+      const stop = () => service.kill('SIGKILL');
+      process.once('exit', stop);
       // Its first line names the address: "video-plugin-service listening on http://127.0.0.1:PORT".
       let url: string | undefined;
       for await (const line of createInterface({ input: service.stdout! })) {
@@ -46,6 +49,7 @@ const perWorker = base.extend<{ sandbox: TestSandbox }, { workerService: string 
       if (!url) throw new Error('video-plugin-service stopped before it listened');
       service.stdout!.resume(); // the rest of its log is read and dropped, so that it never blocks
       await use(url);
+      process.off('exit', stop);
       service.kill('SIGTERM');
       await exited;
     },

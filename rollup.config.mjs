@@ -60,7 +60,13 @@ const bundles = [
 const service = existsSync('dist/service/server.js')
   ? [
       {
-        input: { server: 'dist/service/server.js', cli: 'dist/service/cli.js' },
+        // The PostgreSQL driver's worker thread is an entry of its own: store/postgres.ts starts it
+        // from the file beside the chunk that holds the driver.
+        input: {
+          server: 'dist/service/server.js',
+          cli: 'dist/service/cli.js',
+          'postgres-worker': 'dist/service/store/postgres-worker.js',
+        },
         // Shared code at the top of dist/, beside public/: the service finds its pages from there.
         output: { dir: 'packages/service/dist', format: 'es', chunkFileNames: 'shared-[hash].js' },
         external: serviceExternal,

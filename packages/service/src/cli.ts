@@ -34,6 +34,11 @@ async function main(): Promise<void> {
     service = await startService(commandLine.options);
   } catch (error) {
     if (error instanceof VideoPluginError) usageError(error.message);
+    // A database that cannot be reached is the command's configuration (or a server not started).
+    if ((error as Error).name === 'DatabaseUnreachableError') {
+      console.error(`video-plugin-service: ${(error as Error).message}`);
+      process.exit(2);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     const hint =
       code === 'EADDRINUSE' ? ' The port is taken: choose another with --port, or --port 0 for any free one.' : '';
@@ -91,10 +96,16 @@ function banner(service: RunningService): string {
       : []),
     ...(service.clock.manual ? ['  clock:           manual (jobs wait for POST /api/test/clock/advance)'] : []),
     `  sandboxes:       ${sandboxLine(service.sandboxes)}`,
-    `  data:            ${service.dataFile ?? 'in memory (use --data FILE to keep it across restarts)'}`,
+    `  data:            ${dataLine(service)}`,
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');
+}
+
+/** Where the records are kept; a database's password is never printed. */
+function dataLine({ dataFile, database }: RunningService): string {
+  if (database !== undefined) return `PostgreSQL ${database} (password not printed)`;
+  return dataFile ?? 'in memory (use --data FILE to keep it across restarts)';
 }
 
 /** Whether topic searches may read sites on this machine (loopback), and on which ports. */

@@ -24,6 +24,7 @@ import {
   webhookURLProblem,
   type AuthMode,
   type ServiceOptions,
+  databaseURLProblem,
 } from './config.js';
 import { parseOriginPattern } from './origins.js';
 import {
@@ -69,6 +70,8 @@ Options:
   --job-ms N             how long a topic search or generation takes, in ms (default ${DEFAULT_JOB_MS})
                                                                                  env VIDEO_PLUGIN_JOB_MS
   --data FILE            keep all data in FILE, an SQLite database, across restarts (default: memory)
+  --database URL         keep all data in PostgreSQL instead, postgres://USER:PASSWORD@HOST/DB
+                         (needs --media-dir; the password is never printed) env VIDEO_PLUGIN_DATABASE_URL
   --media real|placeholder  real MP4 videos with a voiceover (default), or instant SVG stand-ins
                          for tests that never look at the video
   --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
@@ -140,6 +143,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'allowed-origin': { type: 'string', multiple: true },
         'job-ms': { type: 'string' },
         data: { type: 'string' },
+        database: { type: 'string' },
         media: { type: 'string' },
         'media-dir': { type: 'string' },
         'render-concurrency': { type: 'string' },
@@ -200,6 +204,20 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (values.host === '') throw new UsageError('--host must not be empty.');
   if (values.data === '') throw new UsageError('--data must name a file.');
+  const database = values.database ?? (env.VIDEO_PLUGIN_DATABASE_URL || undefined);
+  const databaseName = values.database !== undefined ? '--database' : 'VIDEO_PLUGIN_DATABASE_URL';
+  if (database !== undefined) {
+    const problem = databaseURLProblem(database);
+    if (problem !== undefined) throw new UsageError(`${databaseName} ${problem}.`);
+    if (values.data !== undefined) {
+      throw new UsageError(`${databaseName} and --data are two places for the same data: give one.`);
+    }
+    if (values['media-dir'] === undefined) {
+      throw new UsageError(
+        `${databaseName} needs --media-dir DIR: the records outlive the process, so their renders must too.`,
+      );
+    }
+  }
   if (values.media !== undefined && values.media !== 'real' && values.media !== 'placeholder') {
     throw new UsageError(`--media must be real or placeholder (got "${values.media}").`);
   }
@@ -261,6 +279,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values['allow-private-sources']) options.allowPrivateSources = true;
   if (loopbackSources !== undefined) options.allowLoopbackSources = loopbackSources;
   if (values.data !== undefined) options.dataFile = values.data;
+  if (database !== undefined) options.database = database;
   if (values.media !== undefined) options.media = values.media;
   if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
   if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;

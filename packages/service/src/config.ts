@@ -77,6 +77,21 @@ export const MAX_SANDBOX_TTL_MS = 86_400_000;
 /** A sandbox's jobs running or waiting at once, by default (`sandboxes.jobsPerSandbox`). */
 export const DEFAULT_SANDBOX_JOBS = 50;
 
+/** The problem with a database URL, or undefined when it is a postgres:// URL with a host. */
+export function databaseURLProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'is not a URL: write postgres://USER:PASSWORD@HOST:5432/DATABASE';
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    return `must be a postgres:// URL (got ${url.protocol}//…): write postgres://USER:PASSWORD@HOST:5432/DATABASE`;
+  }
+  if (!url.hostname) return 'names no host: write postgres://USER:PASSWORD@HOST:5432/DATABASE';
+  return undefined;
+}
+
 /** The problem with a webhook URL, or undefined when it is an absolute http(s) URL. */
 export function webhookURLProblem(text: string): string | undefined {
   let url: URL | undefined;
@@ -144,6 +159,13 @@ const ServiceOptionsSchema = strictObject({
   partners: z.optional(z.array(PartnerSchema).check(z.minLength(1))),
   jobMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
   dataFile: z.optional(z.string().check(z.minLength(1))),
+  database: z.optional(
+    z.string().check(
+      z.refine((url) => databaseURLProblem(url) === undefined, {
+        error: (issue) => databaseURLProblem(String(issue.input)) ?? 'not a database URL',
+      }),
+    ),
+  ),
   fetchTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(60_000))),
   heartbeatMs: z.optional(z.int().check(z.gte(10), z.lte(600_000))),
   sessionMaxAgeMs: z.optional(z.int().check(z.gte(0), z.lte(MAX_SESSION_AGE_MS))),
@@ -215,6 +237,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  * - `jobMs`: how long a topic search or a generation takes (default 5000);
  * - `dataFile`: SQLite database that keeps the state across restarts, every change committed before
  *   it is answered (default: in memory; docs/service.md "Data");
+ * - `database`: a PostgreSQL URL (`postgres://user:password@host:5432/db`) that keeps the state
+ *   instead of a data file, committed before each answer like it; needs `mediaDir` (docs/service.md
+ *   "Running it for a team"). Never with `dataFile`. The password is never printed;
  * - `fetchTimeoutMs`: time limit of a topic search's fetch (default 5000);
  * - `heartbeatMs`: interval of the status stream's keep-alive comment (default 15000);
  * - `sessionMaxAgeMs`: how long a session lasts from its login, at most (default 30 days; the
@@ -302,6 +327,8 @@ export interface ServiceConfig {
   readonly partners: Partners;
   readonly jobMs: number;
   readonly dataFile: string | undefined;
+  /** The PostgreSQL URL the state is kept in (its password included: never print it, see {@link databaseLabel}). */
+  readonly database: string | undefined;
   readonly fetchTimeoutMs: number;
   readonly heartbeatMs: number;
   /** How long a session lasts from its login (auth/sessions.ts). */
@@ -350,6 +377,18 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     }
     partners.set(partner.id, partnerFrom({ ...partner, webhookSecrets: webhookSecretsOf(partner, index) }));
   }
+  if (parsed.database !== undefined && parsed.dataFile !== undefined) {
+    throw new InvalidParameterError(
+      'startService: "database" and "dataFile" are two places for the same data: give one (database for PostgreSQL, dataFile for an SQLite file).',
+      { field: 'database' },
+    );
+  }
+  if (parsed.database !== undefined && parsed.mediaDir === undefined) {
+    throw new InvalidParameterError(
+      'startService: "database" needs "mediaDir": the records outlive the process, so their renders must too (a folder that is kept, not a temporary one).',
+      { field: 'mediaDir' },
+    );
+  }
   const operatorKey = parsed.sandboxes?.operatorKey;
   for (const partner of partners.values()) {
     if (operatorKey !== undefined && [partner.secret, ...partner.webhookSecrets].includes(operatorKey)) {
@@ -368,6 +407,7 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     partners,
     jobMs: parsed.jobMs ?? DEFAULT_JOB_MS,
     dataFile: parsed.dataFile,
+    database: parsed.database,
     fetchTimeoutMs: parsed.fetchTimeoutMs ?? 5000,
     heartbeatMs: parsed.heartbeatMs ?? 15_000,
     sessionMaxAgeMs: parsed.sessionMaxAgeMs ?? MAX_SESSION_AGE_MS,

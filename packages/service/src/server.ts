@@ -64,6 +64,8 @@ export interface RunningService {
   readonly sandboxes: { http: boolean; max: number; ttlMs: number; jobsPerSandbox: number };
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
+  /** The PostgreSQL database the state is kept in, without its password (postgres://user@host/db). */
+  readonly database: string | undefined;
   /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
   readonly webhooks: {
     /** Every attempt, oldest first; the last attempt of a delivery says `delivered` or `failed`. */
@@ -158,7 +160,7 @@ export interface ServiceStats {
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = resolveConfig(options);
-  const store = await Store.open(config.dataFile);
+  const store = await Store.open(config.dataFile, config.database);
   // Kept images (both media modes: the studio shows only pictures from its own origin) and real
   // renders need a folder: the configured one, or a temporary one that lives as long as this.
   const temporaryMedia = !config.mediaDir;
@@ -269,6 +271,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobsPerSandbox: config.sandboxes.jobsPerSandbox,
     },
     dataFile: config.dataFile,
+    database: config.database === undefined ? undefined : store.location,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     testControls: {
       enabled: controls.enabled,

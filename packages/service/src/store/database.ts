@@ -22,12 +22,7 @@ import type { EventRecord } from './events.js';
 import { inUse, lockHolder } from './lock.js';
 import { migrate } from './schema.js';
 
-/** The kinds of rows, each in its table. */
-export type Kind =
-  'account' | 'session' | 'topic' | 'generation' | 'video' | 'jti' | 'delivery' | 'idempotency' | 'event';
-
-/** An error of SQLite itself (as opposed to one thrown by our code inside a transaction). */
-export const isSqliteError = (error: unknown): boolean => error instanceof BetterSqlite3.SqliteError;
+import { PARTNER_TABLES, type Driver, type Kind } from './driver.js';
 
 const SQL = {
   putAccount: `INSERT INTO accounts (id, partner_id, external_id, record) VALUES (?, ?, ?, ?)
@@ -51,19 +46,6 @@ const SQL = {
   pruneEvents: `DELETE FROM events WHERE created_at < ?`,
 } as const;
 
-/** Every table with rows of a partner (each has a `partner_id` column). */
-const PARTNER_TABLES = [
-  'accounts',
-  'sessions',
-  'topics',
-  'generations',
-  'videos',
-  'used_jtis',
-  'webhook_outbox',
-  'idempotency_keys',
-  'events',
-] as const;
-
 /** How one row of each kind is read back by its key (to undo a change that was not saved). */
 const GET: Record<Kind, string> = {
   account: `SELECT record FROM accounts WHERE id = ?`,
@@ -77,9 +59,10 @@ const GET: Record<Kind, string> = {
   event: `SELECT event AS record FROM events WHERE seq = ?`,
 };
 
-/** The service's database file. */
-export class Database {
+/** The service's database file (the embedded default driver). */
+export class Database implements Driver {
   readonly file: string;
+  readonly medium = 'disk';
   readonly #db: BetterSqlite3.Database;
   readonly #statements: Record<keyof typeof SQL, BetterSqlite3.Statement>;
   readonly #get: Record<Kind, BetterSqlite3.Statement>;
@@ -142,6 +125,15 @@ export class Database {
       if (error instanceof DataFileError) throw error;
       throw new DataFileError(`Cannot open the data file ${file} (${(error as Error).message}).`, { cause: error });
     }
+  }
+
+  get label(): string {
+    return this.file;
+  }
+
+  /** An error of SQLite itself (as opposed to one thrown by our code inside a transaction). */
+  isDatabaseError(error: unknown): boolean {
+    return error instanceof BetterSqlite3.SqliteError;
   }
 
   /** Everything stored, token IDs and idempotency keys expired at `nowSeconds` excepted. */

@@ -3,7 +3,7 @@ import { ServiceError } from 'video-plugin/internal';
 
 /** A data file the service cannot use (in use, of another program, unreadable); refused at start. */
 export class DataFileError extends Error {
-  override readonly name = 'DataFileError';
+  override readonly name: string = 'DataFileError';
 }
 
 /**
@@ -19,14 +19,18 @@ export const STORAGE_RETRY_AFTER_SECONDS = 5;
  * `Retry-After` and this message: nothing was kept, and reads go on. The file's path stays in the
  * service's log (the `cause`), not in the answer to the page.
  */
-export function storageError(file: string, cause: unknown): ServiceError {
+export function storageError(where: { label: string; medium: 'disk' | 'database' }, cause: unknown): ServiceError {
   const reason = (cause as Error).message;
+  const attention =
+    where.medium === 'disk'
+      ? "the service's disk needs attention (full, read-only or failing)"
+      : "the service's database needs attention (down, unreachable or refusing writes)";
   const error = new ServiceError(
     'service_unavailable',
-    `The service could not save the change (${reason}), so nothing was changed. Try again in ${STORAGE_RETRY_AFTER_SECONDS} s; if this persists, the service's disk needs attention (full, read-only or failing).`,
+    `The service could not save the change (${reason}), so nothing was changed. Try again in ${STORAGE_RETRY_AFTER_SECONDS} s; if this persists, ${attention}.`,
     { retryable: true, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS },
   );
-  error.cause = new Error(`writing ${file}: ${reason}`, { cause });
+  error.cause = new Error(`writing ${where.label}: ${reason}`, { cause });
   return error;
 }
 

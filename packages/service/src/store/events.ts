@@ -82,6 +82,15 @@ export class EventLog {
     }
   }
 
+  /** Keeps only the events whose sequence number `keep` accepts (the database's, after an outage). */
+  retain(keep: (seq: number) => boolean): void {
+    for (const [partnerID, list] of this.#byPartner)
+      this.#byPartner.set(
+        partnerID,
+        list.filter((record) => keep(record.seq)),
+      );
+  }
+
   /** Forgets every event of the partner (a sandbox's reset); how many. */
   removePartner(partnerID: string): number {
     const count = this.#byPartner.get(partnerID)?.length ?? 0;

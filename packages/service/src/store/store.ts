@@ -26,7 +26,8 @@ import {
   AccountAlreadyExistsError,
   NotAuthenticatedError,
 } from 'video-plugin/internal';
-import { Database, isSqliteError, type Kind } from './database.js';
+import { Database } from './database.js';
+import type { Driver, Kind } from './driver.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
 import { EventCursors, EventLog, type EventLogPage } from './events.js';
 import { CursorSeal } from '../cursors.js';
@@ -112,18 +113,25 @@ export class Store {
   readonly videos: ReadonlyMap<string, Readonly<VideoRecord>> = this.#videos;
 
   readonly #listeners = new Set<(change: Change) => void>();
-  readonly #db: Database | undefined;
+  readonly #db: Driver | undefined;
   readonly #lock: Lock | undefined;
   /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
   readonly #dropped = new WeakSet<object>();
   #transaction: { touched: Touch[]; after: (() => void)[] } | undefined;
   #closed = false;
+  /**
+   * A failed write could not be undone by reading its rows back (the database was unreachable):
+   * the Maps may hold what was never saved, until {@link #resync} reads them all again. Until then
+   * every write is refused, and a timer tries again every 250 ms (never within a write or a
+   * transaction, whose records it would replace under them).
+   */
+  #stale: ReturnType<typeof setInterval> | undefined;
   /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
   readonly #removedPartners = new Set<string>();
 
   #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
-  private constructor(db?: Database, lock?: Lock) {
+  private constructor(db?: Driver, lock?: Lock) {
     this.#db = db;
     this.#lock = lock;
   }
@@ -134,7 +142,8 @@ export class Store {
    *
    * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable.
    */
-  static async open(file?: string): Promise<Store> {
+  static async open(file?: string, database?: string): Promise<Store> {
+    if (database !== undefined) return Store.#openPostgres(database);
     if (file === undefined) return new Store();
     const lock = lockDataFile(file);
     try {
@@ -149,10 +158,7 @@ export class Store {
       const db = Database.open(file);
       const store = new Store(db, lock);
       try {
-        const { key, plainUntil } = db.eventCursorSettings();
-        store.#eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
-        store.#load(db.load(nowSeconds()));
-        for (const record of db.loadEvents(eventsSince())) store.#events.add(record);
+        store.#read(db);
       } catch (error) {
         db.close();
         throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
@@ -164,6 +170,32 @@ export class Store {
     }
   }
 
+  /**
+   * Opens the store on a PostgreSQL database: migrates and claims it (postgres.ts), then reads it all.
+   *
+   * @throws {DataFileError} when it cannot be reached (DatabaseUnreachableError), is in use, or is newer.
+   */
+  static async #openPostgres(url: string): Promise<Store> {
+    const { PostgresDatabase } = await import('./postgres.js');
+    const db = await PostgresDatabase.open(url);
+    const store = new Store(db);
+    try {
+      store.#read(db);
+    } catch (error) {
+      db.close();
+      throw new DataFileError(`Cannot read the database ${db.label} (${(error as Error).message}).`, { cause: error });
+    }
+    return store;
+  }
+
+  /** Reads everything the database keeps into the Maps, and the event log's cursor key. */
+  #read(db: Driver): void {
+    const { key, plainUntil } = db.eventCursorSettings();
+    this.#eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
+    this.#load(db.load(nowSeconds()));
+    for (const record of db.loadEvents(eventsSince())) this.#events.add(record);
+  }
+
   /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
   get eventCursors(): EventCursors {
     return this.#eventCursors;
@@ -171,7 +203,12 @@ export class Store {
 
   /** The data file, or undefined when the data lives in memory. */
   get file(): string | undefined {
-    return this.#db?.file;
+    return this.#db instanceof Database ? this.#db.file : undefined;
+  }
+
+  /** Where the data is kept, for the log: the data file, the database URL without its password, or undefined (memory). */
+  get location(): string | undefined {
+    return this.#db?.label;
   }
 
   /** How many listeners are subscribed (the open streams). */
@@ -199,7 +236,7 @@ export class Store {
       result = this.#db.transaction(fn);
     } catch (error) {
       for (const touch of transaction.touched.reverse()) this.#restore(touch);
-      throw isSqliteError(error) ? storageError(this.#db.file, error) : error;
+      throw this.#db.isDatabaseError(error) ? storageError(this.#db, error) : error;
     } finally {
       this.#transaction = undefined;
     }
@@ -528,7 +565,7 @@ export class Store {
       try {
         db.removePartner(partnerID);
       } catch (error) {
-        throw isSqliteError(error) ? storageError(db.file, error) : error;
+        throw db.isDatabaseError(error) ? storageError(db, error) : error;
       }
     }
     this.#removedPartners.add(partnerID);
@@ -608,6 +645,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
+    clearInterval(this.#stale);
     try {
       this.#db?.close();
     } finally {
@@ -619,15 +657,17 @@ export class Store {
    * Writes one row with `write`. A failure outside a transaction reads the row back (the Maps then
    * match the file) and throws the storage error; inside one, the transaction does both.
    */
-  #write(touch: Touch, write: (db: Database) => void): void {
+  #write(touch: Touch, write: (db: Driver) => void): void {
     const db = this.#db;
     if (!db || this.#closed) return;
+    // Refused until the timer has read the records again: a write now could build on one never saved.
+    if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
     this.#transaction?.touched.push(touch);
     try {
       write(db);
     } catch (error) {
       if (!this.#transaction) this.#restore(touch);
-      throw isSqliteError(error) ? storageError(db.file, error) : error;
+      throw db.isDatabaseError(error) ? storageError(db, error) : error;
     }
   }
 
@@ -637,7 +677,19 @@ export class Store {
     try {
       stored = this.#db?.get(kind, key);
     } catch (error) {
-      console.error(`video-plugin-service: cannot read back ${kind} ${key} after a failed write:`, error);
+      if (!this.#stale) {
+        console.error(
+          `video-plugin-service: cannot read back ${kind} ${key} after a failed write (${(error as Error).message}); the records are read again once the database answers.`,
+        );
+        this.#stale = setInterval(() => {
+          try {
+            this.#resync();
+          } catch {
+            // Still unreachable: the next tick tries again.
+          }
+        }, 250);
+        this.#stale.unref();
+      }
       return;
     }
     if (kind === 'account') {
@@ -674,6 +726,54 @@ export class Store {
         map.set(key, stored as object);
       }
     }
+  }
+
+  /**
+   * Reads every record from the database again, after an outage left the Maps unsure: records the
+   * jobs hold keep their identity (their fields are replaced), those never saved are dropped.
+   *
+   * @throws the storage error when the database is still unreachable (nothing is changed then).
+   */
+  #resync(): void {
+    const db = this.#db;
+    if (!db || !this.#stale) return;
+    let snapshot: Snapshot;
+    let events: Set<number>;
+    try {
+      snapshot = db.load(nowSeconds());
+      events = new Set(db.loadEvents(eventsSince()).map((record) => record.seq));
+    } catch (error) {
+      throw db.isDatabaseError(error) ? storageError(db, error) : error;
+    }
+    clearInterval(this.#stale);
+    this.#stale = undefined;
+    const reconcile = <R extends object>(map: Map<string, R>, stored: R[], key: (record: R) => string) => {
+      const byKey = new Map(stored.map((record) => [key(record), record]));
+      for (const [id, current] of map) {
+        if (byKey.has(id)) continue;
+        map.delete(id);
+        this.#dropped.add(current);
+      }
+      for (const [id, record] of byKey) {
+        const current = map.get(id);
+        if (!current) {
+          map.set(id, record);
+          continue;
+        }
+        for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
+        Object.assign(current, record);
+      }
+    };
+    reconcile(this.#topics, snapshot.topics, (topic) => topic.id);
+    reconcile(this.#generations, snapshot.generations, (generation) => generation.requestId);
+    reconcile(this.#videos, snapshot.videos, (video) => video.id);
+    for (const map of [this.#accounts, this.#accountByExternalID, this.#sessions, this.#usedJtis, this.#outbox]) {
+      map.clear();
+    }
+    this.#idempotencyKeys.clear();
+    this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
+    this.#events.retain((seq) => events.has(seq));
+    console.error('video-plugin-service: the database answers again; its records were read again.');
   }
 
   /** Refuses a new record of a partner whose records were removed (a request that raced its sandbox's end). */

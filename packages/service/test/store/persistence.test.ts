@@ -14,6 +14,7 @@ import { Jobs } from '../../src/jobs/jobs.js';
 import type { RunningService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
 import { runService } from '../support/child-service.js';
+import { restartCases } from '../support/restart-cases.js';
 import {
   EventStream,
   PARTNER,
@@ -42,90 +43,24 @@ const source = await serve((req, res) =>
   res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Persisted page</title>'),
 );
 
-test('accounts, sessions, videos and used tokens survive a restart', async () => {
-  const dataFile = join(dir, 'state.db');
-  const first = await startTestService({ dataFile });
-  const token = await createAccountToken({
-    partnerID: PARTNER,
-    secret: SECRET,
-    account: { externalID: 'keeper', firstName: 'Kim' },
-  });
-  const { account, session } = (await api(first, 'POST', '/api/accounts', { body: { token } })).body;
-  const stream = await EventStream.open(first, session);
-  await stream.next((event) => event.event === 'ready');
-  const { topicId } = (await api(first, 'POST', '/api/topics', { session, body: { sourceURL: source } })).body;
-  await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
-  const { requestId, videoId } = (
-    await api(first, 'POST', '/api/generations', { session, body: { topicId, aspectRatio: '16:9', duration: 5 } })
-  ).body;
-  await statusesUntilFinal(stream, 'generation', (data) => data.requestId === requestId);
-  await api(first, 'PATCH', `/api/videos/${videoId}`, { session, body: { name: 'Kept video' } });
-  const updated = await api(first, 'PATCH', '/api/account', { session, body: { city: 'Oslo' } });
-  const { session: ended } = (await login(first, { externalID: 'keeper' })).body;
-  assert.equal((await api(first, 'DELETE', '/api/sessions/current', { session: ended })).status, 204);
-  stream.close();
-  await first.close();
+restartCases(
+  'SQLite',
+  source,
+  async (name) => ({ dataFile: join(dir, `${name}.db`) }),
+  async ({ dataFile }, session) => {
+    const file = dataFile as string;
 
-  const second = await startTestService({ dataFile });
-  const loggedIn = await login(second, { externalID: 'keeper' });
-  assert.equal(loggedIn.status, 200);
-  assert.deepEqual(loggedIn.body.account, updated.body.account);
-  assert.equal(loggedIn.body.account.id, account.id);
-  const { videos } = (await api(second, 'GET', '/api/videos', { session: loggedIn.body.session })).body;
-  assert.deepEqual(
-    videos.map((video: { id: string; name: string }) => [video.id, video.name]),
-    [[videoId, 'Kept video']],
-  );
-  assert.equal(videos[0].thumbnailURL, `${second.url}/media/videos/${videoId}/thumbnail.svg`);
-  assert.equal((await api(second, 'GET', '/api/account', { session })).status, 200, 'the old session still works');
-  assert.equal((await api(second, 'GET', '/api/account', { session: ended })).status, 401, 'a logout is kept');
-  assert.equal((await api(second, 'POST', '/api/accounts', { body: { token } })).body.error.code, 'token_replayed');
-  await second.close();
-
-  assert.deepEqual(await readdir(dir), ['state.db'], 'no WAL, lock or temp file is left behind');
-  assert.equal((await stat(dataFile)).mode & 0o777, 0o600, 'only its owner may read the data file');
-  const bytes = await readFile(dataFile);
-  assert.equal(bytes.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
-  assert.ok(!bytes.includes(session), 'session tokens are stored hashed');
-});
-
-test('jobs unfinished at shutdown finish after the restart', async () => {
-  const dataFile = join(dir, 'jobs.db');
-  const quick = await startTestService({ dataFile });
-  const { session } = (
-    await api(quick, 'POST', '/api/accounts', {
-      body: { token: await createAccountToken({ partnerID: PARTNER, secret: SECRET }) },
-    })
-  ).body;
-  const quickStream = await EventStream.open(quick, session);
-  await quickStream.next((event) => event.event === 'ready');
-  const { topicId: doneTopic } = (await api(quick, 'POST', '/api/topics', { session, body: { sourceURL: source } }))
-    .body;
-  await statusesUntilFinal(quickStream, 'topic', (data) => data.id === doneTopic);
-  quickStream.close();
-  await quick.close();
-
-  // Jobs that would take ten minutes, interrupted at once.
-  const slow = await startTestService({ dataFile, jobMs: 600_000 });
-  const { topicId } = (await api(slow, 'POST', '/api/topics', { session, body: { sourceURL: source } })).body;
-  const { requestId } = (
-    await api(slow, 'POST', '/api/generations', {
-      session,
-      body: { topicId: doneTopic, aspectRatio: '4:5', duration: 30 },
-    })
-  ).body;
-  await slow.close();
-
-  const resumed = await startTestService({ dataFile });
-  const stream = await EventStream.open(resumed, session, `topic=${topicId}&generation=${requestId}`);
-  const topicStatuses = statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
-  assert.equal((await topicStatuses).at(-1), 'COMPLETE');
-  const generation = await api(resumed, 'GET', `/api/generations/${requestId}`, { session });
-  if (generation.body.generation.status !== 'COMPLETE') {
-    await stream.next((event) => event.event === 'generation' && event.data.status === 'COMPLETE');
-  }
-  assert.equal((await api(resumed, 'GET', `/api/topics/${topicId}`, { session })).body.topic.title, 'Persisted page');
-});
+    assert.deepEqual(
+      (await readdir(dir)).filter((name) => name.startsWith('state.')),
+      ['state.db'],
+      'no WAL, lock or temp file is left behind',
+    );
+    assert.equal((await stat(file)).mode & 0o777, 0o600, 'only its owner may read the data file');
+    const bytes = await readFile(file);
+    assert.equal(bytes.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
+    assert.ok(!bytes.includes(session), 'session tokens are stored hashed');
+  },
+);
 
 test('one service per data file: a second is refused naming the process; a dead one’s lock is taken over', async () => {
   const dataFile = join(dir, 'owned.db');

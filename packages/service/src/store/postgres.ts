@@ -1,0 +1,580 @@
+/**
+ * The store's database on PostgreSQL (`--database postgres://…`), the same driver as the SQLite data
+ * file (driver.ts): every call is synchronous and a write is committed when it returns, so the
+ * store's wall and every caller stay as they are. The connection lives in a worker thread
+ * (postgres-worker.ts); each call posts its statements there and waits, on a shared signal, for the
+ * answer — the same wait a synchronous SQLite write makes for its disk.
+ *
+ * The tables are in their own schema, `video_plugin` (the database may hold others, pg-boss's
+ * `pgboss` among them). Migrations run at start under an advisory lock, so two processes starting
+ * together migrate once; a schema newer than this code is refused. One process uses a database at
+ * a time (a second advisory lock, held by its connection, the way the SQLite file is locked): jobs
+ * and webhook deliveries still run in the process that holds the records.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type {
+  AccountRecord,
+  DeliveryRecord,
+  GenerationRecord,
+  IdempotencyRecord,
+  SessionRecord,
+  Snapshot,
+  TopicRecord,
+  VideoRecord,
+} from './records.js';
+import { DataFileError } from './errors.js';
+import type { EventRecord } from './events.js';
+import { PARTNER_TABLES, type Driver, type Kind } from './driver.js';
+
+/** The first key of the service's advisory locks ("VPS1"); the second says which lock. */
+const LOCK_SPACE = 0x56505331;
+const MIGRATION_LOCK = 1;
+const OWNER_LOCK = 2;
+
+/** How long a connection may take, and a statement, in ms; a call waits for both at most, plus a margin. */
+const CONNECT_TIMEOUT_MS = 3000;
+const STATEMENT_TIMEOUT_MS = 10_000;
+
+/** A failure of the database (unreachable, refused a statement): the store answers it with 503. */
+export class PostgresError extends Error {
+  override readonly name = 'PostgresError';
+  readonly code: string | undefined;
+  /** The connection broke (the server is down or unreachable), as opposed to a statement refused. */
+  readonly broken: boolean;
+
+  constructor(message: string, code: string | undefined, broken: boolean, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.broken = broken;
+  }
+}
+
+/** The database refused a database URL it cannot reach at start: the command exits with status 2. */
+export class DatabaseUnreachableError extends DataFileError {
+  override readonly name = 'DatabaseUnreachableError';
+}
+
+/**
+ * A database URL as it may be printed: without its password (and without any query, which may
+ * carry one). Throws on a URL that is not `postgres://` or `postgresql://`.
+ */
+export function databaseLabel(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new TypeError(`not a postgres:// URL`);
+  }
+  const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+  return `postgres://${user}${parsed.host}${parsed.pathname}`;
+}
+
+interface Statement {
+  sql: string;
+  values?: unknown[];
+}
+
+interface Migration {
+  /** What it does, for the reader. */
+  name: string;
+  up: () => Statement[];
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'one table per kind, the event log and its cursor key (the SQLite schema 1 to 4 in one)',
+    up: () => [
+      {
+        sql: `
+        CREATE TABLE video_plugin.accounts (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          external_id text,
+          record text NOT NULL,
+          ord bigserial
+        );
+        CREATE UNIQUE INDEX accounts_by_external_id ON video_plugin.accounts (partner_id, external_id)
+          WHERE external_id IS NOT NULL;
+        CREATE TABLE video_plugin.sessions (
+          token_hash text PRIMARY KEY,
+          partner_id text NOT NULL,
+          account_id text NOT NULL,
+          created_at text NOT NULL,
+          ord bigserial
+        );
+        CREATE TABLE video_plugin.topics (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          account_id text NOT NULL,
+          status text NOT NULL,
+          record text NOT NULL,
+          ord bigserial
+        );
+        CREATE TABLE video_plugin.generations (
+          request_id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          account_id text NOT NULL,
+          video_id text NOT NULL,
+          status text NOT NULL,
+          record text NOT NULL,
+          ord bigserial
+        );
+        CREATE TABLE video_plugin.videos (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          account_id text NOT NULL,
+          record text NOT NULL,
+          ord bigserial
+        );
+        CREATE TABLE video_plugin.used_jtis (
+          partner_id text NOT NULL,
+          jti text NOT NULL,
+          expires_at double precision NOT NULL,
+          PRIMARY KEY (partner_id, jti)
+        );
+        CREATE INDEX used_jtis_by_expiry ON video_plugin.used_jtis (expires_at);
+        CREATE TABLE video_plugin.webhook_outbox (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          url text NOT NULL,
+          attempts integer NOT NULL,
+          created_at text NOT NULL,
+          event text NOT NULL,
+          ord bigserial
+        );
+        CREATE TABLE video_plugin.idempotency_keys (
+          partner_id text NOT NULL,
+          account_id text NOT NULL,
+          key text NOT NULL,
+          fingerprint text NOT NULL,
+          result text NOT NULL,
+          expires_at double precision NOT NULL,
+          PRIMARY KEY (partner_id, account_id, key)
+        );
+        CREATE INDEX idempotency_keys_by_expiry ON video_plugin.idempotency_keys (expires_at);
+        CREATE TABLE video_plugin.events (
+          seq bigint PRIMARY KEY,
+          id text NOT NULL UNIQUE,
+          partner_id text NOT NULL,
+          created_at text NOT NULL,
+          event text NOT NULL
+        );
+        CREATE INDEX events_by_partner ON video_plugin.events (partner_id, seq);
+        CREATE INDEX events_by_age ON video_plugin.events (created_at);
+        CREATE TABLE video_plugin.settings (
+          name text PRIMARY KEY,
+          value text NOT NULL
+        );`,
+      },
+      // A new database never gave plain cursors: sealed ones only (cursors.ts).
+      {
+        sql: `INSERT INTO video_plugin.settings (name, value) VALUES ('event_cursor_key', $1), ('plain_event_cursors_until', '0')`,
+        values: [randomBytes(32).toString('base64')],
+      },
+    ],
+  },
+];
+
+const SQL = {
+  putAccount: `INSERT INTO accounts (id, partner_id, external_id, record) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (id) DO UPDATE SET partner_id = excluded.partner_id, external_id = excluded.external_id, record = excluded.record`,
+  putSession: `INSERT INTO sessions (token_hash, partner_id, account_id, created_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (token_hash) DO UPDATE SET partner_id = excluded.partner_id, account_id = excluded.account_id, created_at = excluded.created_at`,
+  deleteSession: `DELETE FROM sessions WHERE token_hash = $1`,
+  putTopic: `INSERT INTO topics (id, partner_id, account_id, status, record) VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (id) DO UPDATE SET status = excluded.status, record = excluded.record`,
+  putGeneration: `INSERT INTO generations (request_id, partner_id, account_id, video_id, status, record) VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, record = excluded.record`,
+  putVideo: `INSERT INTO videos (id, partner_id, account_id, record) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (id) DO UPDATE SET record = excluded.record`,
+  putJti: `INSERT INTO used_jtis (partner_id, jti, expires_at) VALUES ($1, $2, $3)`,
+  pruneJtis: `DELETE FROM used_jtis WHERE expires_at < $1`,
+  putDelivery: `INSERT INTO webhook_outbox (id, partner_id, url, attempts, created_at, event) VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts`,
+  deleteDelivery: `DELETE FROM webhook_outbox WHERE id = $1`,
+  putIdempotencyKey: `INSERT INTO idempotency_keys (partner_id, account_id, key, fingerprint, result, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+  pruneIdempotencyKeys: `DELETE FROM idempotency_keys WHERE expires_at <= $1`,
+  putEvent: `INSERT INTO events (seq, id, partner_id, created_at, event) VALUES ($1, $2, $3, $4, $5)`,
+  pruneEvents: `DELETE FROM events WHERE created_at < $1`,
+} as const;
+
+/** How one row of each kind is read back by its key (to undo a change that was not saved): SQL, and the key's parts. */
+const GET: Record<Kind, string> = {
+  account: `SELECT record FROM accounts WHERE id = $1`,
+  session: `SELECT json_build_object('partnerID', partner_id, 'accountID', account_id, 'createdAt', created_at)::text AS record FROM sessions WHERE token_hash = $1`,
+  topic: `SELECT record FROM topics WHERE id = $1`,
+  generation: `SELECT record FROM generations WHERE request_id = $1`,
+  video: `SELECT record FROM videos WHERE id = $1`,
+  jti: `SELECT expires_at AS record FROM used_jtis WHERE partner_id = $1 AND jti = $2`,
+  delivery: `SELECT json_build_object('id', id, 'partnerID', partner_id, 'url', url, 'attempts', attempts, 'createdAt', created_at, 'event', event::json)::text AS record FROM webhook_outbox WHERE id = $1`,
+  idempotency: `SELECT json_build_object('partnerID', partner_id, 'accountID', account_id, 'key', key, 'fingerprint', fingerprint, 'result', result::json, 'expiresAt', expires_at)::text AS record FROM idempotency_keys WHERE partner_id = $1 AND account_id = $2 AND key = $3`,
+  event: `SELECT event AS record FROM events WHERE seq = $1`,
+};
+
+/** The synchronous end of the worker's connection. */
+class Connection {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #signal: Int32Array;
+  #next = 1;
+
+  private constructor(worker: Worker, port: MessagePort, signal: Int32Array) {
+    this.#worker = worker;
+    this.#port = port;
+    this.#signal = signal;
+  }
+
+  /** Starts the worker and resolves once it is ready to take statements (it connects at the first). */
+  static async start(url: string): Promise<Connection> {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(workerCode(), {
+      eval: true,
+      workerData: {
+        port: port2,
+        signal,
+        url,
+        applicationName: `video-plugin-service pid ${process.pid} on ${hostname()}`,
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      },
+      transferList: [port2],
+    });
+    // The worker says it is ready on its own channel, once its modules are loaded.
+    await Promise.race([
+      once(worker, 'message'),
+      once(worker, 'error').then(([error]) => Promise.reject(error as Error)),
+    ]);
+    worker.unref();
+    return new Connection(worker, port1, signal);
+  }
+
+  /** Runs the statements (several: in one transaction) and returns each one's rows. */
+  run(batch: Statement[], setup?: Statement[]): Record<string, unknown>[][] {
+    const id = this.#next++;
+    Atomics.store(this.#signal, 0, 0);
+    this.#port.postMessage({ id, batch, ...(setup ? { setup } : {}) });
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 2000;
+    for (;;) {
+      // An answer to an earlier call that timed out may come first: it is skipped.
+      for (let message = receiveMessageOnPort(this.#port); message; message = receiveMessageOnPort(this.#port)) {
+        const answer = message.message as {
+          id: number;
+          results?: Record<string, unknown>[][];
+          error?: { message: string; code?: string; broken: boolean };
+        };
+        if (answer.id !== id) continue;
+        if (answer.error) {
+          const { message, code, broken } = answer.error;
+          // What a page may read says the database is unreachable; where it is stays in the log.
+          if (!broken) throw new PostgresError(message, code, false);
+          throw new PostgresError('the database cannot be reached', code, true, { cause: new Error(message) });
+        }
+        return answer.results ?? [];
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new PostgresError('the database did not answer in time', 'VP_TIMEOUT', true);
+      Atomics.wait(this.#signal, 0, 0, left);
+      Atomics.store(this.#signal, 0, 0);
+    }
+  }
+
+  close(): void {
+    try {
+      this.#port.postMessage({ id: this.#next++, close: true });
+      Atomics.wait(this.#signal, 0, 0, 2000);
+    } finally {
+      this.#port.close();
+      void this.#worker.terminate();
+    }
+  }
+}
+
+/**
+ * The worker's code: the compiled postgres-worker.js, or from the sources (the tests, through tsx)
+ * postgres-worker.ts after registering tsx in the worker, which does not inherit the loader.
+ */
+function workerCode(): string {
+  const here = import.meta.url;
+  const fromSources = here.endsWith('.ts');
+  const entry = new URL(fromSources ? './postgres-worker.ts' : './postgres-worker.js', here).href;
+  // Named through a variable: the package never imports tsx (a development tool of the repository).
+  const tsx = JSON.stringify('tsx/esm/api');
+  return `(async () => {
+    ${fromSources ? `(await import(${tsx})).register();` : ''}
+    await import(${JSON.stringify(entry)});
+  })()`;
+}
+
+/** The parts of a composite key (`partnerID \n jti`, `partnerID \n accountID \n key`). */
+const keyParts = (kind: Kind, key: string): unknown[] =>
+  kind === 'jti' || kind === 'idempotency' ? key.split('\n') : kind === 'event' ? [Number(key)] : [key];
+
+/** The service's records in a PostgreSQL database. */
+export class PostgresDatabase implements Driver {
+  readonly label: string;
+  readonly medium = 'database';
+  readonly #connection: Connection;
+  /** The statements of the transaction being run, sent together when it ends. */
+  #batch: Statement[] | undefined;
+  #closed = false;
+
+  private constructor(label: string, connection: Connection) {
+    this.label = label;
+    this.#connection = connection;
+  }
+
+  /**
+   * Connects to the database at `url`, brings its schema up to date (under an advisory lock: one
+   * process migrates, the others wait and find it done) and claims it for this process.
+   *
+   * @throws {DatabaseUnreachableError} when the server cannot be reached (its host named, never the password).
+   * @throws {DataFileError} when another process holds the database, or its schema is newer than this code.
+   */
+  static async open(url: string): Promise<PostgresDatabase> {
+    const label = databaseLabel(url);
+    const connection = await Connection.start(url);
+    const db = new PostgresDatabase(label, connection);
+    try {
+      try {
+        connection.run([{ sql: 'SELECT 1' }]);
+      } catch (error) {
+        const host = new URL(url).host;
+        const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+        throw new DatabaseUnreachableError(
+          `Cannot reach the database at ${label} (${reason}). Start PostgreSQL on ${host}, or check --database (VIDEO_PLUGIN_DATABASE_URL).`,
+          { cause: error },
+        );
+      }
+      db.#migrate();
+      const [claim] = connection.run([
+        { sql: 'SELECT pg_try_advisory_lock($1, $2) AS ok', values: [LOCK_SPACE, OWNER_LOCK] },
+      ]);
+      if (claim?.[0]?.ok !== true) {
+        const [holder] = connection.run([
+          {
+            sql: `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted LIMIT 1`,
+            values: [LOCK_SPACE, OWNER_LOCK],
+          },
+        ]);
+        const name = holder?.[0]?.name;
+        throw new DataFileError(
+          `The database ${label} is in use by another process${typeof name === 'string' && name ? ` (${name})` : ''}: one video-plugin-service process uses a database at a time. Stop it, or give this one another database.`,
+        );
+      }
+      // A connection made again (after the server was lost) claims the database again first.
+      connection.run(
+        [{ sql: 'SELECT 1' }],
+        [{ sql: 'SELECT pg_try_advisory_lock($1, $2) AS ok', values: [LOCK_SPACE, OWNER_LOCK] }],
+      );
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  #migrate(): void {
+    const run = (statements: Statement[]) => this.#connection.run(statements);
+    run([{ sql: 'SELECT pg_advisory_lock($1, $2)', values: [LOCK_SPACE, MIGRATION_LOCK] }]);
+    try {
+      run([
+        { sql: 'CREATE SCHEMA IF NOT EXISTS video_plugin' },
+        { sql: 'CREATE TABLE IF NOT EXISTS video_plugin.schema_version (version integer NOT NULL)' },
+        {
+          sql: 'INSERT INTO video_plugin.schema_version (version) SELECT 0 WHERE NOT EXISTS (SELECT FROM video_plugin.schema_version)',
+        },
+      ]);
+      const [rows] = run([{ sql: 'SELECT version FROM video_plugin.schema_version' }]);
+      const version = Number(rows?.[0]?.version ?? 0);
+      if (version > MIGRATIONS.length) {
+        throw new DataFileError(
+          `The database ${this.label} was written by a newer video-plugin-service (schema version ${version}; this one knows up to ${MIGRATIONS.length}). Run that version, or give this one another database.`,
+        );
+      }
+      for (let next = version; next < MIGRATIONS.length; next++) {
+        run([
+          ...(MIGRATIONS[next] as Migration).up(),
+          { sql: 'UPDATE video_plugin.schema_version SET version = $1', values: [next + 1] },
+        ]);
+      }
+    } finally {
+      run([{ sql: 'SELECT pg_advisory_unlock($1, $2)', values: [LOCK_SPACE, MIGRATION_LOCK] }]);
+    }
+  }
+
+  isDatabaseError(error: unknown): boolean {
+    return error instanceof PostgresError;
+  }
+
+  /** Runs one statement now, or as part of the transaction being run; its rows (none in a transaction). */
+  #run(sql: string, ...values: unknown[]): Record<string, unknown>[] {
+    if (this.#closed) throw new PostgresError('the database connection is closed', 'VP_CLOSED', true);
+    if (this.#batch) {
+      this.#batch.push({ sql, values });
+      return [];
+    }
+    return this.#connection.run([{ sql, values }])[0] ?? [];
+  }
+
+  transaction<T>(fn: () => T): T {
+    if (this.#batch) return fn();
+    this.#batch = [];
+    try {
+      const result = fn();
+      const batch = this.#batch;
+      this.#batch = undefined;
+      if (batch.length > 0) this.#connection.run(batch);
+      return result;
+    } finally {
+      this.#batch = undefined;
+    }
+  }
+
+  load(nowSeconds: number): Snapshot {
+    const records = <T>(table: string): T[] =>
+      this.#run(`SELECT record FROM ${table} ORDER BY ord`).map((row) => JSON.parse(row.record as string) as T);
+    const sessions = this.#run('SELECT token_hash, partner_id, account_id, created_at FROM sessions ORDER BY ord');
+    const jtis = this.#run('SELECT partner_id, jti, expires_at FROM used_jtis WHERE expires_at >= $1', nowSeconds);
+    const outbox = this.#run(
+      'SELECT id, partner_id, url, attempts, created_at, event FROM webhook_outbox ORDER BY created_at, ord',
+    );
+    const keys = this.#run(
+      'SELECT partner_id, account_id, key, fingerprint, result, expires_at FROM idempotency_keys WHERE expires_at > $1',
+      nowSeconds,
+    );
+    return {
+      idempotencyKeys: keys.map((row) => ({
+        partnerID: row.partner_id as string,
+        accountID: row.account_id as string,
+        key: row.key as string,
+        fingerprint: row.fingerprint as string,
+        result: JSON.parse(row.result as string) as Record<string, unknown>,
+        expiresAt: row.expires_at as number,
+      })),
+      accounts: records<AccountRecord>('accounts'),
+      sessions: sessions.map((row) => [
+        row.token_hash as string,
+        {
+          partnerID: row.partner_id as string,
+          accountID: row.account_id as string,
+          createdAt: row.created_at as string,
+        },
+      ]),
+      topics: records<TopicRecord>('topics'),
+      generations: records<GenerationRecord>('generations'),
+      videos: records<VideoRecord>('videos'),
+      usedJtis: jtis.map((row) => ({
+        partnerID: row.partner_id as string,
+        jti: row.jti as string,
+        until: row.expires_at as number,
+      })),
+      outbox: outbox.map((row) => ({
+        id: row.id as string,
+        partnerID: row.partner_id as string,
+        url: row.url as string,
+        attempts: row.attempts as number,
+        createdAt: row.created_at as string,
+        event: JSON.parse(row.event as string) as DeliveryRecord['event'],
+      })),
+    };
+  }
+
+  get(kind: Kind, key: string): unknown {
+    const value = this.#run(GET[kind], ...keyParts(kind, key))[0]?.record;
+    return typeof value === 'string' ? JSON.parse(value) : value;
+  }
+
+  putAccount(account: AccountRecord): void {
+    this.#run(SQL.putAccount, account.id, account.partnerID, account.externalID ?? null, JSON.stringify(account));
+  }
+
+  putSession(key: string, session: SessionRecord): void {
+    this.#run(SQL.putSession, key, session.partnerID, session.accountID, session.createdAt);
+  }
+
+  deleteSession(key: string): void {
+    this.#run(SQL.deleteSession, key);
+  }
+
+  putTopic(topic: TopicRecord): void {
+    this.#run(SQL.putTopic, topic.id, topic.partnerID, topic.accountID, topic.status, JSON.stringify(topic));
+  }
+
+  putGeneration(generation: GenerationRecord): void {
+    const { requestId, partnerID, accountID, videoId, status } = generation;
+    this.#run(SQL.putGeneration, requestId, partnerID, accountID, videoId, status, JSON.stringify(generation));
+  }
+
+  putVideo(video: VideoRecord): void {
+    this.#run(SQL.putVideo, video.id, video.partnerID, video.accountID, JSON.stringify(video));
+  }
+
+  useJti(partnerID: string, jti: string, until: number, nowSeconds: number): void {
+    this.transaction(() => {
+      this.#run(SQL.pruneJtis, nowSeconds);
+      this.#run(SQL.putJti, partnerID, jti, until);
+    });
+  }
+
+  putDelivery(delivery: DeliveryRecord): void {
+    const { id, partnerID, url, attempts, createdAt, event } = delivery;
+    this.#run(SQL.putDelivery, id, partnerID, url, attempts, createdAt, JSON.stringify(event));
+  }
+
+  deleteDelivery(id: string): void {
+    this.#run(SQL.deleteDelivery, id);
+  }
+
+  putIdempotencyKey(record: IdempotencyRecord): void {
+    const { partnerID, accountID, key, fingerprint, result, expiresAt } = record;
+    this.#run(SQL.putIdempotencyKey, partnerID, accountID, key, fingerprint, JSON.stringify(result), expiresAt);
+  }
+
+  pruneIdempotencyKeys(nowSeconds: number): void {
+    this.#run(SQL.pruneIdempotencyKeys, nowSeconds);
+  }
+
+  putEvent(record: EventRecord, createdBefore: string): void {
+    const { seq, partnerID, event } = record;
+    this.transaction(() => {
+      this.#run(SQL.pruneEvents, createdBefore);
+      this.#run(SQL.putEvent, seq, event.id, partnerID, event.createdAt, JSON.stringify(event));
+    });
+  }
+
+  loadEvents(createdSince: string): EventRecord[] {
+    return this.#run('SELECT seq, partner_id, event FROM events WHERE created_at >= $1 ORDER BY seq', createdSince).map(
+      (row) => ({
+        seq: Number(row.seq),
+        partnerID: row.partner_id as string,
+        event: JSON.parse(row.event as string) as EventRecord['event'],
+      }),
+    );
+  }
+
+  eventCursorSettings(): { key: Buffer; plainUntil: number } {
+    const rows = this.#run('SELECT name, value FROM settings');
+    const value = (name: string) => rows.find((row) => row.name === name)?.value as string | undefined;
+    const key = Buffer.from(value('event_cursor_key') ?? '', 'base64');
+    const plainUntil = Number(value('plain_event_cursors_until'));
+    if (key.length !== 32 || !Number.isSafeInteger(plainUntil)) {
+      throw new Error('its event cursor settings are missing or damaged');
+    }
+    return { key, plainUntil };
+  }
+
+  removePartner(partnerID: string): void {
+    this.transaction(() => {
+      for (const table of PARTNER_TABLES) this.#run(`DELETE FROM ${table} WHERE partner_id = $1`, partnerID);
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#connection.close();
+  }
+}

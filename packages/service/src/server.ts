@@ -20,6 +20,7 @@ import { Jobs } from './jobs/jobs.js';
 import { Live } from './http/live.js';
 import { announceFfmpeg } from './media/tools.js';
 import { serveAsset, serveMedia, servePluginPage } from './http/static.js';
+import { JobQueue } from './jobs/queue.js';
 import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
 import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
@@ -177,6 +178,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   );
   const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
   const controls = new TestControls(config.testControls, config.partners, config.media);
+  // Services sharing a PostgreSQL database share their jobs through pg-boss (jobs/queue.ts).
+  const queue =
+    config.database === undefined
+      ? undefined
+      : await JobQueue.open(config.database).catch(async (error: unknown) => {
+          await store.close();
+          throw error;
+        });
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
@@ -184,6 +193,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
     controls,
+    ...(queue ? { queue } : {}),
   });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin, sessions: config });
   const budgets = new Budgets(config.limits);
@@ -195,8 +205,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     endSession: (key) => streams.endSession(key),
     mediaDir,
   });
-  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes.
-  const leftovers = await sandboxes.removeLeftovers();
+  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes. Not
+  // on a shared database: the sandboxes there may be another running service's.
+  const leftovers = queue ? 0 : await sandboxes.removeLeftovers();
   if (leftovers > 0) {
     console.log(
       `video-plugin-service: removed ${leftovers} sandboxes a previous run left in ${config.dataFile ?? ''}.`,
@@ -244,8 +255,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   ({ port } = server.address() as AddressInfo);
   origin = `http://${displayHost(config.host)}:${port}`;
-  // What a previous run left unfinished (with a data file): jobs, then webhook deliveries.
-  jobs.resume();
+  // What a previous run left unfinished (with a data file): jobs, then webhook deliveries. On a
+  // shared database the queue keeps the jobs: this service works it with the others.
+  if (queue) await queue.work(Math.max(8, config.renderConcurrency * 4), (ref) => jobs.runQueued(ref));
+  else jobs.resume();
   webhooks.resume();
   if (config.media === 'real') announceFfmpeg(); // which ffmpeg renders (path, version), once
 
@@ -302,7 +315,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         await sandboxes.close();
+        // A job stopped by the close is not reported done to the shared queue: it goes to another service.
+        queue?.stopping();
         await jobs.close();
+        await queue?.close();
         await webhooks.close();
         streams.endAll();
         await live.closeAll();
@@ -320,6 +336,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://service.invalid');
   const path = url.pathname;
+  // On a database other processes share, what they acknowledged is read first (a no-op otherwise).
+  if (path.startsWith('/api/') || path.startsWith('/media/')) ctx.store.refresh();
   if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
   if (req.method === 'GET' || req.method === 'HEAD') {
     if (path === '/plugin') return servePluginPage(res, ctx.config, url.searchParams.get('partner'));

@@ -44,6 +44,8 @@ import { generate, type GenerationParams } from './generation.js';
 import { describe, renderFailure, renderKind, type JobContext, type RenderDescription } from './job.js';
 import { searchTopic } from './topic-search.js';
 import { renderFinal } from './render-job.js';
+import type { JobQueue, JobRef } from './queue.js';
+import { isFinal } from '../store/status.js';
 
 /** Runs the service's background jobs. */
 export class Jobs {
@@ -75,6 +77,8 @@ export class Jobs {
   readonly #clock: JobClock;
   /** The outcomes forced by tests (none without `--test-controls`). */
   readonly #controls: TestControls | undefined;
+  /** The queue of services sharing a database (queue.ts): jobs are queued there, and run where claimed. */
+  readonly #queue: JobQueue | undefined;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -110,6 +114,8 @@ export class Jobs {
       clock?: JobClock;
       /** The outcomes forced by tests (test-controls.ts). */
       controls?: TestControls;
+      /** The shared job queue (a database several services share): jobs are queued, not run at once. */
+      queue?: JobQueue;
     },
   ) {
     this.#store = store;
@@ -131,6 +137,7 @@ export class Jobs {
     this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#controls = options.controls;
+    this.#queue = options.queue;
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -157,8 +164,13 @@ export class Jobs {
       createdAt: now,
       updatedAt: now,
     };
-    this.#store.insert({ kind: 'topic', record: topic });
-    this.#start(owner, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic);
+    this.#store.transaction(() => {
+      this.#store.insert({ kind: 'topic', record: topic });
+      this.#start(owner, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic, {
+        job: 'topicSearch',
+        id: topic.id,
+      });
+    });
     return topic;
   }
 
@@ -199,23 +211,33 @@ export class Jobs {
       renders: [],
       media: RENDER_FORMAT[this.#media],
     };
-    this.#store.insert({ kind: 'video', record: video });
-    this.#store.insert({ kind: 'generation', record: generation });
-    this.#start(owner, 'generation', (job) => generate(job, generation));
+    this.#store.transaction(() => {
+      this.#store.insert({ kind: 'video', record: video });
+      this.#store.insert({ kind: 'generation', record: generation });
+      this.#start(owner, 'generation', (job) => generate(job, generation), undefined, {
+        job: 'generation',
+        id: generation.requestId,
+      });
+    });
     return { generation, video };
   }
 
   /** Marks a video completed and starts its render (PROCESSING → COMPLETE over `jobMs`). */
   completeVideo(video: Readonly<VideoRecord>): void {
-    this.#store.update(
-      { kind: 'video', record: video },
-      {
-        isCompleted: true,
-        renders: [{ format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) }],
-      },
-    );
-    this.#webhooks?.videoCompleted(video);
-    this.#start(video, 'render', (job) => renderFinal(job, video, this.#webhooks));
+    this.#store.transaction(() => {
+      this.#store.update(
+        { kind: 'video', record: video },
+        {
+          isCompleted: true,
+          renders: [{ format: video.media ?? 'svg', status: 'PROCESSING', progress: startProgress(renderKind(video)) }],
+        },
+      );
+      this.#webhooks?.videoCompleted(video);
+      this.#start(video, 'render', (job) => renderFinal(job, video, this.#webhooks), undefined, {
+        job: 'render',
+        id: video.id,
+      });
+    });
   }
 
   /**
@@ -252,22 +274,57 @@ export class Jobs {
         ),
       })),
     };
-    const change = { kind: 'video', record: video } as const;
-    this.#store.update(change, { storyboard: edited });
-    this.#start(video, undefined, async (job) => {
-      let preview: RenderDescription;
-      try {
-        preview = describe(await job.renderFiles(video, edited, renderName(video.id, 'preview')));
-      } catch (error) {
-        const failure = renderFailure(error);
-        if (!failure || job.signal.aborted) throw error;
-        console.error(
-          `video-plugin-service: the preview of ${video.id} could not be rendered again: ${failure.message}`,
-        );
-        return;
-      }
-      this.#store.update(change, { preview, hasPreview: true });
+    this.#store.transaction(() => {
+      this.#store.update({ kind: 'video', record: video }, { storyboard: edited });
+      this.#start(video, undefined, (job) => this.#renderPreview(job, video, edited), undefined, {
+        job: 'preview',
+        id: video.id,
+      });
     });
+  }
+
+  /** Renders a video's preview again from `board` (its edited storyboard); the old one is served until then. */
+  async #renderPreview(job: JobContext, video: Readonly<VideoRecord>, board: Storyboard): Promise<void> {
+    let preview: RenderDescription;
+    try {
+      preview = describe(await job.renderFiles(video, board, renderName(video.id, 'preview')));
+    } catch (error) {
+      const failure = renderFailure(error);
+      if (!failure || job.signal.aborted) throw error;
+      console.error(`video-plugin-service: the preview of ${video.id} could not be rendered again: ${failure.message}`);
+      return;
+    }
+    this.#store.update({ kind: 'video', record: video }, { preview, hasPreview: true });
+  }
+
+  /**
+   * Runs a job this process claimed from the shared queue (queue.ts), with what its record holds
+   * now; resolves when it has settled. A job whose record is gone or over is done at once.
+   */
+  async runQueued(ref: JobRef): Promise<void> {
+    this.#store.refresh();
+    const store = this.#store;
+    let running: Promise<void> | undefined;
+    if (ref.job === 'topicSearch') {
+      const topic = store.topics.get(ref.id);
+      if (topic && !isFinal(topic.status)) {
+        running = this.#start(topic, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic);
+      }
+    } else if (ref.job === 'generation') {
+      const generation = store.generations.get(ref.id);
+      if (generation && !isFinal(generation.status)) {
+        running = this.#start(generation, 'generation', (job) => generate(job, generation));
+      }
+    } else {
+      const video = store.videos.get(ref.id);
+      if (video && ref.job === 'render' && video.renders.some((render) => !isFinal(render.status))) {
+        running = this.#start(video, 'render', (job) => renderFinal(job, video, this.#webhooks));
+      } else if (video?.storyboard && ref.job === 'preview') {
+        const board = video.storyboard;
+        running = this.#start(video, undefined, (job) => this.#renderPreview(job, video, board));
+      }
+    }
+    await running;
   }
 
   /** Restarts the jobs a previous run left PENDING or PROCESSING (after loading a data file). */
@@ -350,10 +407,16 @@ export class Jobs {
     kind: TestJob | undefined,
     job: (context: JobContext, started: () => void) => Promise<void>,
     waitingFor?: Owner,
-  ): void {
+    queued?: JobRef,
+  ): Promise<void> | undefined {
+    // Several services on one database: the job commits with its record, and runs where it is claimed.
+    if (this.#queue && queued) {
+      this.#store.queueJob(this.#queue.insert(queued));
+      return undefined;
+    }
     const turn = new ClockTurn();
     let context: JobContext | undefined;
-    this.#run(
+    return this.#run(
       owner.partnerID,
       (started) => job((context ??= this.#contextOf(owner, kind, turn)), started),
       turn,
@@ -391,7 +454,13 @@ export class Jobs {
    * (a step clock's advance waits for that). A job of `waitingFor` counts as one of its waiting
    * jobs until it calls `started` (or settles).
    */
-  #run(partnerID: string, job: (started: () => void) => Promise<void>, turn?: ClockTurn, waitingFor?: Owner): void {
+  #run(
+    partnerID: string,
+    job: (started: () => void) => Promise<void>,
+    turn?: ClockTurn,
+    waitingFor?: Owner,
+  ): Promise<void> | undefined {
+    let settled: Promise<void> | undefined;
     this.#store.afterCommit(() => {
       // A partner whose records were removed (an ended sandbox) starts nothing.
       if (this.#store.removed(partnerID)) return;
@@ -424,7 +493,10 @@ export class Jobs {
         });
       this.#jobs.add(running);
       jobs.running.add(running);
+      settled = running;
     });
+    // Outside of a transaction the job started at once: what it settles with.
+    return settled;
   }
 
   /** The partner's jobs: their signal (aborted by {@link close} and by {@link stopPartner}), and those running. */

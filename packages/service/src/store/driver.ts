@@ -57,8 +57,24 @@ export interface Driver {
   eventCursorSettings(): { key: Buffer; plainUntil: number };
   /** Removes every row of the partner (a sandbox's reset), in every table, in one transaction. */
   removePartner(partnerID: string): void;
-  /** Ends the use of the database (and gives up its claim on it). Idempotent. */
+  /** Ends the use of the database. Idempotent. */
   close(): void;
+  /**
+   * A database several processes share (PostgreSQL): `apply` is told what the others committed, in
+   * order — at the start of each write transaction, under its lock, and when {@link refresh} reads.
+   */
+  follow?(apply: (changes: RemoteChange[]) => void): void;
+  /** Reads what the other processes committed since the last read (not within a transaction). */
+  refresh?(): void;
+  /** Runs a statement of the shared job queue's (pg-boss's insert) in the current transaction. */
+  putQueued?(insert: { sql: string; values: unknown[] }): void;
+}
+
+/** A row another process wrote (`record` undefined: removed), or a partner whose rows it removed. */
+export interface RemoteChange {
+  kind: Kind | 'partner';
+  key: string;
+  record: unknown;
 }
 
 /** Every table with rows of a partner (each has a `partner_id` column), in both engines. */

@@ -74,6 +74,12 @@ export class EventLog {
     list.push(record);
   }
 
+  /** Whether the log holds the event with this sequence number. */
+  has(seq: number): boolean {
+    for (const list of this.#byPartner.values()) if (list.some((record) => record.seq === seq)) return true;
+    return false;
+  }
+
   /** Takes out an event whose write did not hold. */
   remove(seq: number): void {
     for (const list of this.#byPartner.values()) {

@@ -19,6 +19,12 @@ interface Request {
   id: number;
   /** Statements to run: one alone, or several in one transaction. */
   batch?: Statement[];
+  /** Begins a transaction left open, and runs these statements in it (the write lock, the catch-up). */
+  open?: Statement[];
+  /** Runs these statements in the open transaction, then commits it. */
+  commit?: Statement[];
+  /** Rolls the open transaction back. */
+  rollback?: true;
   /** Statements each new connection runs first (the claim); `{ ok: true }` must be their last row. */
   setup?: Statement[];
   close?: true;
@@ -72,6 +78,55 @@ async function connection(): Promise<pg.Client> {
   return next;
 }
 
+/** The connection of the transaction left open by `open`, until `commit` or `rollback`. */
+let open: pg.Client | undefined;
+
+async function each(db: pg.Client, statements: Statement[]): Promise<unknown[][]> {
+  const results: unknown[][] = [];
+  for (const statement of statements) results.push((await db.query(statement.sql, statement.values)).rows);
+  return results;
+}
+
+/** Drops a connection that broke (the next request connects again). */
+function dropIfBroken(db: pg.Client, error: unknown): void {
+  if (!broken(error)) return;
+  if (client === db) client = undefined;
+  void db.end().catch(() => undefined);
+}
+
+async function begin(statements: Statement[]): Promise<unknown[][]> {
+  const db = await connection();
+  try {
+    await db.query('BEGIN');
+    open = db;
+    return await each(db, statements);
+  } catch (error) {
+    open = undefined;
+    await db.query('ROLLBACK').catch(() => undefined);
+    dropIfBroken(db, error);
+    throw error;
+  }
+}
+
+async function finish(statements: Statement[] | undefined): Promise<unknown[][]> {
+  const db = open;
+  open = undefined;
+  if (!db) throw Object.assign(new Error('no transaction is open'), { code: 'VP_NO_TRANSACTION' });
+  try {
+    if (!statements) {
+      await db.query('ROLLBACK');
+      return [];
+    }
+    const results = await each(db, statements);
+    await db.query('COMMIT');
+    return results;
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    dropIfBroken(db, error);
+    throw error;
+  }
+}
+
 async function run(batch: Statement[]): Promise<unknown[][]> {
   const db = await connection();
   try {
@@ -113,7 +168,10 @@ port.on('message', (request: Request) => {
         return;
       }
       if (request.setup) setup = request.setup;
-      answer({ id: request.id, results: request.batch ? await run(request.batch) : (await connection(), []) });
+      if (request.open) answer({ id: request.id, results: await begin(request.open) });
+      else if (request.commit) answer({ id: request.id, results: await finish(request.commit) });
+      else if (request.rollback) answer({ id: request.id, results: await finish(undefined) });
+      else answer({ id: request.id, results: request.batch ? await run(request.batch) : (await connection(), []) });
     } catch (error) {
       const { message, code } = error as { message: string; code?: string };
       answer({ id: request.id, error: { message, code, broken: broken(error) } });

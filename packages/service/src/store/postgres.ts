@@ -7,9 +7,14 @@
  *
  * The tables are in their own schema, `video_plugin` (the database may hold others, pg-boss's
  * `pgboss` among them). Migrations run at start under an advisory lock, so two processes starting
- * together migrate once; a schema newer than this code is refused. One process uses a database at
- * a time (a second advisory lock, held by its connection, the way the SQLite file is locked): jobs
- * and webhook deliveries still run in the process that holds the records.
+ * together migrate once; a schema newer than this code is refused.
+ *
+ * Several processes share one database. Each keeps the records in memory (the store's Maps), so
+ * each write transaction first takes one advisory lock, shared by every process, and reads the
+ * changes the others committed since its last (`changes`, a table with a position per row, the
+ * record's JSON in it): the store checks and writes on the current state, and positions commit in
+ * their order. Every write adds its rows to `changes` in its own transaction and notifies
+ * `video_plugin_changes`; the other processes read them then (LISTEN), and before each request.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -27,12 +32,18 @@ import type {
 } from './records.js';
 import { DataFileError } from './errors.js';
 import type { EventRecord } from './events.js';
-import { PARTNER_TABLES, type Driver, type Kind } from './driver.js';
+import { PARTNER_TABLES, type Driver, type Kind, type RemoteChange } from './driver.js';
 
 /** The first key of the service's advisory locks ("VPS1"); the second says which lock. */
 const LOCK_SPACE = 0x56505331;
 const MIGRATION_LOCK = 1;
-const OWNER_LOCK = 2;
+const WRITE_LOCK = 2;
+
+/** The channel a commit notifies: the other processes read `changes` when told. */
+const CHANNEL = 'video_plugin_changes';
+
+/** How long a change is kept for a process to read it: one away for longer reads everything again. */
+const CHANGES_KEPT = '1 hour';
 
 /** How long a connection may take, and a statement, in ms; a call waits for both at most, plus a margin. */
 const CONNECT_TIMEOUT_MS = 3000;
@@ -174,7 +185,26 @@ const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    name: 'the changes of every process, in commit order (what the others read)',
+    up: () => [
+      {
+        sql: `
+        CREATE TABLE video_plugin.changes (
+          position bigserial PRIMARY KEY,
+          kind text NOT NULL,
+          key text NOT NULL,
+          record text,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX changes_by_age ON video_plugin.changes (created_at);`,
+      },
+    ],
+  },
 ];
+
+/** The schema version this code writes (the number of migrations). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const SQL = {
   putAccount: `INSERT INTO accounts (id, partner_id, external_id, record) VALUES ($1, $2, $3, $4)
@@ -245,16 +275,29 @@ class Connection {
     await Promise.race([
       once(worker, 'message'),
       once(worker, 'error').then(([error]) => Promise.reject(error as Error)),
+      once(worker, 'exit').then(([code]) =>
+        Promise.reject(new Error(`its worker thread ended (${String(code)}) before it was ready`)),
+      ),
     ]);
     worker.unref();
     return new Connection(worker, port1, signal);
   }
 
   /** Runs the statements (several: in one transaction) and returns each one's rows. */
-  run(batch: Statement[], setup?: Statement[]): Record<string, unknown>[][] {
+  run(batch: Statement[]): Record<string, unknown>[][] {
+    return this.request({ batch });
+  }
+
+  /** Posts a request to the worker (postgres-worker.ts) and waits for its answer: each statement's rows. */
+  request(message: {
+    batch?: Statement[];
+    open?: Statement[];
+    commit?: Statement[];
+    rollback?: true;
+  }): Record<string, unknown>[][] {
     const id = this.#next++;
     Atomics.store(this.#signal, 0, 0);
-    this.#port.postMessage({ id, batch, ...(setup ? { setup } : {}) });
+    this.#port.postMessage({ id, ...message });
     const deadline = Date.now() + CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 2000;
     for (;;) {
       // An answer to an earlier call that timed out may come first: it is skipped.
@@ -307,6 +350,9 @@ function workerCode(): string {
   })()`;
 }
 
+/** The changes committed after a position, in order. */
+const CHANGES_SINCE = 'SELECT position, kind, key, record FROM changes WHERE position > $1 ORDER BY position';
+
 /** The parts of a composite key (`partnerID \n jti`, `partnerID \n accountID \n key`). */
 const keyParts = (kind: Kind, key: string): unknown[] =>
   kind === 'jti' || kind === 'idempotency' ? key.split('\n') : kind === 'event' ? [Number(key)] : [key];
@@ -319,6 +365,14 @@ export class PostgresDatabase implements Driver {
   /** The statements of the transaction being run, sent together when it ends. */
   #batch: Statement[] | undefined;
   #closed = false;
+  /** The position in `changes` up to which this process has read (its own commits included). */
+  #position = 0;
+  /** Told the changes other processes committed, in order (the store applies them to its Maps). */
+  #follower: ((changes: RemoteChange[]) => void) | undefined;
+  /** The connection that LISTENs (the pg client, on this thread: it only wakes {@link refresh}). */
+  #listener: import('pg').Client | undefined;
+  #listenRetry: ReturnType<typeof setTimeout> | undefined;
+  #commits = 0;
 
   private constructor(label: string, connection: Connection) {
     this.label = label;
@@ -327,10 +381,10 @@ export class PostgresDatabase implements Driver {
 
   /**
    * Connects to the database at `url`, brings its schema up to date (under an advisory lock: one
-   * process migrates, the others wait and find it done) and claims it for this process.
+   * process migrates, the others wait and find it done) and listens for the others' changes.
    *
    * @throws {DatabaseUnreachableError} when the server cannot be reached (its host named, never the password).
-   * @throws {DataFileError} when another process holds the database, or its schema is newer than this code.
+   * @throws {DataFileError} when its schema is newer than this code.
    */
   static async open(url: string): Promise<PostgresDatabase> {
     const label = databaseLabel(url);
@@ -348,27 +402,11 @@ export class PostgresDatabase implements Driver {
         );
       }
       db.#migrate();
-      const [claim] = connection.run([
-        { sql: 'SELECT pg_try_advisory_lock($1, $2) AS ok', values: [LOCK_SPACE, OWNER_LOCK] },
-      ]);
-      if (claim?.[0]?.ok !== true) {
-        const [holder] = connection.run([
-          {
-            sql: `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted LIMIT 1`,
-            values: [LOCK_SPACE, OWNER_LOCK],
-          },
-        ]);
-        const name = holder?.[0]?.name;
-        throw new DataFileError(
-          `The database ${label} is in use by another process${typeof name === 'string' && name ? ` (${name})` : ''}: one video-plugin-service process uses a database at a time. Stop it, or give this one another database.`,
-        );
-      }
-      // A connection made again (after the server was lost) claims the database again first.
-      connection.run(
-        [{ sql: 'SELECT 1' }],
-        [{ sql: 'SELECT pg_try_advisory_lock($1, $2) AS ok', values: [LOCK_SPACE, OWNER_LOCK] }],
+      // From here on, what the others commit is read from this position.
+      db.#position = Number(
+        connection.run([{ sql: 'SELECT coalesce(max(position), 0) AS last FROM changes' }])[0]?.[0]?.last,
       );
+      await db.#listen(url);
       return db;
     } catch (error) {
       db.close();
@@ -419,19 +457,117 @@ export class PostgresDatabase implements Driver {
     return this.#connection.run([{ sql, values }])[0] ?? [];
   }
 
+  /**
+   * One write transaction: takes the write lock (every process's writes, one after another), reads
+   * the changes committed since this process's last and hands them to the store, runs `fn` (whose
+   * writes are collected), then sends them with their rows of `changes` and commits.
+   */
   transaction<T>(fn: () => T): T {
     if (this.#batch) return fn();
+    if (this.#closed) throw new PostgresError('the database connection is closed', 'VP_CLOSED', true);
+    const [, changes] = this.#connection.request({
+      open: [
+        { sql: 'SELECT pg_advisory_xact_lock($1, $2)', values: [LOCK_SPACE, WRITE_LOCK] },
+        { sql: CHANGES_SINCE, values: [this.#position] },
+      ],
+    });
+    this.#take(changes ?? []);
     this.#batch = [];
+    let batch: Statement[];
+    let result: T;
     try {
-      const result = fn();
-      const batch = this.#batch;
+      result = fn();
+      batch = this.#batch;
+    } catch (error) {
       this.#batch = undefined;
-      if (batch.length > 0) this.#connection.run(batch);
+      try {
+        this.#connection.request({ rollback: true });
+      } catch {
+        // The connection is gone: the server rolled the transaction back.
+      }
+      throw error;
+    }
+    this.#batch = undefined;
+    if (batch.length === 0) {
+      this.#connection.request({ rollback: true });
       return result;
-    } finally {
-      this.#batch = undefined;
+    }
+    if (++this.#commits % 100 === 0) {
+      batch.push({ sql: `DELETE FROM changes WHERE created_at < now() - interval '${CHANGES_KEPT}'` });
+    }
+    batch.push({ sql: 'SELECT pg_notify($1, $2)', values: [CHANNEL, String(process.pid)] });
+    const results = this.#connection.request({ commit: batch });
+    for (const rows of results) {
+      const position = rows[0]?.position;
+      if (position !== undefined) this.#position = Math.max(this.#position, Number(position));
+    }
+    return result;
+  }
+
+  /** Calls `apply` with the changes other processes commit, in their order. */
+  follow(apply: (changes: RemoteChange[]) => void): void {
+    this.#follower = apply;
+  }
+
+  /**
+   * Reads the changes other processes committed since the last read, now (between two writes:
+   * never inside a transaction, which reads them itself under its lock).
+   */
+  refresh(): void {
+    if (this.#batch || this.#closed) return;
+    this.#take(this.#run(CHANGES_SINCE, this.#position));
+  }
+
+  #take(rows: Record<string, unknown>[]): void {
+    if (rows.length === 0) return;
+    const changes = rows.map((row) => ({
+      kind: row.kind as RemoteChange['kind'],
+      key: row.key as string,
+      record: row.record === null ? undefined : JSON.parse(row.record as string),
+    }));
+    this.#position = Number(rows.at(-1)?.position);
+    this.#follower?.(changes);
+  }
+
+  /** LISTENs for the others' commits on a connection of its own, and connects it again when lost. */
+  async #listen(url: string): Promise<void> {
+    const { default: pg } = await import('pg');
+    const listener = new pg.Client({ connectionString: url, application_name: 'video-plugin-service listener' });
+    const retry = () => {
+      if (this.#closed || this.#listener !== listener) return;
+      this.#listener = undefined;
+      void listener.end().catch(() => undefined);
+      this.#listenRetry = setTimeout(() => void this.#listen(url).catch(retry), 1000);
+      this.#listenRetry.unref();
+    };
+    listener.on('error', retry);
+    listener.on('end', retry);
+    listener.on('notification', () => {
+      // Coalesced: many commits told at once are read in one go.
+      if (this.#refreshing) return;
+      this.#refreshing = true;
+      setImmediate(() => {
+        this.#refreshing = false;
+        try {
+          this.refresh();
+        } catch {
+          // Unreachable for now: the next commit's lock, or the next notification, reads them.
+        }
+      });
+    });
+    this.#listener = listener;
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${CHANNEL}`);
+      // Whatever was committed while not listening.
+      this.refresh();
+    } catch (error) {
+      retry();
+      if (!this.#position) throw error;
     }
   }
+
+  #refreshing = false;
 
   load(nowSeconds: number): Snapshot {
     const records = <T>(table: string): T[] =>
@@ -487,62 +623,92 @@ export class PostgresDatabase implements Driver {
     return typeof value === 'string' ? JSON.parse(value) : value;
   }
 
+  /**
+   * Runs a write in a transaction (its own, or the one being run) with its row of `changes`: what
+   * the other processes read (`record` undefined for a removal).
+   */
+  #write(kind: RemoteChange['kind'], key: string, record: unknown, statements: [string, ...unknown[]][]): void {
+    this.transaction(() => {
+      for (const [sql, ...values] of statements) this.#run(sql, ...values);
+      this.#run(
+        'INSERT INTO changes (kind, key, record) VALUES ($1, $2, $3) RETURNING position',
+        kind,
+        key,
+        record === undefined ? null : JSON.stringify(record),
+      );
+    });
+  }
+
   putAccount(account: AccountRecord): void {
-    this.#run(SQL.putAccount, account.id, account.partnerID, account.externalID ?? null, JSON.stringify(account));
+    const { id, partnerID, externalID } = account;
+    this.#write('account', id, account, [[SQL.putAccount, id, partnerID, externalID ?? null, JSON.stringify(account)]]);
   }
 
   putSession(key: string, session: SessionRecord): void {
-    this.#run(SQL.putSession, key, session.partnerID, session.accountID, session.createdAt);
+    const { partnerID, accountID, createdAt } = session;
+    this.#write('session', key, session, [[SQL.putSession, key, partnerID, accountID, createdAt]]);
   }
 
   deleteSession(key: string): void {
-    this.#run(SQL.deleteSession, key);
+    this.#write('session', key, undefined, [[SQL.deleteSession, key]]);
   }
 
   putTopic(topic: TopicRecord): void {
-    this.#run(SQL.putTopic, topic.id, topic.partnerID, topic.accountID, topic.status, JSON.stringify(topic));
+    const { id, partnerID, accountID, status } = topic;
+    this.#write('topic', id, topic, [[SQL.putTopic, id, partnerID, accountID, status, JSON.stringify(topic)]]);
   }
 
   putGeneration(generation: GenerationRecord): void {
     const { requestId, partnerID, accountID, videoId, status } = generation;
-    this.#run(SQL.putGeneration, requestId, partnerID, accountID, videoId, status, JSON.stringify(generation));
+    this.#write('generation', requestId, generation, [
+      [SQL.putGeneration, requestId, partnerID, accountID, videoId, status, JSON.stringify(generation)],
+    ]);
   }
 
   putVideo(video: VideoRecord): void {
-    this.#run(SQL.putVideo, video.id, video.partnerID, video.accountID, JSON.stringify(video));
+    const { id, partnerID, accountID } = video;
+    this.#write('video', id, video, [[SQL.putVideo, id, partnerID, accountID, JSON.stringify(video)]]);
   }
 
   useJti(partnerID: string, jti: string, until: number, nowSeconds: number): void {
-    this.transaction(() => {
-      this.#run(SQL.pruneJtis, nowSeconds);
-      this.#run(SQL.putJti, partnerID, jti, until);
-    });
+    this.#write('jti', `${partnerID}\n${jti}`, until, [
+      [SQL.pruneJtis, nowSeconds],
+      [SQL.putJti, partnerID, jti, until],
+    ]);
   }
 
   putDelivery(delivery: DeliveryRecord): void {
     const { id, partnerID, url, attempts, createdAt, event } = delivery;
-    this.#run(SQL.putDelivery, id, partnerID, url, attempts, createdAt, JSON.stringify(event));
+    this.#write('delivery', id, delivery, [
+      [SQL.putDelivery, id, partnerID, url, attempts, createdAt, JSON.stringify(event)],
+    ]);
   }
 
   deleteDelivery(id: string): void {
-    this.#run(SQL.deleteDelivery, id);
+    this.#write('delivery', id, undefined, [[SQL.deleteDelivery, id]]);
   }
 
   putIdempotencyKey(record: IdempotencyRecord): void {
     const { partnerID, accountID, key, fingerprint, result, expiresAt } = record;
-    this.#run(SQL.putIdempotencyKey, partnerID, accountID, key, fingerprint, JSON.stringify(result), expiresAt);
+    this.#write('idempotency', `${partnerID}\n${accountID}\n${key}`, record, [
+      [SQL.putIdempotencyKey, partnerID, accountID, key, fingerprint, JSON.stringify(result), expiresAt],
+    ]);
   }
 
   pruneIdempotencyKeys(nowSeconds: number): void {
     this.#run(SQL.pruneIdempotencyKeys, nowSeconds);
   }
 
+  putQueued(insert: { sql: string; values: unknown[] }): void {
+    this.transaction(() => this.#run(insert.sql, ...insert.values));
+  }
+
   putEvent(record: EventRecord, createdBefore: string): void {
     const { seq, partnerID, event } = record;
-    this.transaction(() => {
-      this.#run(SQL.pruneEvents, createdBefore);
-      this.#run(SQL.putEvent, seq, event.id, partnerID, event.createdAt, JSON.stringify(event));
-    });
+    this.#write('event', String(seq), record, [
+      [SQL.pruneEvents, createdBefore],
+      [SQL.putEvent, seq, event.id, partnerID, event.createdAt, JSON.stringify(event)],
+    ]);
   }
 
   loadEvents(createdSince: string): EventRecord[] {
@@ -567,14 +733,20 @@ export class PostgresDatabase implements Driver {
   }
 
   removePartner(partnerID: string): void {
-    this.transaction(() => {
-      for (const table of PARTNER_TABLES) this.#run(`DELETE FROM ${table} WHERE partner_id = $1`, partnerID);
-    });
+    this.#write(
+      'partner',
+      partnerID,
+      undefined,
+      PARTNER_TABLES.map((table) => [`DELETE FROM ${table} WHERE partner_id = $1`, partnerID]),
+    );
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#listenRetry);
+    void this.#listener?.end().catch(() => undefined);
+    this.#listener = undefined;
     this.#connection.close();
   }
 }

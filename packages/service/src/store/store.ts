@@ -27,9 +27,9 @@ import {
   NotAuthenticatedError,
 } from 'video-plugin/internal';
 import { Database } from './database.js';
-import type { Driver, Kind } from './driver.js';
+import type { Driver, Kind, RemoteChange } from './driver.js';
 import { DataFileError, notOurs, storageError } from './errors.js';
-import { EventCursors, EventLog, type EventLogPage } from './events.js';
+import { EventCursors, EventLog, type EventLogPage, type EventRecord } from './events.js';
 import { CursorSeal } from '../cursors.js';
 import { nowISO, sessionKey } from './ids.js';
 import { importLegacyFile, sniff } from './legacy.js';
@@ -179,6 +179,7 @@ export class Store {
     const { PostgresDatabase } = await import('./postgres.js');
     const db = await PostgresDatabase.open(url);
     const store = new Store(db);
+    db.follow((changes) => store.#applyRemote(changes));
     try {
       store.#read(db);
     } catch (error) {
@@ -260,12 +261,14 @@ export class Store {
    * @throws {InvalidStateError} `invalid_state` when the store already holds a record with its key.
    */
   insert(change: Change): void {
-    this.#refuseRemoved(change.record.partnerID);
-    const key = keyOf(change);
-    if (this.#map(change.kind).has(key)) {
-      throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
-    }
-    this.#save(change, {}, false);
+    this.#shared(() => {
+      this.#refuseRemoved(change.record.partnerID);
+      const key = keyOf(change);
+      if (this.#map(change.kind).has(key)) {
+        throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
+      }
+      this.#save(change, {}, false);
+    });
   }
 
   /** Changes fields of a stored record (not its status: see {@link advance}), stamps `updatedAt`, saves and publishes it. */
@@ -320,21 +323,23 @@ export class Store {
    * record when it holds none), writes it and publishes it after the commit.
    */
   #save(ref: RecordRef, patch: object, stamp: boolean): void {
-    const change = ref as Change;
-    if (this.#dropped.has(change.record) || this.#removedPartners.has(change.record.partnerID)) return;
-    const key = keyOf(change);
-    const map = this.#map(change.kind);
-    const record = (map.get(key) ?? change.record) as Change['record'];
-    Object.assign(record, patch, stamp ? { updatedAt: nowISO() } : {});
-    const saved = { kind: change.kind, record } as Change;
-    this.#write({ kind: change.kind, key }, (db) => {
-      if (saved.kind === 'topic') db.putTopic(saved.record);
-      else if (saved.kind === 'generation') db.putGeneration(saved.record);
-      else db.putVideo(saved.record);
-    });
-    map.set(key, record);
-    this.afterCommit(() => {
-      for (const listener of this.#listeners) listener(saved);
+    this.#shared(() => {
+      const change = ref as Change;
+      if (this.#dropped.has(change.record) || this.#removedPartners.has(change.record.partnerID)) return;
+      const key = keyOf(change);
+      const map = this.#map(change.kind);
+      const record = (map.get(key) ?? change.record) as Change['record'];
+      Object.assign(record, patch, stamp ? { updatedAt: nowISO() } : {});
+      const saved = { kind: change.kind, record } as Change;
+      this.#write({ kind: change.kind, key }, (db) => {
+        if (saved.kind === 'topic') db.putTopic(saved.record);
+        else if (saved.kind === 'generation') db.putGeneration(saved.record);
+        else db.putVideo(saved.record);
+      });
+      map.set(key, record);
+      this.afterCommit(() => {
+        for (const listener of this.#listeners) listener(saved);
+      });
     });
   }
 
@@ -349,27 +354,31 @@ export class Store {
 
   /** Adds an account; refuses an externalID the partner already uses. */
   addAccount(account: AccountRecord): void {
-    this.#refuseRemoved(account.partnerID);
-    const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
-    if (key !== undefined && this.#accountByExternalID.has(key)) {
-      throw new AccountAlreadyExistsError(
-        `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
-        { externalID: account.externalID },
-      );
-    }
-    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-    this.#setAccount(account);
+    this.#shared(() => {
+      this.#refuseRemoved(account.partnerID);
+      const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
+      if (key !== undefined && this.#accountByExternalID.has(key)) {
+        throw new AccountAlreadyExistsError(
+          `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
+          { externalID: account.externalID },
+        );
+      }
+      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+      this.#setAccount(account);
+    });
   }
 
   /** Replaces a stored account (same ID and externalID) by its new version. */
   saveAccount(account: AccountRecord): void {
-    this.#refuseRemoved(account.partnerID);
-    const current = this.#accounts.get(account.id);
-    if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
-      throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
-    }
-    this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-    this.#setAccount(account);
+    this.#shared(() => {
+      this.#refuseRemoved(account.partnerID);
+      const current = this.#accounts.get(account.id);
+      if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
+        throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
+      }
+      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
+      this.#setAccount(account);
+    });
   }
 
   /** The partner's account with this ID, or undefined. */
@@ -386,20 +395,24 @@ export class Store {
 
   /** Opens a session on an account; returns its token (only its hash is kept). */
   createSession(owner: Owner): string {
-    this.#refuseRemoved(owner.partnerID);
-    const token = randomBytes(32).toString('base64url');
-    const key = sessionKey(token);
-    const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
-    this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
-    this.#sessions.set(key, session);
-    return token;
+    return this.#shared(() => {
+      this.#refuseRemoved(owner.partnerID);
+      const token = randomBytes(32).toString('base64url');
+      const key = sessionKey(token);
+      const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
+      this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
+      this.#sessions.set(key, session);
+      return token;
+    });
   }
 
   /** Ends the session stored under `key` ({@link sessionKey}); false when there was none. */
   deleteSession(key: string): boolean {
-    if (!this.#sessions.has(key)) return false;
-    this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
-    return this.#sessions.delete(key);
+    return this.#shared(() => {
+      if (!this.#sessions.has(key)) return false;
+      this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
+      return this.#sessions.delete(key);
+    });
   }
 
   /**
@@ -407,13 +420,15 @@ export class Store {
    * used it. Token IDs whose time is over are forgotten on the way.
    */
   useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
-    this.#refuseRemoved(partnerID);
-    for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
-    const key = `${partnerID}\n${jti}`;
-    if (this.#usedJtis.has(key)) return false;
-    this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
-    this.#usedJtis.set(key, until);
-    return true;
+    return this.#shared(() => {
+      this.#refuseRemoved(partnerID);
+      for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
+      const key = `${partnerID}\n${jti}`;
+      if (this.#usedJtis.has(key)) return false;
+      this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
+      this.#usedJtis.set(key, until);
+      return true;
+    });
   }
 
   // --- idempotency keys of start requests ---
@@ -481,6 +496,24 @@ export class Store {
     return this.#idempotencyKeys.size;
   }
 
+  // --- the shared job queue ---
+
+  /**
+   * Adds a job of the shared queue (jobs/queue.ts: pg-boss's own insert) to the current
+   * transaction, so that it commits with the record it works on, or not at all.
+   *
+   * @throws {InvalidStateError} on a database that has no shared queue (SQLite, memory).
+   */
+  queueJob(insert: { sql: string; values: unknown[] }): void {
+    const db = this.#db;
+    if (!db?.putQueued) throw new InvalidStateError('queueJob: the store has no shared job queue.');
+    this.#shared(() => {
+      if (this.#closed) return;
+      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+      db.putQueued?.(insert);
+    });
+  }
+
   // --- the webhook outbox ---
 
   /** Webhook deliveries not over yet (those a previous run left included), oldest first. */
@@ -490,16 +523,20 @@ export class Store {
 
   /** Saves a delivery before it is tried, or its new count of tries. */
   saveDelivery(delivery: DeliveryRecord): void {
-    this.#refuseRemoved(delivery.partnerID);
-    this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
-    this.#outbox.set(delivery.id, delivery);
+    this.#shared(() => {
+      this.#refuseRemoved(delivery.partnerID);
+      this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
+      this.#outbox.set(delivery.id, delivery);
+    });
   }
 
   /** Removes a delivery that is over (delivered, or given up). */
   removeDelivery(id: string): void {
-    if (!this.#outbox.has(id)) return;
-    this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
-    this.#outbox.delete(id);
+    this.#shared(() => {
+      if (!this.#outbox.has(id)) return;
+      this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
+      this.#outbox.delete(id);
+    });
   }
 
   // --- the event log ---
@@ -509,12 +546,14 @@ export class Store {
    * forgetting the events older than {@link EVENT_RETENTION_DAYS} days on the way.
    */
   appendEvent(partnerID: string, event: WebhookEvent): void {
-    this.#refuseRemoved(partnerID);
-    const record = { seq: this.#events.nextSeq(), partnerID, event };
-    const since = eventsSince();
-    this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
-    this.#events.prune(since);
-    this.#events.add(record);
+    this.#shared(() => {
+      this.#refuseRemoved(partnerID);
+      const record = { seq: this.#events.nextSeq(), partnerID, event };
+      const since = eventsSince();
+      this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
+      this.#events.prune(since);
+      this.#events.add(record);
+    });
   }
 
   /** Up to `limit` of the partner's events after the cursor `after` (0: from the oldest kept). */
@@ -568,6 +607,11 @@ export class Store {
         throw db.isDatabaseError(error) ? storageError(db, error) : error;
       }
     }
+    return this.#forgetPartner(partnerID);
+  }
+
+  /** Takes the partner's records out of the Maps (removed from the database, here or by another process). */
+  #forgetPartner(partnerID: string): { sessionKeys: string[]; videoIDs: string[]; topicIDs: string[] } {
     this.#removedPartners.add(partnerID);
     const take = <V extends { partnerID: string }>(map: Map<string, V>): string[] => {
       const keys: string[] = [];
@@ -692,6 +736,15 @@ export class Store {
       }
       return;
     }
+    this.#apply(kind, key, stored);
+  }
+
+  /**
+   * Makes a row's in-memory copy what the database holds (`stored`, undefined when it holds none):
+   * after a write that did not hold, and for a row another process wrote. Returns the record when
+   * a topic, generation or video changed (for the listeners).
+   */
+  #apply(kind: Kind, key: string, stored: unknown): Change | undefined {
     if (kind === 'account') {
       const current = this.#accounts.get(key);
       if (current?.externalID !== undefined)
@@ -709,6 +762,7 @@ export class Store {
       else this.#outbox.delete(key);
     } else if (kind === 'event') {
       if (!stored) this.#events.remove(Number(key));
+      else if (!this.#events.has(Number(key))) this.#events.add(stored as EventRecord);
     } else if (kind === 'idempotency') {
       if (stored) this.#idempotencyKeys.set(key, stored as IdempotencyRecord);
       else this.#idempotencyKeys.delete(key);
@@ -719,12 +773,42 @@ export class Store {
       if (!stored) {
         map.delete(key);
         if (current) this.#dropped.add(current);
-      } else if (current) {
+        return undefined;
+      }
+      if (current) {
         for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
         Object.assign(current, stored);
       } else {
         map.set(key, stored as object);
       }
+      return { kind, record: map.get(key) } as Change;
+    }
+    return undefined;
+  }
+
+  /** What other processes committed (a shared database), applied in order and told to the listeners. */
+  #applyRemote(changes: RemoteChange[]): void {
+    for (const { kind, key, record } of changes) {
+      if (kind === 'partner') {
+        this.#forgetPartner(key);
+        continue;
+      }
+      if (this.#removedPartners.has((record as { partnerID?: string } | undefined)?.partnerID ?? '')) continue;
+      const changed = this.#apply(kind, key, record);
+      if (changed) for (const listener of this.#listeners) listener(changed);
+    }
+  }
+
+  /**
+   * Reads what other processes committed since the last read (a shared database; nothing
+   * otherwise): before a request is answered, so that it sees what another process acknowledged.
+   */
+  refresh(): void {
+    if (this.#transaction || this.#closed || this.#stale) return;
+    try {
+      this.#db?.refresh?.();
+    } catch {
+      // Unreachable now: the reads go on from memory, and the next write says so.
     }
   }
 
@@ -774,6 +858,15 @@ export class Store {
     this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
     this.#events.retain((seq) => events.has(seq));
     console.error('video-plugin-service: the database answers again; its records were read again.');
+  }
+
+  /**
+   * Runs a write so that, on a database several processes share, it checks and changes the
+   * current state: in a transaction, which first reads what the others committed (under the write
+   * lock, postgres.ts). Alone otherwise, as before.
+   */
+  #shared<T>(fn: () => T): T {
+    return this.#db?.follow ? this.transaction(fn) : fn();
   }
 
   /** Refuses a new record of a partner whose records were removed (a request that raced its sandbox's end). */

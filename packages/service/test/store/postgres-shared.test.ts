@@ -1,0 +1,185 @@
+// Two services on one PostgreSQL database (A and B): each keeps the records in memory and reads the
+// other's commits (store/postgres.ts). What one acknowledged, the other answers with; a status
+// stream read from A shows B's stages in order; the event log reads the same from either; one
+// Idempotency-Key sent to both at once starts one job and gets one answer; an externalID taken on
+// one is refused on the other.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { createAccountToken, listEvents, type EventPage, type WebhookEvent } from '../../../../src/server/index.js';
+import type { RunningService } from '../../src/server.js';
+import {
+  EventStream,
+  PARTNER,
+  SECRET,
+  WEBHOOK_SECRET,
+  api,
+  createAccount,
+  login,
+  serve,
+  startTestService,
+  statusesUntilFinal,
+} from '../support/helpers.js';
+import { postgresMissing, startPostgres } from '../support/postgres.js';
+import { runService } from '../support/child-service.js';
+import { SWEEP_MS } from '../../src/jobs/queue.js';
+
+const missing = postgresMissing();
+const skip = missing ? { skip: missing } : {};
+const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-shared-'));
+after(() => rm(dir, { recursive: true, force: true }));
+const server = missing ? undefined : await startPostgres();
+const source = await serve((req, res) =>
+  res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shared page</title>'),
+);
+
+let count = 0;
+/** Two services on a new database, sharing a media folder (the files are not what is tested here). */
+async function pair(options = {}): Promise<[RunningService, RunningService]> {
+  const database = await server!.database(`shared_${++count}`);
+  const mediaDir = join(dir, `media-${count}`);
+  const start = () =>
+    startTestService({
+      database,
+      mediaDir,
+      partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET] }],
+      ...options,
+    });
+  return [await start(), await start()];
+}
+
+async function events(service: RunningService): Promise<WebhookEvent[]> {
+  const all: WebhookEvent[] = [];
+  for await (const page of listEvents({ partnerID: PARTNER, secret: WEBHOOK_SECRET, serviceURL: service.url })) {
+    all.push(...page.events);
+  }
+  return all;
+}
+
+test(
+  'what one service acknowledged, the other answers with at once: accounts, sessions, records, logouts',
+  skip,
+  async () => {
+    const [a, b] = await pair();
+    const { session, account } = await createAccount(a, { externalID: 'both' });
+    assert.equal((await api(b, 'GET', '/api/account', { session })).body.account.id, account.id);
+    const taken = await api(b, 'POST', '/api/accounts', {
+      body: {
+        token: await createAccountToken({ partnerID: PARTNER, secret: SECRET, account: { externalID: 'both' } }),
+      },
+    });
+    assert.equal(taken.body.error?.code, 'account_already_exists', 'an externalID taken on A is refused on B');
+    const { topicId } = (await api(b, 'POST', '/api/topics', { session, body: { sourceURL: source } })).body;
+    assert.equal((await api(a, 'GET', `/api/topics/${topicId}`, { session })).status, 200, 'B’s topic is on A');
+    const renamed = await api(a, 'PATCH', '/api/account', { session, body: { city: 'Lyon' } });
+    assert.equal(renamed.status, 200);
+    assert.equal((await api(b, 'GET', '/api/account', { session })).body.account.city, 'Lyon');
+    const other = (await login(b, { externalID: 'both' })).body.session as string;
+    assert.equal((await api(a, 'DELETE', '/api/sessions/current', { session: other })).status, 204);
+    assert.equal((await api(b, 'GET', '/api/account', { session: other })).status, 401, 'a logout on A holds on B');
+  },
+);
+
+test('a status stream read from A shows every stage of a job B runs, in order, with no gap', skip, async () => {
+  const [a, b] = await pair({ jobMs: 400 });
+  const { session } = await createAccount(a, { externalID: 'watcher' });
+  const stream = await EventStream.open(a, session);
+  await stream.next((event) => event.event === 'ready');
+  const mirror = await EventStream.open(b, session);
+  await mirror.next((event) => event.event === 'ready');
+  const { topicId } = (await api(b, 'POST', '/api/topics', { session, body: { sourceURL: source } })).body;
+  const [seenOnA, seenOnB] = await Promise.all([
+    statusesUntilFinal(stream, 'topic', (data) => data.id === topicId),
+    statusesUntilFinal(mirror, 'topic', (data) => data.id === topicId),
+  ]);
+  assert.deepEqual(seenOnA, seenOnB);
+  assert.equal(seenOnA.at(-1), 'COMPLETE');
+  const { requestId } = (
+    await api(a, 'POST', '/api/generations', { session, body: { topicId, aspectRatio: '16:9', duration: 5 } })
+  ).body;
+  const generationOnB = await statusesUntilFinal(mirror, 'generation', (data) => data.requestId === requestId);
+  assert.equal(generationOnB.at(-1), 'COMPLETE');
+  stream.close();
+  mirror.close();
+});
+
+test('one Idempotency-Key sent to both at once: one job, one answer', skip, async () => {
+  const [a, b] = await pair();
+  const { session } = await createAccount(a, { externalID: 'twice' });
+  const send = (service: RunningService) =>
+    api(service, 'POST', '/api/topics', {
+      session,
+      body: { sourceURL: source },
+      headers: { 'idempotency-key': 'same-key-0001' },
+    });
+  const answers = await Promise.all([send(a), send(b), send(a), send(b)]);
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    [202, 202, 202, 202],
+  );
+  assert.equal(
+    new Set(answers.map((answer) => answer.body.topicId)).size,
+    1,
+    JSON.stringify(answers.map((x) => x.body)),
+  );
+  assert.equal(a.stats().topics, 1);
+  assert.equal(b.stats().topics, 1);
+});
+
+test('the event log reads the same from either service, and a cursor from one goes on at the other', skip, async () => {
+  const [a, b] = await pair();
+  for (let index = 0; index < 6; index++) await createAccount(index % 2 ? a : b, { externalID: `logged-${index}` });
+  const fromA = await events(a);
+  const fromB = await events(b);
+  assert.equal(fromA.length, 6);
+  assert.deepEqual(fromA, fromB);
+  const pages = listEvents({ partnerID: PARTNER, secret: WEBHOOK_SECRET, serviceURL: a.url, limit: 2 });
+  const first = (await pages[Symbol.asyncIterator]().next()).value as EventPage | undefined;
+  const rest = [];
+  for await (const page of listEvents({
+    partnerID: PARTNER,
+    secret: WEBHOOK_SECRET,
+    serviceURL: b.url,
+    after: first!.cursor,
+  })) {
+    rest.push(...page.events);
+  }
+  assert.deepEqual([...first!.events, ...rest], fromA);
+});
+
+test(
+  'a service killed (SIGKILL) while its job runs: another takes the job over within seconds and completes it',
+  skip,
+  async () => {
+    const database = await server!.database(`shared_${++count}`);
+    const args = ['--database', database, '--media-dir', join(dir, `media-${count}`), '--job-ms', '4000'];
+    const a = runService(args);
+    const onA = { url: await a.listening } as RunningService;
+    const { session } = await createAccount(onA, { externalID: 'survivor' });
+    const { topicId } = (await api(onA, 'POST', '/api/topics', { session, body: { sourceURL: source } })).body;
+    // A has claimed it (B is not running yet) and is part way through.
+    const stream = await EventStream.open(onA, session);
+    await stream.next(
+      (event) => event.event === 'topic' && event.data.id === topicId && event.data.status === 'PROCESSING',
+    );
+    stream.close();
+    const b = runService(args);
+    const onB = { url: await b.listening } as RunningService;
+    a.child.kill('SIGKILL');
+    assert.deepEqual(await a.exited, { code: null, signal: 'SIGKILL' });
+    const killed = Date.now();
+    const watch = await EventStream.open(onB, session, `topic=${topicId}`);
+    const statuses = await statusesUntilFinal(watch, 'topic', (data) => data.id === topicId);
+    const tookMs = Date.now() - killed;
+    watch.close();
+    assert.equal(statuses.at(-1), 'COMPLETE');
+    // The sweep (1 s) and the claim's grace (3 s), plus the job's own 4 s and this machine's load.
+    assert.ok(tookMs < SWEEP_MS + 3000 + 4000 + 5000, `completed ${tookMs} ms after the kill`);
+    assert.match(b.output(), /took over job .*, whose process ended while it ran/);
+    assert.equal((await api(onB, 'GET', `/api/topics/${topicId}`, { session })).body.topic.title, 'Shared page');
+    b.child.kill('SIGTERM');
+    await b.exited;
+  },
+);

@@ -27,6 +27,7 @@ import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
 import { Sandboxes, type SandboxCredentials, type SandboxOptions } from './sandboxes.js';
+import { S3MediaStore, type MediaStore } from './media/store.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
@@ -64,6 +65,8 @@ export interface RunningService {
   readonly sandboxes: { http: boolean; max: number; ttlMs: number; jobsPerSandbox: number };
   /** The data file, when state is kept across restarts. */
   readonly dataFile: string | undefined;
+  /** The S3 media store, as a log may show it (bucket and endpoint); undefined: the media folder. */
+  readonly mediaStore: string | undefined;
   /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
   readonly webhooks: {
     /** Every attempt, oldest first; the last attempt of a delivery says `delivered` or `failed`. */
@@ -163,6 +166,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // renders need a folder: the configured one, or a temporary one that lives as long as this.
   const temporaryMedia = !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
+  const mediaStore = config.mediaStore
+    ? await S3MediaStore.open(config.mediaStore, config.mediaStoreRetryMs)
+    : undefined;
   let origin = '';
   let port = 0;
   // What the service may fetch: never itself (its port is known once it listens); a topic's source
@@ -178,6 +184,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
+    mediaStore,
     webhooks,
     egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
@@ -219,7 +226,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (!hostAllowed(req.headers.host, config.publicHosts)) {
       return sendError(res, new HttpError(403, 'origin_not_allowed', hostRefusal(req.headers.host ?? '')));
     }
-    handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
+    handle(req, res, ctx, mediaStore).catch((error: unknown) => sendError(res, error));
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!hostAllowed(req.headers.host, config.publicHosts)) {
@@ -269,6 +276,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobsPerSandbox: config.sandboxes.jobsPerSandbox,
     },
     dataFile: config.dataFile,
+    mediaStore: mediaStore?.description,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     testControls: {
       enabled: controls.enabled,
@@ -307,6 +315,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         server.closeAllConnections();
         await closed;
         await store.close();
+        mediaStore?.close();
         if (temporaryMedia) await rm(mediaDir, { recursive: true, force: true });
       })();
       return closing;
@@ -314,7 +323,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: ApiContext,
+  mediaStore: MediaStore | undefined,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://service.invalid');
   const path = url.pathname;
   if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url, ctx);
@@ -330,7 +344,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
       return;
     }
     if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
-    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir);
+    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir, mediaStore);
   }
   throw new NotFoundError(`Nothing is served at ${req.method} ${path}.`);
 }

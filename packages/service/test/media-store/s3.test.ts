@@ -311,4 +311,49 @@ describe('media on S3', () => {
       assert.equal(sha256(Buffer.from(await movie.arrayBuffer())), preview.sha256.video);
     },
   );
+
+  test(
+    "a sandbox's reset keeps the bucket's content objects (shared by content) and serves them no more; another partner's stay served",
+    { timeout: 120_000 },
+    async () => {
+      // Placeholder media: no render, but the topic's kept picture goes through the store all the same.
+      const service = await startService({
+        port: 0,
+        allowLoopbackSources: true,
+        jobMs: 40,
+        media: 'placeholder',
+        mediaStore,
+        mediaStoreRetryMs: 1000,
+        partners: [{ id: PARTNER, secret: SECRET }],
+      });
+      try {
+        const sandbox = await service.createSandbox();
+        const searched = async (partnerID: string, secret: string) => {
+          const { session } = await createAccount(service, {}, partnerID, secret);
+          const stream = await EventStream.open(service, session);
+          await stream.next((event) => event.event === 'ready');
+          const { topicId } = (
+            await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/` } })
+          ).body;
+          await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
+          stream.close();
+          const { topic } = (await api(service, 'GET', `/api/topics/${topicId}`, { session })).body;
+          return `${service.url}${topic.pictures[0]}`;
+        };
+        const ours = await searched(PARTNER, SECRET);
+        const theirs = await searched(sandbox.partnerID, sandbox.secret);
+        const bytes = Buffer.from(await (await fetch(theirs)).arrayBuffer());
+        assert.ok(bytes.length > 0);
+        await service.resetSandbox(sandbox.partnerID);
+        assert.equal((await fetch(theirs)).status, 404);
+        // The same picture is one object, still the other partner's.
+        assert.ok((await object(`sha256/${sha256(bytes)}`)).equals(bytes));
+        const kept = await fetch(ours);
+        assert.equal(kept.status, 200);
+        assert.ok(Buffer.from(await kept.arrayBuffer()).equals(bytes));
+      } finally {
+        await service.close();
+      }
+    },
+  );
 });

@@ -294,6 +294,16 @@ describe('media on S3', () => {
         filesUnder(second).filter((file) => !file.startsWith('topics/')),
         [],
       );
+      // A topic searched meanwhile: its picture could not be stored, so it is left out.
+      const { topicId } = (
+        await api(service, 'POST', '/api/topics', { session: signedIn.session, body: { sourceURL: `${source}/` } })
+      ).body;
+      assert.equal(
+        (await statusesUntilFinal(signedIn.stream, 'topic', (data) => data.id === topicId)).at(-1),
+        'COMPLETE',
+      );
+      const { topic } = (await api(service, 'GET', `/api/topics/${topicId}`, { session: signedIn.session })).body;
+      assert.deepEqual(topic.pictures, []);
       // The service still answers everything else.
       assert.equal((await api(service, 'GET', '/api/health')).status, 200);
 

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { startService, type RunningService } from '../../src/server.js';
 import {
@@ -68,6 +68,12 @@ const mediaStore = `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&regi
 async function object(key: string): Promise<Buffer> {
   const answer = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
   return Buffer.from(await answer.Body!.transformToByteArray());
+}
+
+/** The keys of the bucket's content objects (`sha256/…`). */
+async function contentObjects(): Promise<string[]> {
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'sha256/' }));
+  return (listed.Contents ?? []).map((entry) => entry.Key!).sort();
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -256,7 +262,9 @@ describe('media on S3', () => {
       assert.equal(picture.status, 200);
       assert.equal(picture.headers.get('content-type'), made.picture.endsWith('.png') ? 'image/png' : 'image/jpeg');
 
-      // The same video again: every scene (and the voice) comes from the first's cache in the bucket.
+      // The same video again: every scene (and the voice) comes from the first's cache in the bucket,
+      // and its files, byte-identical to the first's preview, are no new objects.
+      const objects = await contentObjects();
       const signedIn = await user(service, made.accountID);
       const { videoId, generation } = await generate(service, signedIn, made.topicId);
       signedIn.stream.close();
@@ -264,6 +272,8 @@ describe('media on S3', () => {
       const preview = await previewStats(service, signedIn.session, videoId);
       assert.equal(preview.stats.scenesRendered, 0);
       assert.ok(preview.stats.scenes > 0);
+      assert.deepEqual(await contentObjects(), objects);
+      assert.ok(objects.includes(`sha256/${preview.sha256.video}`));
       assert.deepEqual(
         filesUnder(second).filter((file) => !file.startsWith('topics/')),
         [],

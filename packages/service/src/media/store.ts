@@ -225,8 +225,6 @@ export class S3MediaStore implements MediaStore {
 
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     try {
-      const size = range ? await this.has(key) : undefined;
-      if (range && size === undefined) return undefined;
       const answer = await this.#client.send(
         new this.#sdk.GetObjectCommand({
           Bucket: this.#bucket,
@@ -234,7 +232,9 @@ export class S3MediaStore implements MediaStore {
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
         }),
       );
-      return { body: answer.Body as Readable, size: size ?? answer.ContentLength ?? 0 };
+      // A range's answer says the whole size after its slash: `bytes 0-99/4096`.
+      const whole = /\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1];
+      return { body: answer.Body as Readable, size: whole ? Number(whole) : (answer.ContentLength ?? 0) };
     } catch (error) {
       if (error instanceof MediaStoreUnavailable) throw error;
       if (notFound(error)) return undefined;

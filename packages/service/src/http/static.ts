@@ -141,7 +141,8 @@ export async function serveAsset(
  * unguessable video ID is the key (see SECURITY.md).
  *
  * With an S3 media store, a file whose record names its content's hash is read from the store
- * ({@link sendStored}); one made before the service had a store (no hash) from the media folder.
+ * ({@link sendStored}); one the store does not have (made before the service had a store, into
+ * the media folder) from the folder, as without a store.
  */
 export async function serveMedia(
   req: IncomingMessage,
@@ -159,7 +160,7 @@ export async function serveMedia(
     if (!file) throw missing(path);
     const type = PICTURE_TYPES[image[3] as keyof typeof PICTURE_TYPES];
     const hash = mediaStore ? keptPictureHash(file) : undefined;
-    if (mediaStore && hash) return sendStored(req, res, mediaStore, hash, type);
+    if (mediaStore && hash && (await sendStored(req, res, mediaStore, hash, type))) return;
     return sendFile(req, res, file, type);
   }
   const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
@@ -174,7 +175,7 @@ export async function serveMedia(
         : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
     if (!file || !ready) throw missing(path);
     const hash = mediaStore ? mediaFileHash(video, name as MediaFileName) : undefined;
-    if (mediaStore && hash) return sendStored(req, res, mediaStore, hash, file.type);
+    if (mediaStore && hash && (await sendStored(req, res, mediaStore, hash, file.type))) return;
     const served = videoFile(mediaDir, video.id, file.kind, file.ext);
     if (file.ext === 'txt') await keepTranscript(video.storyboard, served);
     return sendFile(req, res, served, file.type);
@@ -260,8 +261,8 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type:
  * `Content-Range`, `416` when unsatisfiable; several ranges get the whole file), `If-Range`, an
  * `ETag` (the hash: the bytes of a key never change) with `304` on `If-None-Match` (`412` on a
  * failed `If-Match`), and HEAD. No `Last-Modified`: the ETag is exact. The store's stream is read
- * only while the client is there. A store that cannot be reached answers 503 with `Retry-After`;
- * an object it does not have, the service's 404.
+ * only while the client is there. A store that cannot be reached answers 503 with `Retry-After`.
+ * Resolves false, having sent nothing, when the store does not have the object.
  */
 async function sendStored(
   req: IncomingMessage,
@@ -269,10 +270,10 @@ async function sendStored(
   mediaStore: MediaStore,
   sha256: string,
   type: string,
-): Promise<void> {
+): Promise<boolean> {
   const key = contentKey(sha256);
   const size = await mediaStore.has(key).catch(storeDown);
-  if (size === undefined) throw missing(pathOf(req));
+  if (size === undefined) return false;
   const etag = `"${sha256}"`;
   const tags = (header: string | string[] | undefined) =>
     String(header ?? '')
@@ -289,31 +290,39 @@ async function sendStored(
   };
   const ifMatch = req.headers['if-match'];
   if (ifMatch !== undefined && !tags(ifMatch).some((tag) => tag === '*' || tag === etag)) {
-    return void res.writeHead(412, { 'content-length': 0 }).end();
+    res.writeHead(412, { 'content-length': 0 }).end();
+    return true;
   }
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined && tags(ifNoneMatch).some((tag) => tag === '*' || tag === etag)) {
     const { 'content-type': _, ...unchanged } = headers;
-    return void res.writeHead(304, unchanged).end();
+    res.writeHead(304, unchanged).end();
+    return true;
   }
   // If-Range with another validator: the client's copy is stale, so it gets the whole file.
   const ifRange = req.headers['if-range'];
   const range =
     ifRange === undefined || String(ifRange).trim() === etag ? byteRange(req.headers.range, size) : undefined;
   if (range === 'unsatisfiable') {
-    return void res.writeHead(416, { 'content-range': `bytes */${size}`, 'content-length': 0 }).end();
+    res.writeHead(416, { 'content-range': `bytes */${size}`, 'content-length': 0 }).end();
+    return true;
   }
   const status = range ? 206 : 200;
   const length = range ? range.end - range.start + 1 : size;
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   headers['content-length'] = length;
-  if (req.method === 'HEAD' || length === 0) return void res.writeHead(status, headers).end();
+  if (req.method === 'HEAD' || length === 0) {
+    res.writeHead(status, headers).end();
+    return true;
+  }
   const object = await mediaStore.get(key, range).catch(storeDown);
+  // Gone between the two calls (nothing removes objects but an operator): as if never there.
   if (!object) throw missing(pathOf(req));
   res.writeHead(status, headers);
   // A client that goes (a player that seeks drops its request) ends the store's stream too; a read
   // error mid-file cuts the response, whose headers are already sent.
   await pipeline(object.body, res).catch(() => res.destroy());
+  return true;
 }
 
 /**

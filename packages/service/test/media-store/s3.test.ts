@@ -128,13 +128,14 @@ async function user(service: RunningService, accountID?: string) {
   return { session, stream };
 }
 
-/** Generates a 5 s 16:9 English video of `topicId`; resolves with its IDs and final generation. */
+/** Generates a 5 s English video of `topicId` (16:9 unless told); resolves with its IDs and final generation. */
 async function generate(
   service: RunningService,
   { session, stream }: Awaited<ReturnType<typeof user>>,
   topicId: string,
+  aspectRatio = '16:9',
 ) {
-  const body = { topicId, aspectRatio: '16:9', duration: 5, language: 'en-GB' };
+  const body = { topicId, aspectRatio, duration: 5, language: 'en-GB' };
   const { requestId, videoId } = (await api(service, 'POST', '/api/generations', { session, body })).body;
   await statusesUntilFinal(stream, 'generation', (data) => data.requestId === requestId);
   const { generation } = (await api(service, 'GET', `/api/generations/${requestId}`, { session })).body;
@@ -371,6 +372,53 @@ describe('media on S3', () => {
         const kept = await fetch(ours);
         assert.equal(kept.status, 200);
         assert.ok(Buffer.from(await kept.arrayBuffer()).equals(bytes));
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
+  test(
+    'a service given a store later still serves the renders it made into its folder before',
+    { timeout: 240_000 },
+    async () => {
+      const options = {
+        port: 0,
+        allowLoopbackSources: true,
+        jobMs: 40,
+        media: 'real' as const,
+        dataFile: join(work, 'before.db'),
+        mediaDir: join(work, 'media-before'),
+        partners: [{ id: PARTNER, secret: SECRET }],
+      };
+      const folderOnly = await startService(options);
+      let account: string;
+      let videoId: string;
+      try {
+        const { session, account: made } = await createAccount(folderOnly);
+        account = made.id;
+        const stream = await EventStream.open(folderOnly, session);
+        await stream.next((event) => event.event === 'ready');
+        const { topicId } = (
+          await api(folderOnly, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/` } })
+        ).body;
+        await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
+        // 4:5, so that no object of the tests above has these bytes.
+        const generated = await generate(folderOnly, { session, stream }, topicId, '4:5');
+        assert.equal(generated.generation.status, 'COMPLETE', JSON.stringify(generated.generation.error));
+        videoId = generated.videoId;
+        stream.close();
+      } finally {
+        await folderOnly.close();
+      }
+      const service = await startService({ ...options, mediaStore, mediaStoreRetryMs: 1000 });
+      try {
+        const { session } = (await login(service, { accountID: account })).body;
+        const preview = await previewStats(service, session, videoId);
+        assert.ok(!(await contentObjects()).includes(`sha256/${preview.sha256.video}`));
+        const served = await fetch(`${service.url}/media/videos/${videoId}/preview.mp4`);
+        assert.equal(served.status, 200);
+        assert.equal(sha256(Buffer.from(await served.arrayBuffer())), preview.sha256.video);
       } finally {
         await service.close();
       }

@@ -2,10 +2,12 @@
 // started here on a free port in a temporary folder): a real render stored by content and served
 // from the bucket byte for byte (Range, HEAD, ETag), nothing of it left in the local media folder;
 // a second service on the same data file and bucket, with an empty media folder, serving the
-// first's files and pictures and reusing its cached scenes; the store stopped mid-render (the
-// render fails with `media_store_unavailable` after its tries, files answer 503 with Retry-After)
-// and back (a new render completes). Two real encodes in all: the first preview, and the one made
-// while the store is down; every other render takes its scenes from the bucket's cache.
+// first's files and pictures and reusing its cached scenes; the store stopped while a render runs
+// (the render fails with `media_store_unavailable` after its tries, files answer 503 with
+// Retry-After) and back (a new render completes); a sandbox's reset, which keeps shared objects;
+// a service given a store after rendering into its folder. Three real encodes of 5 s videos in
+// all (the first preview, the one made while the store is down, the 4:5 one made without a
+// store); every other render takes its scenes from the bucket's cache.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -97,6 +97,8 @@ function banner(service: RunningService): string {
     ...(service.clock.manual ? ['  clock:           manual (jobs wait for POST /api/test/clock/advance)'] : []),
     `  sandboxes:       ${sandboxLine(service.sandboxes)}`,
     `  data:            ${dataLine(service)}`,
+    // The bucket and endpoint only: credentials stay in the AWS environment.
+    ...(service.mediaStore ? [`  media store:     ${service.mediaStore}`] : []),
     `Use serviceURL: '${service.url}' in the Plugin options. Press Ctrl+C to stop.`,
   );
   return lines.join('\n');

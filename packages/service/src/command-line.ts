@@ -36,6 +36,7 @@ import {
   type LimitName,
 } from './limit-values.js';
 import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
+import { parseMediaStore } from './media/store.js';
 
 /** Usage text of the `video-plugin-service` command. */
 export const USAGE = `Usage: video-plugin-service [options]
@@ -76,6 +77,10 @@ Options:
                          for tests that never look at the video
   --media-dir DIR        where images and renders are kept (default: FILE.media/ with --data,
                          else a temporary folder removed at exit)
+  --media-store s3://BUCKET?endpoint=URL&region=R  keep the media in an S3 bucket (any
+                         S3-compatible server at endpoint; credentials from AWS_ACCESS_KEY_ID
+                         and AWS_SECRET_ACCESS_KEY) instead of the media folder
+                                                              env VIDEO_PLUGIN_MEDIA_STORE
   --render-concurrency N renders at once (default: the number of cores)
   --auth-mode MODE       how the partner's users sign in: jwt (tokens from its back end) or
                          uncontrolled (the studio's own email sign-in); repeatable (default both)
@@ -146,6 +151,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         database: { type: 'string' },
         media: { type: 'string' },
         'media-dir': { type: 'string' },
+        'media-store': { type: 'string' },
         'render-concurrency': { type: 'string' },
         'webhook-url': { type: 'string', multiple: true },
         'webhook-secret': { type: 'string', multiple: true },
@@ -225,6 +231,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new UsageError(`--clock must be ${CLOCK_MODES.join(' or ')} (got "${values.clock}").`);
   }
   if (values['media-dir'] === '') throw new UsageError('--media-dir must name a folder.');
+  const mediaStore = nonEmpty('--media-store', values['media-store'], env.VIDEO_PLUGIN_MEDIA_STORE);
+  const mediaStoreProblem = mediaStore === undefined ? undefined : parseMediaStore(mediaStore);
+  if (typeof mediaStoreProblem === 'string') {
+    const source = values['media-store'] === undefined ? 'VIDEO_PLUGIN_MEDIA_STORE' : '--media-store';
+    throw new UsageError(`${source} ${mediaStoreProblem}.`);
+  }
   const renderConcurrency = wholeNumber('--render-concurrency', values['render-concurrency'], '', undefined, 64);
   if (renderConcurrency === 0) throw new UsageError('--render-concurrency must be at least 1.');
   const authModes = values['auth-mode'];
@@ -282,6 +294,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (database !== undefined) options.database = database;
   if (values.media !== undefined) options.media = values.media;
   if (values['media-dir'] !== undefined) options.mediaDir = values['media-dir'];
+  if (mediaStore !== undefined) options.mediaStore = mediaStore;
   if (renderConcurrency !== undefined) options.renderConcurrency = renderConcurrency;
   if (webhookRetryMs !== undefined) options.webhookRetryMs = webhookRetryMs;
   if (webhookMaxRetryMs !== undefined) options.webhookMaxRetryMs = webhookMaxRetryMs;

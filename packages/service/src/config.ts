@@ -25,6 +25,7 @@ import {
 } from './limit-values.js';
 import { CLOCK_MODES, type ClockMode } from './jobs/clock.js';
 import { Partners } from './partners.js';
+import { parseMediaStore, type MediaStoreLocation } from './media/store.js';
 
 /** Partner ID accepted when none is configured. */
 export const DEMO_PARTNER_ID = 'demo-partner';
@@ -192,6 +193,14 @@ const ServiceOptionsSchema = strictObject({
   publicDir: z.optional(z.string().check(z.minLength(1))),
   media: z.optional(z.enum(['real', 'placeholder'])),
   mediaDir: z.optional(z.string().check(z.minLength(1))),
+  mediaStore: z.optional(
+    z.string().check(
+      z.refine((text) => typeof parseMediaStore(text) !== 'string', {
+        error: (issue) => String(parseMediaStore(String(issue.input))),
+      }),
+    ),
+  ),
+  mediaStoreRetryMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
   renderConcurrency: z.optional(z.int().check(z.gte(1), z.lte(64))),
   sceneCacheBytes: z.optional(z.int().check(z.gte(0))),
   renderStallMs: z.optional(z.int().check(z.gte(100), z.lte(600_000))),
@@ -257,6 +266,9 @@ export type PartnerOptions = z.infer<typeof PartnerSchema>;
  *   (instant SVG stand-ins, for integration tests that never look at the video);
  * - `mediaDir`: where downloaded images and renders are kept (default: `<dataFile>.media/`, or a
  *   temporary folder removed at `close()` when the data is in memory);
+ * - `mediaStore`: `s3://BUCKET?endpoint=URL&region=R`, the media in an S3 bucket instead of the
+ *   media folder (default: the folder; media/store.ts, docs/service.md "Media on S3"), with
+ *   `mediaStoreRetryMs` how long storing a render's files keeps trying (default 30000);
  * - `renderConcurrency`: renders at once (default: the machine's cores);
  * - `sceneCacheBytes`: size limit of the scene cache (default 256 MB; media/segments.ts);
  *   `renderStallMs`: how long ffmpeg may report no progress before it counts as hung (default
@@ -345,6 +357,9 @@ export interface ServiceConfig {
   readonly media: 'real' | 'placeholder';
   /** Undefined: a temporary folder, made at start and removed at close. */
   readonly mediaDir: string | undefined;
+  /** Undefined: the media folder holds the media (media/store.ts). */
+  readonly mediaStore: MediaStoreLocation | undefined;
+  readonly mediaStoreRetryMs: number | undefined;
   readonly renderConcurrency: number;
   /** Undefined: the renderer's defaults (`CACHE_BYTES`, `STALL_MS`). */
   readonly sceneCacheBytes: number | undefined;
@@ -418,6 +433,9 @@ export function resolveConfig(options: ServiceOptions = {}): ServiceConfig {
     publicDir: parsed.publicDir ?? defaultPublicDir(),
     media: parsed.media ?? 'real',
     mediaDir: parsed.mediaDir ?? (parsed.dataFile ? `${parsed.dataFile}.media` : undefined),
+    mediaStore:
+      parsed.mediaStore === undefined ? undefined : (parseMediaStore(parsed.mediaStore) as MediaStoreLocation),
+    mediaStoreRetryMs: parsed.mediaStoreRetryMs,
     renderConcurrency: parsed.renderConcurrency ?? availableParallelism(),
     sceneCacheBytes: parsed.sceneCacheBytes,
     renderStallMs: parsed.renderStallMs,

@@ -28,6 +28,7 @@ import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
 import { Sandboxes, type SandboxCredentials, type SandboxOptions } from './sandboxes.js';
+import { S3MediaStore, type MediaStore } from './media/store.js';
 
 export type { ServiceOptions, PartnerOptions } from './config.js';
 export type { WebhookAttempt, WebhookOutcome } from './webhooks/webhooks.js';
@@ -67,6 +68,8 @@ export interface RunningService {
   readonly dataFile: string | undefined;
   /** The PostgreSQL database the state is kept in, without its password (postgres://user@host/db). */
   readonly database: string | undefined;
+  /** The S3 media store, as a log may show it (bucket and endpoint); undefined: the media folder. */
+  readonly mediaStore: string | undefined;
   /** The webhook deliveries: every attempt so far, and a way to wait until none is under way. */
   readonly webhooks: {
     /** Every attempt, oldest first; the last attempt of a delivery says `delivered` or `failed`. */
@@ -166,6 +169,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // renders need a folder: the configured one, or a temporary one that lives as long as this.
   const temporaryMedia = !config.mediaDir;
   const mediaDir = temporaryMedia ? await mkdtemp(join(tmpdir(), 'video-plugin-media-')) : (config.mediaDir ?? '');
+  const mediaStore = config.mediaStore
+    ? await S3MediaStore.open(config.mediaStore, config.mediaStoreRetryMs)
+    : undefined;
   let origin = '';
   let port = 0;
   // What the service may fetch: never itself (its port is known once it listens); a topic's source
@@ -189,6 +195,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
+    mediaStore,
     webhooks,
     egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
@@ -232,7 +239,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (!hostAllowed(req.headers.host, config.publicHosts)) {
       return sendError(res, new HttpError(403, 'origin_not_allowed', hostRefusal(req.headers.host ?? '')));
     }
-    handle(req, res, ctx).catch((error: unknown) => sendError(res, error));
+    handle(req, res, ctx, mediaStore).catch((error: unknown) => sendError(res, error));
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!hostAllowed(req.headers.host, config.publicHosts)) {
@@ -285,6 +292,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
     dataFile: config.dataFile,
     database: config.database === undefined ? undefined : store.location,
+    mediaStore: mediaStore?.description,
     webhooks: { deliveries: webhooks.deliveries, settled: () => webhooks.settled() },
     testControls: {
       enabled: controls.enabled,
@@ -326,6 +334,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         server.closeAllConnections();
         await closed;
         await store.close();
+        mediaStore?.close();
         if (temporaryMedia) await rm(mediaDir, { recursive: true, force: true });
       })();
       return closing;
@@ -333,7 +342,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: ApiContext,
+  mediaStore: MediaStore | undefined,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://service.invalid');
   const path = url.pathname;
   // On a database other processes share, what they acknowledged is read first (a no-op otherwise).
@@ -351,7 +365,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ApiContext
       return;
     }
     if (path.startsWith('/assets/')) return serveAsset(req, res, path, ctx.config);
-    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir);
+    if (path.startsWith('/media/')) return serveMedia(req, res, path, ctx.store, ctx.mediaDir, mediaStore);
   }
   throw new NotFoundError(`Nothing is served at ${req.method} ${path}.`);
 }

@@ -8,8 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import send from 'send';
-import { NotFoundError } from 'video-plugin/internal';
+import { NotFoundError, ServiceError } from 'video-plugin/internal';
 import type { ServiceConfig } from '../config.js';
 import { videoSvg } from './placeholder.js';
 import { frameAncestorSources } from '../origins.js';
@@ -18,13 +19,22 @@ import type { Store } from '../store/store.js';
 import {
   isFile,
   keepTranscript,
+  keptPictureHash,
   MEDIA_FILES,
+  mediaFileHash,
   PICTURE_TYPES,
   PLACEHOLDER_FILES,
   SVG_TYPE,
   videoFile,
   type MediaFileName,
 } from '../media/files.js';
+import {
+  contentKey,
+  MediaStoreUnavailable,
+  STORE_RETRY_AFTER_SECONDS,
+  type ByteRange,
+  type MediaStore,
+} from '../media/store.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -129,6 +139,10 @@ export async function serveAsset(
  * plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only once they
  * exist — a final render's files once the render is COMPLETE — and all by the same rule: the
  * unguessable video ID is the key (see SECURITY.md).
+ *
+ * With an S3 media store, a file whose record names its content's hash is read from the store
+ * ({@link sendStored}); one the store does not have (made before the service had a store, into
+ * the media folder) from the folder, as without a store.
  */
 export async function serveMedia(
   req: IncomingMessage,
@@ -136,6 +150,7 @@ export async function serveMedia(
   path: string,
   store: Store,
   mediaDir: string,
+  mediaStore?: MediaStore,
 ): Promise<void> {
   // A topic's kept images (the editor shows them): /media/topics/<topicId>/<n>.<type>.
   const image = /^\/media\/topics\/([\w-]+)\/(\d+\.(png|jpg|gif|webp))$/.exec(path);
@@ -144,6 +159,8 @@ export async function serveMedia(
     const file = topic?.files?.find((kept) => kept.endsWith(`/${image[2]}`));
     if (!file) throw missing(path);
     const type = PICTURE_TYPES[image[3] as keyof typeof PICTURE_TYPES];
+    const hash = mediaStore ? keptPictureHash(file) : undefined;
+    if (mediaStore && hash && (await sendStored(req, res, mediaStore, hash, type))) return;
     return sendFile(req, res, file, type);
   }
   const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
@@ -157,6 +174,8 @@ export async function serveMedia(
         ? video.hasPreview
         : video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
     if (!file || !ready) throw missing(path);
+    const hash = mediaStore ? mediaFileHash(video, name as MediaFileName) : undefined;
+    if (mediaStore && hash && (await sendStored(req, res, mediaStore, hash, file.type))) return;
     const served = videoFile(mediaDir, video.id, file.kind, file.ext);
     if (file.ext === 'txt') await keepTranscript(video.storyboard, served);
     return sendFile(req, res, served, file.type);
@@ -234,6 +253,107 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type:
       .pipe(res);
     res.once('close', () => done());
   });
+}
+
+/**
+ * Sends the object whose content's SHA-256 is `sha256` from the media store, with the headers of
+ * {@link sendFile}: `Content-Length`, `Accept-Ranges: bytes`, one `Range` (`206` with
+ * `Content-Range`, `416` when unsatisfiable; several ranges get the whole file), `If-Range`, an
+ * `ETag` (the hash: the bytes of a key never change) with `304` on `If-None-Match` (`412` on a
+ * failed `If-Match`), and HEAD. No `Last-Modified`: the ETag is exact. The store's stream is read
+ * only while the client is there. A store that cannot be reached answers 503 with `Retry-After`.
+ * Resolves false, having sent nothing, when the store does not have the object.
+ */
+async function sendStored(
+  req: IncomingMessage,
+  res: ServerResponse,
+  mediaStore: MediaStore,
+  sha256: string,
+  type: string,
+): Promise<boolean> {
+  const key = contentKey(sha256);
+  const size = await mediaStore.has(key).catch(storeDown);
+  if (size === undefined) return false;
+  const etag = `"${sha256}"`;
+  const tags = (header: string | string[] | undefined) =>
+    String(header ?? '')
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''));
+  const headers: Record<string, string | number> = {
+    'content-type': type,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+    'accept-ranges': 'bytes',
+    etag,
+  };
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch !== undefined && !tags(ifMatch).some((tag) => tag === '*' || tag === etag)) {
+    res.writeHead(412, { 'content-length': 0 }).end();
+    return true;
+  }
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && tags(ifNoneMatch).some((tag) => tag === '*' || tag === etag)) {
+    const { 'content-type': _, ...unchanged } = headers;
+    res.writeHead(304, unchanged).end();
+    return true;
+  }
+  // If-Range with another validator: the client's copy is stale, so it gets the whole file.
+  const ifRange = req.headers['if-range'];
+  const range =
+    ifRange === undefined || String(ifRange).trim() === etag ? byteRange(req.headers.range, size) : undefined;
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'content-range': `bytes */${size}`, 'content-length': 0 }).end();
+    return true;
+  }
+  const status = range ? 206 : 200;
+  const length = range ? range.end - range.start + 1 : size;
+  if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+  headers['content-length'] = length;
+  if (req.method === 'HEAD' || length === 0) {
+    res.writeHead(status, headers).end();
+    return true;
+  }
+  const object = await mediaStore.get(key, range).catch(storeDown);
+  // Gone between the two calls (nothing removes objects but an operator): as if never there.
+  if (!object) throw missing(pathOf(req));
+  res.writeHead(status, headers);
+  // A client that goes (a player that seeks drops its request) ends the store's stream too; a read
+  // error mid-file cuts the response, whose headers are already sent.
+  await pipeline(object.body, res).catch(() => res.destroy());
+  return true;
+}
+
+/**
+ * The one range of a `Range` header within `size` bytes: undefined for none, several or a header
+ * that is not bytes (the whole file is sent), `unsatisfiable` for one that starts past the end.
+ */
+function byteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const [, first, last] = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '') ?? [];
+  if (first === undefined || last === undefined || (first === '' && last === '')) return undefined;
+  if (first === '') {
+    // The last N bytes.
+    const suffix = Number(last);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  return start > end ? undefined : { start, end };
+}
+
+/** A media store that could not be reached, as the answer to a request for a file: 503 with Retry-After. */
+function storeDown(error: unknown): never {
+  if (!(error instanceof MediaStoreUnavailable)) throw error;
+  const unavailable = new ServiceError(
+    'service_unavailable',
+    `The service's media store could not be reached, so the file cannot be sent now. Try again in ${STORE_RETRY_AFTER_SECONDS} s.`,
+    { retryable: true, retryAfterSeconds: STORE_RETRY_AFTER_SECONDS },
+  );
+  // The store's address and answer go to the service's log (with the 503), not to the player.
+  unavailable.cause = error;
+  throw unavailable;
 }
 
 function pathOf(req: IncomingMessage): string {

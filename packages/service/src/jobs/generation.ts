@@ -80,9 +80,9 @@ export async function generate(job: JobContext, generation: Readonly<GenerationR
       generation,
     );
     try {
-      const preview = describe(
-        await job.renderFiles(generation, storyboard, renderName(video.id, 'preview'), progress),
-      );
+      const files = await job.renderFiles(generation, storyboard, renderName(video.id, 'preview'), progress);
+      await job.keepRender(files);
+      const preview = describe(files);
       rendered = { storyboard, preview, hasPreview: true };
     } catch (error) {
       const failure = renderFailure(error);

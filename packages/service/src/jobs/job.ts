@@ -6,6 +6,7 @@
 import type { EgressPolicy } from '../egress.js';
 import { RenderError, type RenderedFiles } from '../media/render.js';
 import type { Storyboard } from '../media/storyboard.js';
+import { MediaStoreUnavailable } from '../media/store.js';
 import type { Owner, RenderRecord, Store, VideoRecord } from '../store/store.js';
 import { ProgressTracker, type JobKind, type Progress, type ProgressStage } from './progress.js';
 import type { Slots } from './slots.js';
@@ -44,6 +45,18 @@ export interface JobContext {
    * turn in the render queue (fair across partners and accounts: slots.ts).
    */
   renderFiles(owner: Owner, board: Storyboard, name: string, progress?: ProgressTracker): Promise<RenderedFiles>;
+  /**
+   * Keeps a finished render's files where they are served from: with an S3 media store, stores
+   * them there by content and removes the local copies (throws `MediaStoreUnavailable` once its
+   * tries are over); without one, nothing to do.
+   */
+  keepRender(files: RenderedFiles): Promise<void>;
+  /**
+   * Keeps a topic's downloaded picture where it is served from: with an S3 media store, stores it
+   * by content and resolves with its path in the folder of its hash (undefined when the store
+   * could not take it: the picture is left out); without one, resolves with `file` as it is.
+   */
+  keepPicture(file: string): Promise<string | undefined>;
 }
 
 /**
@@ -68,7 +81,8 @@ const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too 
 
 /**
  * What a render that did not finish ends with (its record's `error`): `storage_full` when the
- * media folder's disk refused its files (from the service's own writes or ffmpeg's), else the
+ * media folder's disk refused its files (from the service's own writes or ffmpeg's),
+ * `media_store_unavailable` when the S3 media store could not take them after its tries, else the
  * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
  */
 export function renderFailure(error: unknown): { code: string; message: string } | undefined {
@@ -81,6 +95,15 @@ export function renderFailure(error: unknown): { code: string; message: string }
       code: 'storage_full',
       message:
         "The render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
+    };
+  }
+  if (error instanceof MediaStoreUnavailable) {
+    // The store's address and answer stay in the service's log; the partner learns what happened.
+    console.error(`video-plugin-service: a render's files could not be stored: ${error.message}`);
+    return {
+      code: 'media_store_unavailable',
+      message:
+        "The render could not be stored: the service's media store could not be reached, after several tries. Nothing of it is kept or served; render again once the store is back.",
     };
   }
   return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;

@@ -23,7 +23,11 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
 import { renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache } from '../media/segments.js';
-import { RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
+import { isFile, keptPictureHash, keptPicturePath, RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
+import { contentKey, MediaStoreUnavailable, type MediaStore } from '../media/store.js';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { editedSources, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress } from './progress.js';
 import {
@@ -54,6 +58,8 @@ export class Jobs {
   readonly #fetchTimeoutMs: number;
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
+  /** Where finished renders are kept instead of the media folder (media/store.ts), if anywhere. */
+  readonly #mediaStore: MediaStore | undefined;
   /**
    * Renders at once (`renderConcurrency`), taken fairly across partners and accounts (slots.ts); no
    * cap per account beyond the total.
@@ -95,6 +101,8 @@ export class Jobs {
       fetchTimeoutMs: number;
       media?: 'real' | 'placeholder';
       mediaDir?: string;
+      /** An S3 media store: renders are stored there by content, and the scene cache shared through it. */
+      mediaStore?: MediaStore | undefined;
       renderConcurrency?: number;
       /** Told when a video is completed and when its final render is ready. */
       webhooks?: Pick<Webhooks, 'videoCompleted' | 'videoRendered'>;
@@ -123,13 +131,18 @@ export class Jobs {
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
+    this.#mediaStore = options.mediaStore;
     const renders = Math.max(1, options.renderConcurrency ?? availableParallelism());
     this.#renders = new Slots({ perAccount: renders, total: renders });
     this.#encodes = pLimit(renders);
     // Emptied at every start: a restart never reuses what another version of the code made.
     this.#cache =
       this.#media === 'real' && this.#mediaDir
-        ? new SceneCache(join(this.#mediaDir, 'cache', 'scenes'), options.sceneCacheBytes ?? CACHE_BYTES)
+        ? new SceneCache(
+            join(this.#mediaDir, 'cache', 'scenes'),
+            options.sceneCacheBytes ?? CACHE_BYTES,
+            this.#mediaStore,
+          )
         : undefined;
     this.#stallMs = options.renderStallMs;
     this.#webhooks = options.webhooks;
@@ -287,7 +300,9 @@ export class Jobs {
   async #renderPreview(job: JobContext, video: Readonly<VideoRecord>, board: Storyboard): Promise<void> {
     let preview: RenderDescription;
     try {
-      preview = describe(await job.renderFiles(video, board, renderName(video.id, 'preview')));
+      const files = await job.renderFiles(video, board, renderName(video.id, 'preview'));
+      await job.keepRender(files);
+      preview = describe(files);
     } catch (error) {
       const failure = renderFailure(error);
       if (!failure || job.signal.aborted) throw error;
@@ -437,6 +452,8 @@ export class Jobs {
       ...this.#shared,
       signal,
       renderFiles: (of, board, name, progress) => this.#renderFiles(of, board, name, signal, progress),
+      keepRender: (files) => this.#keepRender(files, signal),
+      keepPicture: (file) => this.#keepPicture(file, signal),
       jobMs: outcome && 'takeMs' in outcome ? outcome.takeMs : this.#jobMs,
       now: () => this.#clock.now(partnerID),
       forced,
@@ -529,9 +546,9 @@ export class Jobs {
     try {
       return await this.#renders.run(
         owner,
-        () => {
+        async () => {
           started();
-          return renderVideo(board, videosDir(this.#mediaDir), name, {
+          return renderVideo(await this.#localImages(board), videosDir(this.#mediaDir), name, {
             signal,
             progress,
             cache: this.#cache,
@@ -544,6 +561,82 @@ export class Jobs {
     } finally {
       started();
     }
+  }
+
+  /**
+   * With a media store: stores a finished render's four files there under their content's key
+   * (waiting while the store cannot be reached, then throwing `MediaStoreUnavailable`), and
+   * removes the local copies either way, since files are then served from the store only. Without
+   * one, the files stay where the render put them.
+   */
+  async #keepRender(files: RenderedFiles, signal: AbortSignal): Promise<void> {
+    const store = this.#mediaStore;
+    if (!store) return;
+    const kept = (['video', 'thumbnail', 'captions', 'transcript'] as const).map((file) => ({
+      path: files[file],
+      key: contentKey(files.sha256[file]),
+    }));
+    try {
+      for (const { path, key } of kept) await store.put(key, path, { signal });
+    } finally {
+      await Promise.all(kept.map(({ path }) => rm(path, { force: true })));
+    }
+  }
+
+  /**
+   * With a media store: a topic's kept picture moved into the folder of its content's hash (its
+   * path in the record then names its object: files.ts `keptPicturePath`) and stored there.
+   * Undefined when the store could not take it: the picture is then left out, like one that could
+   * not be downloaded. Without a store, the file as it is.
+   */
+  async #keepPicture(file: string, signal: AbortSignal): Promise<string | undefined> {
+    const store = this.#mediaStore;
+    if (!store) return file;
+    const hash = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
+    const kept = keptPicturePath(file, hash);
+    await mkdir(dirname(kept), { recursive: true, mode: 0o700 });
+    await rename(file, kept);
+    try {
+      await store.put(contentKey(hash), kept, { signal });
+      return kept;
+    } catch (error) {
+      if (signal.aborted || !(error instanceof MediaStoreUnavailable)) throw error;
+      console.warn(`video-plugin-service: image skipped, the media store could not keep it: ${error.message}`);
+      await rm(dirname(kept), { recursive: true, force: true });
+      return undefined;
+    }
+  }
+
+  /**
+   * `board` with every scene's picture on this machine: with a media store, a kept picture that
+   * another service downloaded (its path is in that service's media folder) is fetched from the
+   * store into this one's, under the same topic and hash. The picture's bytes, not its path, are
+   * part of the scene cache's key, so the scenes stay the same.
+   */
+  async #localImages(board: Storyboard): Promise<Storyboard> {
+    const store = this.#mediaStore;
+    if (!store || board.scenes.every((scene) => !scene.image)) return board;
+    const local = new Map<string, string>();
+    for (const image of new Set(board.scenes.flatMap((scene) => (scene.image ? [scene.image] : [])))) {
+      const hash = keptPictureHash(image);
+      if (!hash || (await isFile(image))) continue;
+      // `<media>/topics/<topicId>/<hash>/<n>.<ext>`: the last three parts, in this media folder.
+      const copy = join(this.#mediaDir, 'topics', ...image.split(/[\\/]/).slice(-3));
+      if (!(await isFile(copy))) {
+        await mkdir(dirname(copy), { recursive: true, mode: 0o700 });
+        await store.download(contentKey(hash), copy);
+      }
+      local.set(image, copy);
+    }
+    if (local.size === 0) return board;
+    return {
+      ...board,
+      scenes: board.scenes.map((scene) =>
+        scene.image && local.has(scene.image) ? { ...scene, image: local.get(scene.image)! } : scene,
+      ),
+    };
   }
 
   #wait(ms: number, signal: AbortSignal): Promise<void> {

@@ -47,6 +47,7 @@ export async function renderFinal(
         console.error(`video-plugin-service: the quality of ${video.id} could not be measured:`, error);
         return undefined;
       });
+      await job.keepRender(files);
     } catch (error) {
       const failure = renderFailure(error);
       if (!failure || job.signal.aborted) throw error;

@@ -41,8 +41,8 @@ export const FAILURE_CODES = {
     'source_http_error',
     'source_not_html',
   ] as const satisfies readonly SourceErrorCode[],
-  generation: ['generation_failed', 'render_failed', 'storage_full'] as const,
-  render: ['render_failed', 'storage_full'] as const,
+  generation: ['generation_failed', 'render_failed', 'storage_full', 'media_store_unavailable'] as const,
+  render: ['render_failed', 'storage_full', 'media_store_unavailable'] as const,
 } satisfies Record<TestJob, readonly string[]>;
 export type FailureCode = (typeof FAILURE_CODES)[TestJob][number];
 
@@ -56,6 +56,8 @@ const FAILURE_MESSAGES: Record<FailureCode, string> = {
   render_failed: 'the render failed.',
   storage_full:
     "the render could not be written: the service's disk is full. Nothing of it is kept or served; render again once space is freed.",
+  media_store_unavailable:
+    "the render could not be stored: the service's media store could not be reached, after several tries. Nothing of it is kept or served; render again once the store is back.",
 };
 
 /**

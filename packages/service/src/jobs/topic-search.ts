@@ -105,7 +105,8 @@ export async function searchTopic(
           }),
         job.signal,
       );
-      if ('file' in kept) files.push(kept.file);
+      const file = 'file' in kept ? await job.keepPicture(kept.file) : undefined;
+      if (file !== undefined) files.push(file);
     }
     images.push(image);
     progress.note((index + 1) / steps);

@@ -3,12 +3,18 @@
  * URLs (`/media/videos/<id>/<name>`, `/media/topics/<topicId>/<n>.jpg`) and the types they are
  * served with. The jobs name a render's files here, media/render.ts writes them, store/shapes.ts
  * makes their URLs and http/static.ts serves them.
+ *
+ * With an S3 media store (media/store.ts) a finished render's files live in the bucket under
+ * their content's key instead, and the video's record says which: {@link mediaFileHash} reads a
+ * file's SHA-256 from the render (or preview) that made it; a topic's kept picture has its hash
+ * in its kept path ({@link keptPictureHash}).
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { transcript } from './accessibility.js';
 import type { Storyboard } from './storyboard.js';
+import type { RenderHashes, VideoRecord } from '../store/records.js';
 
 /** Which render a file belongs to: `preview` (made when the generation completes) or `final` (once completed). */
 export type RenderKind = 'preview' | 'final';
@@ -24,18 +30,18 @@ export type RenderExtension = (typeof RENDER_EXTENSIONS)[keyof typeof RENDER_EXT
 
 /**
  * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves,
- * and the type it is served with. `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt`
- * are the final render's `files`.
+ * which of that render's hashes (`sha256`) is its content, and the type it is served with.
+ * `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt` are the final render's `files`.
  */
 export const MEDIA_FILES = {
-  'preview.mp4': { kind: 'preview', ext: 'mp4', type: 'video/mp4' },
-  'render.mp4': { kind: 'final', ext: 'mp4', type: 'video/mp4' },
-  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', type: 'image/jpeg' },
-  'poster.jpg': { kind: 'final', ext: 'jpg', type: 'image/jpeg' },
-  'captions.vtt': { kind: 'final', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-  'preview.vtt': { kind: 'preview', ext: 'vtt', type: 'text/vtt; charset=utf-8' },
-  'transcript.txt': { kind: 'final', ext: 'txt', type: 'text/plain; charset=utf-8' },
-} as const satisfies Record<string, { kind: RenderKind; ext: RenderExtension; type: string }>;
+  'preview.mp4': { kind: 'preview', ext: 'mp4', hash: 'video', type: 'video/mp4' },
+  'render.mp4': { kind: 'final', ext: 'mp4', hash: 'video', type: 'video/mp4' },
+  'thumbnail.jpg': { kind: 'preview', ext: 'jpg', hash: 'thumbnail', type: 'image/jpeg' },
+  'poster.jpg': { kind: 'final', ext: 'jpg', hash: 'thumbnail', type: 'image/jpeg' },
+  'captions.vtt': { kind: 'final', ext: 'vtt', hash: 'captions', type: 'text/vtt; charset=utf-8' },
+  'preview.vtt': { kind: 'preview', ext: 'vtt', hash: 'captions', type: 'text/vtt; charset=utf-8' },
+  'transcript.txt': { kind: 'final', ext: 'txt', hash: 'transcript', type: 'text/plain; charset=utf-8' },
+} as const satisfies Record<string, { kind: RenderKind; ext: RenderExtension; hash: keyof RenderHashes; type: string }>;
 
 /** A name of {@link MEDIA_FILES}. */
 export type MediaFileName = keyof typeof MEDIA_FILES;
@@ -79,6 +85,32 @@ export function renderFiles(dir: string, name: string): Record<keyof typeof REND
 /** Where a video's file is, in the media folder: `<dir>/videos/<id>-preview.mp4`, `-final.txt`… */
 export function videoFile(mediaDir: string, videoId: string, kind: RenderKind, ext: RenderExtension): string {
   return renderFile(videosDir(mediaDir), renderName(videoId, kind), ext);
+}
+
+/**
+ * The SHA-256 (hex) of the video's file `name`, as the record of the render that made it says (the
+ * preview's, or the COMPLETE final render's); undefined when that render recorded none.
+ */
+export function mediaFileHash(video: Readonly<VideoRecord>, name: MediaFileName): string | undefined {
+  const file = MEDIA_FILES[name];
+  const hashes =
+    file.kind === 'preview'
+      ? video.preview?.sha256
+      : video.renders.find((render) => render.format === 'mp4' && render.status === 'COMPLETE')?.sha256;
+  return hashes?.[file.hash];
+}
+
+/**
+ * Where a topic's kept picture is kept with an S3 media store: `<media>/topics/<id>/<sha256>/<n>.<ext>`,
+ * the folder named by its content. The record's path then names the object (and the URL, its last
+ * part, stays `/media/topics/<id>/<n>.<ext>`).
+ */
+export const keptPicturePath = (file: string, sha256: string): string => join(dirname(file), sha256, basename(file));
+
+/** The SHA-256 a kept picture's path names ({@link keptPicturePath}), or undefined (the local folder's). */
+export function keptPictureHash(file: string): string | undefined {
+  const folder = basename(dirname(file));
+  return /^[0-9a-f]{64}$/.test(folder) ? folder : undefined;
 }
 
 /** A video's media URL under `baseURL` (the service's origin); its files are `<url>/<name>`. */

@@ -14,11 +14,19 @@
  * - **Size limit** ({@link CACHE_BYTES} by default): after each put, the least recently used
  *   entries go until the cache fits. It is emptied when the service starts (`Jobs`), so a restart
  *   with `--data` never serves a file made by another version of the code.
+ * - **Shared through an S3 media store** (media/store.ts) when the service has one: `take`
+ *   downloads the entry `cache/scenes/<key>.<ext>`, `put` uploads it, so every service on the
+ *   bucket reuses the scenes any of them encoded. Such a cache is neither emptied at start nor
+ *   trimmed (its keys hold the renderer's and the encoder's versions, so an old entry is never
+ *   taken; a lifecycle rule of the bucket on `cache/` bounds it). A store that cannot be reached
+ *   counts as a cache without the entry, and an entry that cannot be kept is left out: the
+ *   render goes on either way.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { link, mkdir, rename, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { MediaStore } from './store.js';
 
 /**
  * The renderer's version: raise it when a change to the renderer changes its output for the same
@@ -36,18 +44,23 @@ export function cacheKey(...parts: unknown[]): string {
     .digest('hex');
 }
 
+/** The prefix of the scene cache's entries in an S3 media store. */
+export const REMOTE_CACHE_PREFIX = 'cache/scenes/';
+
 export class SceneCache {
   readonly dir: string;
   readonly #limit: number;
+  readonly #remote: MediaStore | undefined;
   #counter = 0;
 
   /**
-   * A cache in `dir`, emptied now. The folder is made by the first entry kept, so a service that
-   * never renders leaves no media folder behind.
+   * A cache in `dir`, emptied now, or (with `remote`) in that store. The folder is made by the
+   * first entry kept, so a service that never renders leaves no media folder behind.
    */
-  constructor(dir: string, limit = CACHE_BYTES) {
+  constructor(dir: string, limit = CACHE_BYTES, remote?: MediaStore) {
     this.dir = dir;
     this.#limit = limit;
+    this.#remote = remote;
     rmSync(dir, { recursive: true, force: true });
   }
 
@@ -56,6 +69,14 @@ export class SceneCache {
    * does not have it.
    */
   async take(name: string, target: string): Promise<boolean> {
+    if (this.#remote) {
+      return this.#remote.download(`${REMOTE_CACHE_PREFIX}${name}`, target).catch((error: unknown) => {
+        console.warn(
+          `video-plugin-service: the scene cache could not be read, the scene is made again: ${String(error)}`,
+        );
+        return false;
+      });
+    }
     const file = join(this.dir, name);
     try {
       await link(file, target);
@@ -70,6 +91,13 @@ export class SceneCache {
 
   /** Keeps `source` (a file of the render's work folder) as the entry `name`, then trims. */
   async put(name: string, source: string): Promise<void> {
+    if (this.#remote) {
+      // Tried once: the render does not wait for its cache.
+      await this.#remote.put(`${REMOTE_CACHE_PREFIX}${name}`, source, { retry: false }).catch((error: unknown) => {
+        console.warn(`video-plugin-service: a scene could not be kept in the scene cache: ${String(error)}`);
+      });
+      return;
+    }
     const temporary = join(this.dir, `.${name}.${process.pid}.${++this.#counter}`);
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });

@@ -198,7 +198,7 @@ describe('forced failures', () => {
       (error: { code: string; data: { field: string; allowed: string[] } }) =>
         error.code === 'invalid_parameter' &&
         error.data.field === 'outcome.fail' &&
-        error.data.allowed.join() === 'render_failed,storage_full',
+        error.data.allowed.join() === 'render_failed,storage_full,media_store_unavailable',
     );
   });
 });

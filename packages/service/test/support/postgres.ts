@@ -4,7 +4,7 @@
 // refuses to run as root, so as root the server runs as `nobody`, owning its folder.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -55,8 +55,14 @@ export interface TestPostgres {
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = serverBin();
   if (!bin) throw new Error(postgresMissing());
-  const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-'));
   const asRoot = process.getuid?.() === 0;
+  // The server runs as `nobody`, which must reach its folder: a private TMPDIR (npm test gives each
+  // run one, mode 0700) gets the others' search bit only (no listing), so its folder can be entered.
+  if (asRoot) {
+    const { mode } = await stat(tmpdir());
+    if ((mode & 0o001) === 0) await chmod(tmpdir(), (mode & 0o7777) | 0o011);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-'));
   if (asRoot) await chown(dir, 65534, 65534);
   const as = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'nobody', '--', join(bin, program), ...args]) : run(join(bin, program), args);

@@ -27,7 +27,8 @@ import { runService } from '../support/child-service.js';
 import { SWEEP_MS } from '../../src/jobs/queue.js';
 
 const missing = postgresMissing();
-const skip = missing ? { skip: missing } : {};
+// A time limit per test: a job that never ends fails its test instead of stalling the run.
+const skip = missing ? { skip: missing } : { timeout: 120_000 };
 const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-shared-'));
 after(() => rm(dir, { recursive: true, force: true }));
 const server = missing ? undefined : await startPostgres();

@@ -94,6 +94,8 @@ export class Streams {
     this.#store = store;
     this.log = new ChangeLog(store, options.baseURL);
     this.log.subscribe((logged) => this.#publish(logged));
+    // A log-out on another process sharing the database ends this one's streams and sockets too.
+    store.onSessionEnded((key) => this.endSession(key));
   }
 
   /** The limit of unsent bytes per client (see {@link MAX_UNSENT_BYTES}). */

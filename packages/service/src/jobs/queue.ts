@@ -14,6 +14,7 @@
  * (the job goes on from its record's status, as after a restart).
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { Client } from 'pg';
@@ -99,6 +100,31 @@ class Reconnecting {
   }
 }
 
+/**
+ * pg-boss 10 ends each job it ran with `complete()` or `fail()` without awaiting either: a connection
+ * lost at that moment (the server restarting) rejects a promise nobody handles, which ends a Node
+ * process. Each such promise gets a handler here, and callers that await it still see its rejection.
+ * The job then stays active with its lock free, and the sweep hands it on (it goes on from its record).
+ */
+export function guardUnawaitedCompletions(): void {
+  type Ending = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  const manager = (createRequire(import.meta.url)('pg-boss/src/manager.js') as { prototype: Record<string, Ending> })
+    .prototype;
+  if ((manager as { guarded?: boolean }).guarded) return;
+  (manager as { guarded?: boolean }).guarded = true;
+  for (const name of ['complete', 'fail']) {
+    const original = manager[name]!;
+    const guarded = function (this: unknown, ...args: unknown[]) {
+      const ending = original.apply(this, args);
+      ending.catch(() => undefined);
+      return ending;
+    };
+    // PgBoss exposes the manager's functions under their names (`boss.fail`): the name must stay.
+    Object.defineProperty(guarded, 'name', { value: name });
+    manager[name] = guarded;
+  }
+}
+
 export class JobQueue {
   readonly #boss: PgBoss;
   /** Holds the advisory lock of every job this process runs. */
@@ -123,6 +149,7 @@ export class JobQueue {
   /** Starts pg-boss on the database (its schema made or migrated under its own lock) and the queue. */
   static async open(url: string): Promise<JobQueue> {
     const [{ default: Boss }, { default: pg }] = await Promise.all([import('pg-boss'), import('pg')]);
+    guardUnawaitedCompletions();
     const boss = new Boss({
       connectionString: url,
       schema: SCHEMA,

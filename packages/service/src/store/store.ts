@@ -113,6 +113,8 @@ export class Store {
   readonly videos: ReadonlyMap<string, Readonly<VideoRecord>> = this.#videos;
 
   readonly #listeners = new Set<(change: Change) => void>();
+  /** Told the key of each session another process ended (a log-out there), see {@link onSessionEnded}. */
+  readonly #sessionsEnded = new Set<(sessionKey: string) => void>();
   readonly #db: Driver | undefined;
   readonly #lock: Lock | undefined;
   /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
@@ -221,6 +223,16 @@ export class Store {
   subscribe(listener: (change: Change) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with the key of each session that another process sharing the database ended
+   * (its log-out): this process's streams and sockets of that session end at once, as they do after
+   * a log-out here. Returns the unsubscribe.
+   */
+  onSessionEnded(listener: (sessionKey: string) => void): () => void {
+    this.#sessionsEnded.add(listener);
+    return () => this.#sessionsEnded.delete(listener);
   }
 
   /**
@@ -689,6 +701,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
+    this.#sessionsEnded.clear();
     clearInterval(this.#stale);
     try {
       this.#db?.close();
@@ -794,7 +807,9 @@ export class Store {
         continue;
       }
       if (this.#removedPartners.has((record as { partnerID?: string } | undefined)?.partnerID ?? '')) continue;
+      const ended = kind === 'session' && !record && this.#sessions.has(key);
       const changed = this.#apply(kind, key, record);
+      if (ended) for (const listener of this.#sessionsEnded) listener(key);
       if (changed) for (const listener of this.#listeners) listener(changed);
     }
   }

@@ -3,7 +3,8 @@
 // its jobs); reset on either, it is removed once and both stop its jobs and streams and refuse its
 // tokens with `sandbox_expired`; its expiry is carried out once, by whichever timer fires first; the
 // `max` limit counts the sandboxes of both; it outlives the service that made it while another
-// runs; and a service that starts later knows the live ones and removes those whose time is over.
+// runs; a service that starts later knows the live ones and removes those whose time is over; and an
+// expiry the database refused (lost at that moment) is carried out once it is back.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -243,4 +244,29 @@ test('a service that starts later knows the live sandboxes, and removes those wh
     await sql(database, `SELECT count(*) FROM video_plugin.accounts WHERE partner_id = '${over.partnerID}'`),
     '0',
   );
+});
+
+test('an expiry the database refused (lost at that moment) is carried out once it is back', skip, async () => {
+  const { database, start } = await place();
+  const service = await start({ sandboxes: { ttlMs: 6000 } });
+  const sandbox = await service.createSandbox();
+  const { session } = await accountOf(service, sandbox);
+  const stream = await EventStream.open(service, session);
+  await stream.next((event) => event.event === 'ready');
+  await server!.stop();
+  try {
+    // Past its expiry, with the database still lost: the timer's removal is refused.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(sandbox.expiresAt) - Date.now()) + 1000));
+  } finally {
+    await server!.start();
+  }
+  let deadline: NodeJS.Timeout | undefined;
+  await Promise.race([
+    stream.ended(),
+    new Promise((_, reject) => {
+      deadline = setTimeout(() => reject(new Error('the sandbox was not ended once the database was back')), 60_000);
+    }),
+  ]).finally(() => clearTimeout(deadline));
+  await assertEnded(service, sandbox, session, 'expired');
+  assert.equal(await removals(database, sandbox.partnerID), 1);
 });

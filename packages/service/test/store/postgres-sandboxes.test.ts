@@ -1,6 +1,6 @@
 // Sandboxes on a shared PostgreSQL database (services A and B on one database): a sandbox is a
 // shared record. Made on either, it is known to both at once (the other accepts its tokens and runs
-// its jobs); reset on either, it is removed once and both stop its jobs and streams and refuse its
+// its jobs); reset on either, it is removed once and both stop its jobs, deliveries and streams and refuse its
 // tokens with `sandbox_expired`; its expiry is carried out once, by whichever timer fires first; the
 // `max` limit counts the sandboxes of both; it outlives the service that made it while another
 // runs; a service that starts later knows the live ones and removes those whose time is over; and an
@@ -157,6 +157,24 @@ test(
     assert.equal(twice.body.error.code, 'sandbox_not_found');
   },
 );
+
+test('a reset on B stops the webhook deliveries of the sandbox that A was trying', skip, async () => {
+  let posts = 0;
+  const receiver = await serve((_req, res) => {
+    posts++;
+    res.writeHead(500).end();
+  });
+  const [a, b] = await pair({ webhookRetryMs: 3_600_000 });
+  const sandbox = await a.createSandbox({ webhookURLs: [`${receiver}/hooks`] });
+  await accountOf(a, sandbox);
+  // Its account.created event was tried once, and waits an hour for its next try.
+  const retrying = () =>
+    [a, b].some((service) => service.webhooks.deliveries.some((attempt) => attempt.outcome === 'retrying'));
+  while (!retrying()) await new Promise((resolve) => setImmediate(resolve));
+  await b.resetSandbox(sandbox.partnerID);
+  await Promise.all([a.webhooks.settled(), b.webhooks.settled()]);
+  assert.equal(posts, 1);
+});
 
 test(
   'its expiry is carried out once, by whichever timer fires first, and both refuse it afterwards',

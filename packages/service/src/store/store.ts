@@ -928,6 +928,16 @@ export class Store {
     }
     clearInterval(this.#stale);
     this.#stale = undefined;
+    // The sandboxes another process ended meanwhile, with their records (sessions included, whose
+    // streams are to end), as their changes would have told.
+    const stored = new Set((snapshot.sandboxes ?? []).map((record) => record.partnerID));
+    const ended: [string, SandboxEnd, RemovedPartner][] = [];
+    for (const [partnerID, before] of this.#sandboxes) {
+      if (stored.has(partnerID)) continue;
+      ended.push([partnerID, before.expiresAt <= Date.now() ? 'expired' : 'reset', this.#forgetPartner(partnerID)]);
+    }
+    const known = new Set(this.#sandboxes.keys());
+    this.#sandboxes.clear();
     const reconcile = <R extends object>(map: Map<string, R>, stored: R[], key: (record: R) => string) => {
       const byKey = new Map(stored.map((record) => [key(record), record]));
       for (const [id, current] of map) {
@@ -952,19 +962,13 @@ export class Store {
       map.clear();
     }
     this.#idempotencyKeys.clear();
-    const sandboxes = new Map(this.#sandboxes);
-    this.#sandboxes.clear();
     this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
     this.#events.retain((seq) => events.has(seq));
-    // The sandboxes made and ended meanwhile, as their changes would have told.
-    for (const [partnerID, before] of sandboxes) {
-      if (this.#sandboxes.has(partnerID)) continue;
-      const removed = this.#forgetPartner(partnerID);
-      const how = before.expiresAt <= Date.now() ? 'expired' : 'reset';
+    for (const [partnerID, how, removed] of ended) {
       for (const listener of this.#sandboxListeners) listener.ended(partnerID, how, removed);
     }
     for (const [partnerID, record] of this.#sandboxes) {
-      if (!sandboxes.has(partnerID)) for (const listener of this.#sandboxListeners) listener.made(record);
+      if (!known.has(partnerID)) for (const listener of this.#sandboxListeners) listener.made(record);
     }
     console.error('video-plugin-service: the database answers again; its records were read again.');
   }

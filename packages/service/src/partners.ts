@@ -11,12 +11,12 @@
  */
 import { NotAuthenticatedError, type VideoPluginError } from 'video-plugin/internal';
 import type { Partner } from './config.js';
+import type { SandboxEnd } from './store/records.js';
 
 /** Ended sandboxes remembered for their `sandbox_expired` answers; older ones read as unknown. */
 export const ENDED_SANDBOXES_KEPT = 10_000;
 
-/** How a sandbox ended: `reset` (DELETE, `resetSandbox`) or `expired` (its time was over). */
-export type SandboxEnd = 'reset' | 'expired';
+export type { SandboxEnd } from './store/records.js';
 
 interface Ended {
   partnerID: string;

@@ -212,12 +212,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     endSession: (key) => streams.endSession(key),
     mediaDir,
   });
-  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes. Not
-  // on a shared database: the sandboxes there may be another running service's.
-  const leftovers = queue ? 0 : await sandboxes.removeLeftovers();
+  // What a killed run left of its sandboxes (with a data file), before any of its jobs resumes. On a
+  // shared database the sandboxes there are served (other running services may have made them),
+  // and those whose time is over are ended.
+  const leftovers = await sandboxes.start();
   if (leftovers > 0) {
     console.log(
-      `video-plugin-service: removed ${leftovers} sandboxes a previous run left in ${config.dataFile ?? ''}.`,
+      queue
+        ? `video-plugin-service: ended ${leftovers} sandboxes whose time was over in ${store.location ?? ''}.`
+        : `video-plugin-service: removed ${leftovers} sandboxes a previous run left in ${config.dataFile ?? ''}.`,
     );
   }
   const ctx: ApiContext = {

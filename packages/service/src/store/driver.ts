@@ -10,6 +10,8 @@ import type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  SandboxEnd,
+  SandboxRecord,
   SessionRecord,
   Snapshot,
   TopicRecord,
@@ -55,8 +57,11 @@ export interface Driver {
   loadEvents(createdSince: string): EventRecord[];
   /** The event log's cursor key, and the last sequence number a plain cursor may name. */
   eventCursorSettings(): { key: Buffer; plainUntil: number };
-  /** Removes every row of the partner (a sandbox's reset), in every table, in one transaction. */
-  removePartner(partnerID: string): void;
+  /**
+   * Removes every row of the partner (a sandbox's reset), in every table, in one transaction;
+   * `ended` says how its sandbox ended, for the other processes of a shared database.
+   */
+  removePartner(partnerID: string, ended?: SandboxEnd): void;
   /** Ends the use of the database. Idempotent. */
   close(): void;
   /**
@@ -66,13 +71,21 @@ export interface Driver {
   follow?(apply: (changes: RemoteChange[]) => void): void;
   /** Reads what the other processes committed since the last read (not within a transaction). */
   refresh?(): void;
+  /**
+   * Saves a new sandbox, on a database several processes share (PostgreSQL): each of them serves
+   * it. Elsewhere sandboxes live in the process's memory only.
+   */
+  putSandbox?(record: SandboxRecord): void;
   /** Runs a statement of the shared job queue's (pg-boss's insert) in the current transaction. */
   putQueued?(insert: { sql: string; values: unknown[] }): void;
 }
 
-/** A row another process wrote (`record` undefined: removed), or a partner whose rows it removed. */
+/**
+ * A row another process wrote (`record` undefined: removed), a sandbox it made (`sandbox`, the
+ * record), or a partner whose rows it removed (`partner`; the record `{ ended }` for a sandbox).
+ */
 export interface RemoteChange {
-  kind: Kind | 'partner';
+  kind: Kind | 'partner' | 'sandbox';
   key: string;
   record: unknown;
 }

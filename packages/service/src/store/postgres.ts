@@ -25,6 +25,8 @@ import type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  SandboxEnd,
+  SandboxRecord,
   SessionRecord,
   Snapshot,
   TopicRecord,
@@ -201,6 +203,19 @@ const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    name: 'the sandboxes, with their secrets: every process serves each of them',
+    up: () => [
+      {
+        sql: `
+        CREATE TABLE video_plugin.sandboxes (
+          partner_id text PRIMARY KEY,
+          expires_at double precision NOT NULL,
+          record text NOT NULL
+        );`,
+      },
+    ],
+  },
 ];
 
 /** The schema version this code writes (the number of migrations). */
@@ -227,6 +242,8 @@ const SQL = {
   pruneIdempotencyKeys: `DELETE FROM idempotency_keys WHERE expires_at <= $1`,
   putEvent: `INSERT INTO events (seq, id, partner_id, created_at, event) VALUES ($1, $2, $3, $4, $5)`,
   pruneEvents: `DELETE FROM events WHERE created_at < $1`,
+  putSandbox: `INSERT INTO sandboxes (partner_id, expires_at, record) VALUES ($1, $2, $3)`,
+  deleteSandbox: `DELETE FROM sandboxes WHERE partner_id = $1`,
 } as const;
 
 /** How one row of each kind is read back by its key (to undo a change that was not saved): SQL, and the key's parts. */
@@ -581,7 +598,15 @@ export class PostgresDatabase implements Driver {
       'SELECT partner_id, account_id, key, fingerprint, result, expires_at FROM idempotency_keys WHERE expires_at > $1',
       nowSeconds,
     );
+    // The column is the expiry that holds (an operator may end one sooner by setting it).
+    const sandboxes = this.#run('SELECT expires_at, record FROM sandboxes ORDER BY partner_id').map(
+      (row): SandboxRecord => ({
+        ...(JSON.parse(row.record as string) as SandboxRecord),
+        expiresAt: Number(row.expires_at),
+      }),
+    );
     return {
+      sandboxes,
       idempotencyKeys: keys.map((row) => ({
         partnerID: row.partner_id as string,
         accountID: row.account_id as string,
@@ -732,13 +757,20 @@ export class PostgresDatabase implements Driver {
     return { key, plainUntil };
   }
 
-  removePartner(partnerID: string): void {
-    this.#write(
-      'partner',
-      partnerID,
-      undefined,
-      PARTNER_TABLES.map((table) => [`DELETE FROM ${table} WHERE partner_id = $1`, partnerID]),
-    );
+  putSandbox(record: SandboxRecord): void {
+    this.#write('sandbox', record.partnerID, record, [
+      [SQL.putSandbox, record.partnerID, record.expiresAt, JSON.stringify(record)],
+    ]);
+  }
+
+  removePartner(partnerID: string, ended?: SandboxEnd): void {
+    this.#write('partner', partnerID, ended ? { ended } : undefined, [
+      ...PARTNER_TABLES.map((table): [string, ...unknown[]] => [
+        `DELETE FROM ${table} WHERE partner_id = $1`,
+        partnerID,
+      ]),
+      [SQL.deleteSandbox, partnerID],
+    ]);
   }
 
   close(): void {

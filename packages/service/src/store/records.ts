@@ -196,7 +196,28 @@ export interface Snapshot {
   outbox: DeliveryRecord[];
   /** Unexpired idempotency keys (none in a 0.1 JSON data file). */
   idempotencyKeys?: IdempotencyRecord[];
+  /** The sandboxes, on a database several processes share (none in a data file: they live in memory there). */
+  sandboxes?: SandboxRecord[];
 }
+
+/**
+ * A sandbox on a database several processes share (sandboxes.ts): what every process needs to
+ * serve it as a partner, its secrets included (the database is the service's own).
+ */
+export interface SandboxRecord {
+  partnerID: string;
+  secret: string;
+  webhookSecret: string;
+  /** The options it was made with, as checked (sandboxes.ts SandboxOptionsSchema). */
+  allowedOrigins?: string[];
+  webhookURLs?: string[];
+  authModes?: ('jwt' | 'uncontrolled')[];
+  /** When it expires, in ms since the epoch. */
+  expiresAt: number;
+}
+
+/** How a sandbox ended: `reset` (DELETE, `resetSandbox`) or `expired` (its time was over). */
+export type SandboxEnd = 'reset' | 'expired';
 
 /** The fields of a topic, generation or video that never change, or change only through a transition. */
 type Fixed =

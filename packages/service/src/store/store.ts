@@ -45,6 +45,8 @@ import type {
   Patch,
   RecordRef,
   RenderRecord,
+  SandboxEnd,
+  SandboxRecord,
   SessionRecord,
   Snapshot,
   Status,
@@ -63,6 +65,8 @@ export type {
   IdempotencyRecord,
   Owner,
   RenderRecord,
+  SandboxEnd,
+  SandboxRecord,
   SessionRecord,
   Status,
   StatusError,
@@ -81,6 +85,20 @@ const eventsSince = (): string => new Date(Date.now() - EVENT_RETENTION_DAYS * 8
 
 /** How long an idempotency key is kept, in seconds: 24 hours. */
 export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
+
+/** What {@link Store.removePartner} removed that a caller still has to end: sessions' streams, files. */
+export interface RemovedPartner {
+  sessionKeys: string[];
+  videoIDs: string[];
+  topicIDs: string[];
+}
+
+/** Told of the sandboxes other processes make and end, on a database several processes share. */
+export interface SandboxListener {
+  made(record: Readonly<SandboxRecord>): void;
+  /** Its records are already out of the store's Maps. */
+  ended(partnerID: string, how: SandboxEnd, removed: RemovedPartner): void;
+}
 
 /** A row a write touched: what to read back from the file when the write does not hold. */
 interface Touch {
@@ -130,6 +148,13 @@ export class Store {
   #stale: ReturnType<typeof setInterval> | undefined;
   /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
   readonly #removedPartners = new Set<string>();
+  readonly #sandboxes = new Map<string, SandboxRecord>();
+  /**
+   * The sandboxes kept in a database several processes share, by partner ID (empty elsewhere: a
+   * process's sandboxes are then its own, in sandboxes.ts).
+   */
+  readonly sandboxes: ReadonlyMap<string, Readonly<SandboxRecord>> = this.#sandboxes;
+  readonly #sandboxListeners = new Set<SandboxListener>();
 
   #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
@@ -609,7 +634,7 @@ export class Store {
    *
    * @throws {DataFileError} when the data file refuses the removal (then nothing is removed).
    */
-  removePartner(partnerID: string): { sessionKeys: string[]; videoIDs: string[]; topicIDs: string[] } {
+  removePartner(partnerID: string): RemovedPartner {
     if (this.#transaction) throw new InvalidStateError('removePartner: not within a transaction.');
     const db = this.#db;
     if (db && !this.#closed) {
@@ -619,11 +644,73 @@ export class Store {
         throw db.isDatabaseError(error) ? storageError(db, error) : error;
       }
     }
+    this.#sandboxes.delete(partnerID);
+    return this.#forgetPartner(partnerID);
+  }
+
+  // --- sandboxes as shared records (a database several processes share) ---
+
+  /** Whether sandboxes are records of the database, served by every process that shares it. */
+  get sharesSandboxes(): boolean {
+    return this.#db?.putSandbox !== undefined;
+  }
+
+  /** Calls `listener` when another process makes or ends a sandbox (a shared database). Returns the unsubscribe. */
+  followSandboxes(listener: SandboxListener): () => void {
+    this.#sandboxListeners.add(listener);
+    return () => this.#sandboxListeners.delete(listener);
+  }
+
+  /**
+   * Saves a new sandbox, so that every process serves it. Within a transaction (which on a shared
+   * database first reads the others' commits under their common lock), a count of
+   * {@link sandboxes} made before it in the same transaction still holds at its commit.
+   *
+   * @throws {InvalidStateError} when sandboxes are no records here (a data file, memory).
+   */
+  addSandbox(record: SandboxRecord): void {
+    const db = this.#db;
+    if (!db?.putSandbox) throw new InvalidStateError('addSandbox: this store keeps no sandboxes.');
+    this.#shared(() => {
+      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+      try {
+        db.putSandbox?.(record);
+      } catch (error) {
+        throw db.isDatabaseError(error) ? storageError(db, error) : error;
+      }
+      this.afterCommit(() => this.#sandboxes.set(record.partnerID, record));
+    });
+  }
+
+  /**
+   * Ends a sandbox kept in the database: removes it and every record of it in one transaction,
+   * which first reads the others' commits under their common lock; so of two processes ending it
+   * at once, one removes it and the other finds it gone (undefined; the other's change, read then,
+   * was told to the {@link followSandboxes} listeners).
+   *
+   * @throws {DataFileError} when the database refuses the removal (then nothing is removed).
+   */
+  endSandbox(partnerID: string, how: SandboxEnd): RemovedPartner | undefined {
+    if (this.#transaction) throw new InvalidStateError('endSandbox: not within a transaction.');
+    const db = this.#db;
+    if (!db?.putSandbox) throw new InvalidStateError('endSandbox: this store keeps no sandboxes.');
+    if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+    let found = false;
+    try {
+      db.transaction(() => {
+        found = this.#sandboxes.has(partnerID);
+        if (found) db.removePartner(partnerID, how);
+      });
+    } catch (error) {
+      throw db.isDatabaseError(error) ? storageError(db, error) : error;
+    }
+    if (!found) return undefined;
+    this.#sandboxes.delete(partnerID);
     return this.#forgetPartner(partnerID);
   }
 
   /** Takes the partner's records out of the Maps (removed from the database, here or by another process). */
-  #forgetPartner(partnerID: string): { sessionKeys: string[]; videoIDs: string[]; topicIDs: string[] } {
+  #forgetPartner(partnerID: string): RemovedPartner {
     this.#removedPartners.add(partnerID);
     const take = <V extends { partnerID: string }>(map: Map<string, V>): string[] => {
       const keys: string[] = [];
@@ -803,7 +890,17 @@ export class Store {
   #applyRemote(changes: RemoteChange[]): void {
     for (const { kind, key, record } of changes) {
       if (kind === 'partner') {
-        this.#forgetPartner(key);
+        const removed = this.#forgetPartner(key);
+        const known = this.#sandboxes.delete(key);
+        const ended = (record as { ended?: SandboxEnd } | undefined)?.ended;
+        if (known || ended)
+          for (const listener of this.#sandboxListeners) listener.ended(key, ended ?? 'reset', removed);
+        continue;
+      }
+      if (kind === 'sandbox') {
+        const sandbox = record as SandboxRecord;
+        this.#sandboxes.set(key, sandbox);
+        for (const listener of this.#sandboxListeners) listener.made(sandbox);
         continue;
       }
       if (this.#removedPartners.has((record as { partnerID?: string } | undefined)?.partnerID ?? '')) continue;
@@ -846,6 +943,16 @@ export class Store {
     }
     clearInterval(this.#stale);
     this.#stale = undefined;
+    // The sandboxes another process ended meanwhile, with their records (sessions included, whose
+    // streams are to end), as their changes would have told.
+    const stored = new Set((snapshot.sandboxes ?? []).map((record) => record.partnerID));
+    const ended: [string, SandboxEnd, RemovedPartner][] = [];
+    for (const [partnerID, before] of this.#sandboxes) {
+      if (stored.has(partnerID)) continue;
+      ended.push([partnerID, before.expiresAt <= Date.now() ? 'expired' : 'reset', this.#forgetPartner(partnerID)]);
+    }
+    const known = new Set(this.#sandboxes.keys());
+    this.#sandboxes.clear();
     const reconcile = <R extends object>(map: Map<string, R>, stored: R[], key: (record: R) => string) => {
       const byKey = new Map(stored.map((record) => [key(record), record]));
       for (const [id, current] of map) {
@@ -872,6 +979,12 @@ export class Store {
     this.#idempotencyKeys.clear();
     this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
     this.#events.retain((seq) => events.has(seq));
+    for (const [partnerID, how, removed] of ended) {
+      for (const listener of this.#sandboxListeners) listener.ended(partnerID, how, removed);
+    }
+    for (const [partnerID, record] of this.#sandboxes) {
+      if (!known.has(partnerID)) for (const listener of this.#sandboxListeners) listener.made(record);
+    }
     console.error('video-plugin-service: the database answers again; its records were read again.');
   }
 
@@ -912,6 +1025,7 @@ export class Store {
     for (const record of snapshot.idempotencyKeys ?? []) {
       this.#idempotencyKeys.set(`${record.partnerID}\n${record.accountID}\n${record.key}`, record);
     }
+    for (const record of snapshot.sandboxes ?? []) this.#sandboxes.set(record.partnerID, record);
   }
 }
 

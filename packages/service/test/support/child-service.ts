@@ -17,6 +17,8 @@ export interface ChildService {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves with its URL once it prints its banner; rejects if it exits first. */
   readonly listening: Promise<string>;
+  /** Resolves with the first match of `pattern` in what it printed, as soon as it is printed. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 /**
@@ -58,11 +60,11 @@ export function runService(args: string[]): ChildService {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const { output, exited, listening } = follow(child);
+  const { output, exited, listening, printed } = follow(child);
   after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, pid: child.pid as number, output, exited, listening };
+  return { child, pid: child.pid as number, output, exited, listening, printed };
 }
 
 /**
@@ -73,14 +75,27 @@ export function runService(args: string[]): ChildService {
 export function follow(
   child: ChildProcess,
   banner = /listening on (http:\/\/\S+)/,
-): Pick<ChildService, 'output' | 'exited' | 'listening'> {
+): Pick<ChildService, 'output' | 'exited' | 'listening' | 'printed'> {
   let output = '';
+  const waiting = new Set<() => void>();
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve) => {
+      const look = () => {
+        const match = pattern.exec(output);
+        if (!match) return;
+        waiting.delete(look);
+        resolve(match);
+      };
+      waiting.add(look);
+      look();
+    });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const listening = new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      for (const look of [...waiting]) look();
       const url = banner.exec(output)?.[1];
       if (url && /Ctrl[+-]C/.test(output)) resolve(url);
     };
@@ -91,5 +106,5 @@ export function follow(
     );
   });
   listening.catch(() => {}); // only the callers that wait for it care
-  return { output: () => output, exited, listening };
+  return { output: () => output, exited, listening, printed };
 }

@@ -4,7 +4,7 @@
 // real render has the render finished by B, byte-identical to a clean run (same SHA-256), served by
 // B from the bucket; a scene one process rendered is not encoded again by the other.
 //
-// Cost: three real encodes of a 10 s video (the clean run, A's interrupted one, B's take-over, which
+// Cost: three real encodes of a 15 s video (the clean run, A's interrupted one, B's take-over, which
 // takes from the bucket the scenes A had stored) and placeholder media for the 40 generations.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -16,6 +16,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { startService, type RunningService } from '../../src/server.js';
 import { SWEEP_MS } from '../../src/jobs/queue.js';
+import { videoMediaURL } from '../../src/media/files.js';
 import { runService } from '../support/child-service.js';
 import {
   EventStream,
@@ -56,7 +57,6 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 async function preview(service: Pick<RunningService, 'url'>, session: string, videoId: string) {
   const { body } = await api(service as RunningService, 'GET', `/api/videos/${videoId}/storyboard`, { session });
   return body.preview as {
-    url: string;
     sha256: Record<string, string>;
     stats: { scenes: number; scenesRendered: number };
   };
@@ -79,8 +79,9 @@ test(
         const { session } = await createAccount(on, { externalID: `owner-${index}` });
         const stream = await EventStream.open(on, session);
         await stream.next((event) => event.event === 'ready');
-        const { topicId } = (await api(on, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/${index}` } }))
-          .body;
+        const { topicId } = (
+          await api(on, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/${index}` } })
+        ).body;
         assert.equal((await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId)).at(-1), 'COMPLETE');
         return { session, stream, topicId: topicId as string };
       }),
@@ -97,12 +98,23 @@ test(
       sent.push({ user, requestId: answer.body.requestId });
     }
     // Each user's stream (on A or B) sees every one of its generations end, whichever process ran it.
-    const ends = await Promise.all(
-      sent.map(({ user, requestId }) =>
-        statusesUntilFinal(user.stream, 'generation', (data) => data.requestId === requestId).then((seen) => seen.at(-1)),
-      ),
+    const ends = new Map<string, string>();
+    await Promise.all(
+      users.map(async (user) => {
+        const mine = new Set(sent.filter((one) => one.user === user).map((one) => one.requestId));
+        while ([...mine].some((id) => !ends.has(id))) {
+          const { data } = await user.stream.next(
+            (event) =>
+              event.event === 'generation' &&
+              mine.has(event.data.requestId) &&
+              (event.data.status === 'COMPLETE' || event.data.status === 'FAILED'),
+          );
+          ends.set(data.requestId, data.status);
+        }
+      }),
     );
-    assert.deepEqual(new Set(ends), new Set(['COMPLETE']));
+    assert.equal(ends.size, 40);
+    assert.deepEqual(new Set(ends.values()), new Set(['COMPLETE']));
     for (const service of services) assert.equal(service.stats().generations, 40);
     // pg-boss's table: one job per search and per generation, each completed on its first run.
     const { stdout } = await psql('psql', [
@@ -120,7 +132,7 @@ test(
   'A killed (SIGKILL) in the middle of a real render: B finishes it within seconds, byte-identical to a clean run, and serves it from the bucket',
   missing ? { skip: missing } : { timeout: 600_000 },
   async () => {
-    const generation = { aspectRatio: '16:9', duration: 10, language: 'en-GB' };
+    const generation = { aspectRatio: '16:9', duration: 15, language: 'en-GB' };
     // The clean run: one process, its own folder, no database or bucket.
     const clean = await startService({
       port: 0,
@@ -135,9 +147,11 @@ test(
       const { session } = await createAccount(clean);
       const stream = await EventStream.open(clean, session);
       await stream.next((event) => event.event === 'ready');
-      const { topicId } = (await api(clean, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/0` } })).body;
+      const { topicId } = (await api(clean, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/0` } }))
+        .body;
       await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
       const made = await api(clean, 'POST', '/api/generations', { session, body: { topicId, ...generation } });
+      assert.equal(made.status, 202, JSON.stringify(made.body));
       const seen = await statusesUntilFinal(stream, 'generation', (data) => data.requestId === made.body.requestId);
       assert.equal(seen.at(-1), 'COMPLETE');
       expected = (await preview(clean, session, made.body.videoId)).sha256;
@@ -168,9 +182,9 @@ test(
     await stream.next((event) => event.event === 'ready');
     const { topicId } = (await api(onA, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/0` } })).body;
     await statusesUntilFinal(stream, 'topic', (data) => data.id === topicId);
-    const { requestId, videoId } = (
-      await api(onA, 'POST', '/api/generations', { session, body: { topicId, ...generation } })
-    ).body;
+    const started = await api(onA, 'POST', '/api/generations', { session, body: { topicId, ...generation } });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { requestId, videoId } = started.body;
     // A has claimed the generation (B is not running yet) ...
     await stream.next((event) => event.event === 'generation' && event.data.requestId === requestId);
     const b = runService(args('b'));
@@ -180,7 +194,9 @@ test(
       (event) =>
         event.event === 'generation' &&
         event.data.requestId === requestId &&
-        (event.data.progress?.stage === 'rendering' || event.data.status !== 'PROCESSING'),
+        (event.data.progress?.stage === 'rendering' ||
+          event.data.status === 'COMPLETE' ||
+          event.data.status === 'FAILED'),
     );
     assert.equal(encoding.data.status, 'PROCESSING', 'A finished the render before it could be killed');
     a.child.kill('SIGKILL');
@@ -198,11 +214,12 @@ test(
     const finished = await preview(onB, session, videoId);
     assert.deepEqual(finished.sha256, expected, 'the same bytes as the clean run');
     assert.ok(finished.stats.scenesRendered <= finished.stats.scenes);
-    const served = Buffer.from(await (await fetch(finished.url)).arrayBuffer());
+    const served = Buffer.from(await (await fetch(`${videoMediaURL(onB.url, videoId)}/preview.mp4`)).arrayBuffer());
     assert.equal(sha256(served), expected.video, 'B serves the render from the bucket');
 
     // The same video again, on B: every scene is in the bucket, none is encoded.
     const again = await api(onB, 'POST', '/api/generations', { session, body: { topicId, ...generation } });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
     const watchAgain = await EventStream.open(onB, session, `generation=${again.body.requestId}`);
     await statusesUntilFinal(watchAgain, 'generation', (data) => data.requestId === again.body.requestId);
     watchAgain.close();

@@ -72,6 +72,11 @@ export interface Driver {
   /** Reads what the other processes committed since the last read (not within a transaction). */
   refresh?(): void;
   /**
+   * True when changes the others committed were removed before this process read them: the store
+   * then reads every record again ({@link load}).
+   */
+  readonly behind?: boolean;
+  /**
    * Saves a new sandbox, on a database several processes share (PostgreSQL): each of them serves
    * it. Elsewhere sandboxes live in the process's memory only.
    */

@@ -216,6 +216,16 @@ const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    name: 'how far the changes were removed: a process that had not read up to there reads every record again',
+    up: () => [
+      {
+        sql: `
+        CREATE TABLE video_plugin.changes_removed (position bigint NOT NULL);
+        INSERT INTO video_plugin.changes_removed (position) VALUES (0);`,
+      },
+    ],
+  },
 ];
 
 /** The schema version this code writes (the number of migrations). */
@@ -367,8 +377,15 @@ function workerCode(): string {
   })()`;
 }
 
-/** The changes committed after a position, in order. */
-const CHANGES_SINCE = 'SELECT position, kind, key, record FROM changes WHERE position > $1 ORDER BY position';
+/**
+ * The changes committed after a position, in order; and, as a row without a kind, how far the
+ * changes were removed when that is past the position (rows this process never read are gone).
+ */
+const CHANGES_SINCE = `SELECT position, kind, key, record FROM changes WHERE position > $1
+  UNION ALL SELECT position, NULL, NULL, NULL FROM changes_removed WHERE position > $1
+  ORDER BY position`;
+/** The last position: what a process that has read every record goes on from. */
+const LAST_POSITION = `SELECT greatest((SELECT coalesce(max(position), 0) FROM changes), (SELECT position FROM changes_removed)) AS last`;
 
 /** The parts of a composite key (`partnerID \n jti`, `partnerID \n accountID \n key`). */
 const keyParts = (kind: Kind, key: string): unknown[] =>
@@ -384,6 +401,8 @@ export class PostgresDatabase implements Driver {
   #closed = false;
   /** The position in `changes` up to which this process has read (its own commits included). */
   #position = 0;
+  /** Changes this process had not read were removed: it must read every record again ({@link behind}). */
+  #missed = false;
   /** Told the changes other processes committed, in order (the store applies them to its Maps). */
   #follower: ((changes: RemoteChange[]) => void) | undefined;
   /** The connection that LISTENs (the pg client, on this thread: it only wakes {@link refresh}). */
@@ -420,9 +439,7 @@ export class PostgresDatabase implements Driver {
       }
       db.#migrate();
       // From here on, what the others commit is read from this position.
-      db.#position = Number(
-        connection.run([{ sql: 'SELECT coalesce(max(position), 0) AS last FROM changes' }])[0]?.[0]?.last,
-      );
+      db.#position = Number(connection.run([{ sql: LAST_POSITION }])[0]?.[0]?.last);
       await db.#listen(url);
       return db;
     } catch (error) {
@@ -489,6 +506,15 @@ export class PostgresDatabase implements Driver {
       ],
     });
     this.#take(changes ?? []);
+    if (this.#missed) {
+      // The records in memory may lack what was removed: nothing is decided on them until they are read again.
+      this.#connection.request({ rollback: true });
+      throw new PostgresError(
+        'changes of the other processes were removed before this process read them',
+        'VP_BEHIND',
+        false,
+      );
+    }
     this.#batch = [];
     let batch: Statement[];
     let result: T;
@@ -510,7 +536,10 @@ export class PostgresDatabase implements Driver {
       return result;
     }
     if (++this.#commits % 100 === 0) {
-      batch.push({ sql: `DELETE FROM changes WHERE created_at < now() - interval '${CHANGES_KEPT}'` });
+      batch.push({
+        sql: `WITH gone AS (DELETE FROM changes WHERE created_at < now() - interval '${CHANGES_KEPT}' RETURNING position)
+          UPDATE changes_removed SET position = greatest(position, (SELECT coalesce(max(position), 0) FROM gone))`,
+      });
     }
     batch.push({ sql: 'SELECT pg_notify($1, $2)', values: [CHANNEL, String(process.pid)] });
     const results = this.#connection.request({ commit: batch });
@@ -535,7 +564,20 @@ export class PostgresDatabase implements Driver {
     this.#take(this.#run(CHANGES_SINCE, this.#position));
   }
 
+  /**
+   * True when changes the others committed were removed before this process read them (it read
+   * none for longer than they are kept, {@link CHANGES_KEPT}): the store reads every record again.
+   */
+  get behind(): boolean {
+    return this.#missed;
+  }
+
   #take(rows: Record<string, unknown>[]): void {
+    if (this.#missed) return;
+    if (rows.some((row) => row.kind === null)) {
+      this.#missed = true;
+      return;
+    }
     if (rows.length === 0) return;
     const changes = rows.map((row) => ({
       kind: row.kind as RemoteChange['kind'],
@@ -587,6 +629,10 @@ export class PostgresDatabase implements Driver {
   #refreshing = false;
 
   load(nowSeconds: number): Snapshot {
+    // The records read next hold every change up to here at least; the changes after it are read next.
+    const [last] = this.#run(LAST_POSITION);
+    this.#position = Math.max(this.#position, Number(last?.last ?? 0));
+    this.#missed = false;
     const records = <T>(table: string): T[] =>
       this.#run(`SELECT record FROM ${table} ORDER BY ord`).map((row) => JSON.parse(row.record as string) as T);
     const sessions = this.#run('SELECT token_hash, partner_id, account_id, created_at FROM sessions ORDER BY ord');

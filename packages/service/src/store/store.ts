@@ -267,6 +267,7 @@ export class Store {
    */
   transaction<T>(fn: () => T): T {
     if (this.#transaction || !this.#db) return fn();
+    this.#catchUp();
     const transaction = { touched: [] as Touch[], after: [] as (() => void)[] };
     this.#transaction = transaction;
     let result: T;
@@ -825,18 +826,40 @@ export class Store {
         console.error(
           `video-plugin-service: cannot read back ${kind} ${key} after a failed write (${(error as Error).message}); the records are read again once the database answers.`,
         );
-        this.#stale = setInterval(() => {
-          try {
-            this.#resync();
-          } catch {
-            // Still unreachable: the next tick tries again.
-          }
-        }, 250);
-        this.#stale.unref();
+        this.#markStale();
       }
       return;
     }
     this.#apply(kind, key, stored);
+  }
+
+  /** Refuses writes until {@link #resync} has read every record again, which a timer tries every 250 ms. */
+  #markStale(): void {
+    this.#stale = setInterval(() => {
+      try {
+        this.#resync();
+      } catch {
+        // Still unreachable: the next tick tries again.
+      }
+    }, 250);
+    this.#stale.unref();
+  }
+
+  /**
+   * A shared database whose changes were removed before this process read them (it read none for
+   * longer than they are kept): every record is read again now, before anything builds on them.
+   */
+  #catchUp(): void {
+    if (!this.#db?.behind || this.#stale) return;
+    console.warn(
+      'video-plugin-service: changes of the other processes were removed before this one read them; reading every record again.',
+    );
+    this.#markStale();
+    try {
+      this.#resync(true);
+    } catch {
+      // Unreachable: writes are refused until the timer has read them.
+    }
   }
 
   /**
@@ -922,6 +945,7 @@ export class Store {
     } catch {
       // Unreachable now: the reads go on from memory, and the next write says so.
     }
+    this.#catchUp();
   }
 
   /**
@@ -930,7 +954,7 @@ export class Store {
    *
    * @throws the storage error when the database is still unreachable (nothing is changed then).
    */
-  #resync(): void {
+  #resync(caughtUp = false): void {
     const db = this.#db;
     if (!db || !this.#stale) return;
     let snapshot: Snapshot;
@@ -985,7 +1009,7 @@ export class Store {
     for (const [partnerID, record] of this.#sandboxes) {
       if (!known.has(partnerID)) for (const listener of this.#sandboxListeners) listener.made(record);
     }
-    console.error('video-plugin-service: the database answers again; its records were read again.');
+    if (!caughtUp) console.error('video-plugin-service: the database answers again; its records were read again.');
   }
 
   /**

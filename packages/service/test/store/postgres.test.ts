@@ -4,7 +4,7 @@
 // ends the command with status 2 naming its host and never the password; a server lost while the
 // service runs makes changes answer 503 with Retry-After, as a full disk does, until it is back.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { restartCases } from '../support/restart-cases.js';
 import { parseCommandLine } from '../../src/command-line.js';
 import { SCHEMA_VERSION } from '../../src/store/postgres.js';
+import { Store, type AccountRecord } from '../../src/store/store.js';
 
 const psql = promisify(execFile);
 const missing = postgresMissing();
@@ -227,6 +228,45 @@ test(
     assert.equal(service.stats().topics, 2, 'the search refused while the server was down was not kept');
     assert.equal((await login(service, { externalID: 'steady' })).status, 200);
     stream.close();
+  },
+);
+
+test(
+  'changes removed before a process read them: it reads every record again instead of going on without them',
+  skip,
+  async () => {
+    const { database } = await place('behind');
+    const [a, b] = [await Store.open(undefined, database), await Store.open(undefined, database)];
+    try {
+      const account = (id: string): AccountRecord => ({
+        partnerID: 'p',
+        id,
+        companyName: id,
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      });
+      // All in one turn of the event loop: B's listener cannot read A's commit before its row is removed.
+      a.addAccount(account('acct_missed'));
+      // What the hourly pruning does to rows older than an hour.
+      execFileSync('psql', [
+        database,
+        '-qc',
+        `WITH gone AS (DELETE FROM video_plugin.changes RETURNING position)
+           UPDATE video_plugin.changes_removed SET position = (SELECT max(position) FROM gone)`,
+      ]);
+      b.refresh();
+      assert.equal(b.findAccount('p', 'acct_missed')?.companyName, 'acct_missed', 'B read the records again');
+      // And goes on from there: A's next change reaches B through the changes again.
+      a.addAccount(account('acct_next'));
+      b.refresh();
+      assert.equal(b.findAccount('p', 'acct_next')?.companyName, 'acct_next');
+      // A write on B is decided on what it has read: an account A made is there, the next write is saved.
+      b.addAccount(account('acct_from_b'));
+      a.refresh();
+      assert.ok(a.findAccount('p', 'acct_from_b'));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   },
 );
 

@@ -374,8 +374,13 @@ export class Jobs {
     await Promise.all(jobs.running);
   }
 
-  /** How many of the partner's jobs are running or waiting (a sandbox's `jobsPerSandbox`). */
+  /**
+   * How many of the partner's jobs are running or waiting (a sandbox's `jobsPerSandbox`). With a
+   * shared queue, its jobs run in any process and wait in the queue: they are counted from the
+   * records every process shares (searches, generations and renders not ended).
+   */
   runningFor(partnerID: string): number {
+    if (this.#queue) return this.#store.unfinishedOf(partnerID);
     return this.#byPartner.get(partnerID)?.running.size ?? 0;
   }
 

@@ -615,6 +615,17 @@ export class Store {
 
   // --- a partner's records, all at once (sandboxes) ---
 
+  /** How many of the partner's searches, generations and renders have not ended (their jobs run or wait). */
+  unfinishedOf(partnerID: string): number {
+    let count = 0;
+    for (const map of [this.#topics, this.#generations])
+      for (const record of map.values()) if (record.partnerID === partnerID && !isFinal(record.status)) count++;
+    for (const video of this.#videos.values()) {
+      if (video.partnerID === partnerID && video.renders.some((render) => !isFinal(render.status))) count++;
+    }
+    return count;
+  }
+
   /** The partner IDs that have records (accounts, sessions, jobs, deliveries, events…). */
   partnerIDs(): Set<string> {
     const ids = new Set<string>(this.#events.partnerIDs());

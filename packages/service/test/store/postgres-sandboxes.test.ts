@@ -288,3 +288,22 @@ test('an expiry the database refused (lost at that moment) is carried out once i
   await assertEnded(service, sandbox, session, 'expired');
   assert.equal(await removals(database, sandbox.partnerID), 1);
 });
+
+test(
+  'sandboxes.jobsPerSandbox counts the jobs of both: one running on A and one on B leave no room for a third on either',
+  skip,
+  async () => {
+    const [a, b] = await pair({ jobMs: 60_000, sandboxes: { jobsPerSandbox: 2 } });
+    const sandbox = await sandboxOn(a);
+    const { session } = await accountOf(a, sandbox);
+    const search = (service: RunningService, name: string) =>
+      api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/${name}` } });
+    assert.equal((await search(a, 'one')).status, 202);
+    assert.equal((await search(b, 'two')).status, 202);
+    for (const service of [a, b]) {
+      const refused = await search(service, 'three');
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.code, 'sandbox_job_limit_reached');
+    }
+  },
+);

@@ -23,7 +23,8 @@ import { serveAsset, serveMedia, servePluginPage } from './http/static.js';
 import { JobQueue } from './jobs/queue.js';
 import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
-import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+import { WEBHOOK_LOCKS, Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+import { Claims } from './jobs/claims.js';
 import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
@@ -181,6 +182,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store,
     () => origin,
     egressPolicy(config.host, config.allowPrivateSources, () => port),
+    // On a shared database each delivery is made by one service at a time (webhooks.ts).
+    config.database === undefined
+      ? undefined
+      : await Claims.open(config.database, WEBHOOK_LOCKS, `video-plugin-service webhooks pid ${process.pid}`),
   );
   const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
   const controls = new TestControls(config.testControls, config.partners, config.media);

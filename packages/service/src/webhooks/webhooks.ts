@@ -17,6 +17,14 @@
  * The webhook kit (http/routes/webhook-kit.ts) queues through the same outbox: a made-up event
  * marked `test: true` (not logged), and a logged event again marked `redelivery: true`.
  * `close()` aborts the attempts in flight and the waits, so no timer outlives the service.
+ *
+ * Services sharing a PostgreSQL database share the outbox, and a delivery is made by one of them at
+ * a time: the one that holds its claim, an advisory lock held for the whole delivery, tries and
+ * waits included (jobs/claims.ts). The service that queued a delivery claims it first; each one
+ * looks every second for the rows older than {@link CLAIM_GRACE_MS} that no process holds (theirs
+ * ended: killed, crashed, closed) and takes them over, going on from their tries. A claim is taken
+ * before the row is read again, and a delivery that is over is removed before its claim is let
+ * go, so a row delivered elsewhere is never tried again.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +41,12 @@ import {
 } from '../store/store.js';
 import { videoView } from '../store/shapes.js';
 import { testEventInput } from './test-events.js';
+import type { Claims } from '../jobs/claims.js';
+
+/** The first key of the deliveries' advisory locks ("VPW1"); the second is the delivery ID's hash. */
+export const WEBHOOK_LOCKS = 0x56505731;
+/** How old a delivery is before another service may take it over: its own service claims it long before. */
+export const CLAIM_GRACE_MS = 3000;
 
 /** Where an attempt leaves its delivery. */
 export type WebhookOutcome =
@@ -85,6 +99,8 @@ export class Webhooks {
   /** Per partner: aborted when it ends (a sandbox's reset), stopping its tries and waits alone. */
   readonly #partnerSignals = new Map<string, { controller: AbortController; signal: AbortSignal }>();
   readonly #pending = new Set<Promise<void>>();
+  /** On a shared database: the deliveries' claims across services; none otherwise. */
+  readonly #claims: Claims | undefined;
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
@@ -93,7 +109,10 @@ export class Webhooks {
     baseURL: () => string,
     /** Where deliveries may go (egress.ts): the same checks as a topic's source. */
     egress: EgressPolicy = egressPolicy(config.host, config.allowPrivateSources, () => config.port),
+    /** On a shared PostgreSQL database, the claims of the deliveries (ended at {@link close}). */
+    claims?: Claims,
   ) {
+    this.#claims = claims;
     this.#config = config;
     this.#store = store;
     this.#baseURL = baseURL;
@@ -160,20 +179,26 @@ export class Webhooks {
 
   /**
    * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
-   * a partner or URL no longer configured is dropped, with a warning.
+   * a partner or URL no longer configured is dropped, with a warning. On a shared database: those
+   * no other service holds, and from then on, every second, those a service that ended left.
    */
   resume(): void {
-    for (const delivery of this.#store.deliveries()) {
-      const partner = this.#config.partners.get(delivery.partnerID);
-      if (!partner || !partner.webhookURLs.includes(delivery.url)) {
-        console.warn(
-          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
-        );
-        this.#store.removeDelivery(delivery.id);
-        continue;
+    const claims = this.#claims;
+    if (!claims) {
+      for (const delivery of this.#store.deliveries()) {
+        const partner = this.#usable(delivery);
+        if (partner) this.#track(this.#deliver(partner, delivery));
       }
-      this.#track(this.#deliver(partner, delivery));
+      return;
     }
+    // Shared: now, every row no service holds; then every second, those a service that ended left
+    // (old enough that the service that queued one has claimed it long since).
+    const take = (ids: string[]) => {
+      for (const id of ids) this.#track(this.#deliverClaimed(claims, id));
+    };
+    // A failure here waits for the sweep, which takes the same rows (they are old enough).
+    this.#track(claims.takeFree(this.#store.deliveries().map(({ id }) => id)).then(take, () => undefined));
+    claims.sweep(() => this.#leftOver(), take);
   }
 
   /** Resolves once no delivery is under way (at once when none is). */
@@ -187,10 +212,15 @@ export class Webhooks {
     return this.#idle.promise;
   }
 
-  /** Aborts the attempts in flight and the waits between tries; resolves once every delivery has stopped. */
+  /**
+   * Aborts the attempts in flight and the waits between tries; resolves once every delivery has
+   * stopped. On a shared database its claims end then: another service takes the rows left over.
+   */
   async close(): Promise<void> {
+    this.#claims?.stopSweep();
     this.#closing.abort();
     await Promise.allSettled([...this.#pending]);
+    await this.#claims?.end();
   }
 
   /**
@@ -242,11 +272,72 @@ export class Webhooks {
           attempts: 0,
           createdAt,
         };
-        // Saved with the change that caused it; tried once that is committed.
+        // Saved with the change that caused it; tried once that is committed (and claimed, when shared).
         this.#store.saveDelivery(delivery);
-        this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
+        const claims = this.#claims;
+        this.#store.afterCommit(() =>
+          this.#track(claims ? this.#claimThenDeliver(claims, delivery.id) : this.#deliver(partner, delivery)),
+        );
       }
     });
+  }
+
+  /**
+   * The partner of a delivery left in the outbox, or undefined when it is no longer configured to
+   * receive it: the delivery is then dropped, with a warning.
+   */
+  #usable(delivery: DeliveryRecord): Partner | undefined {
+    const partner = this.#config.partners.get(delivery.partnerID);
+    if (partner?.webhookURLs.includes(delivery.url)) return partner;
+    console.warn(
+      `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
+    );
+    this.#store.removeDelivery(delivery.id);
+    return undefined;
+  }
+
+  /** The IDs of the rows in the shared outbox old enough that their service should have claimed them. */
+  #leftOver(): string[] {
+    if (this.#closing.signal.aborted) return [];
+    this.#store.refresh();
+    const before = Date.now() - CLAIM_GRACE_MS;
+    return this.#store
+      .deliveries()
+      .filter((delivery) => Date.parse(delivery.createdAt) <= before)
+      .map(({ id }) => id);
+  }
+
+  /** Claims a delivery this service queued, and makes it unless another service has it already. */
+  async #claimThenDeliver(claims: Claims, id: string): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    let taken: boolean;
+    try {
+      taken = await claims.take(id);
+    } catch (error) {
+      // The row stays in the outbox: a sweep takes it once the database answers again.
+      console.error(
+        `video-plugin-service: webhook delivery ${id} could not be claimed (${(error as Error).message}); it is tried once the database answers.`,
+      );
+      return;
+    }
+    if (taken) await this.#deliverClaimed(claims, id);
+  }
+
+  /**
+   * Makes a delivery whose claim this service holds, from its tries so far, and lets the claim go
+   * once it is over (the row removed) or stopped. The row is read again first: a service that
+   * delivered it removed it before it let go of the claim.
+   */
+  async #deliverClaimed(claims: Claims, id: string): Promise<void> {
+    try {
+      this.#store.refresh();
+      const delivery = this.#store.deliveries().find((row) => row.id === id);
+      if (!delivery || this.#closing.signal.aborted) return;
+      const partner = this.#usable(delivery);
+      if (partner) await this.#deliver(partner, delivery);
+    } finally {
+      await claims.release(id);
+    }
   }
 
   #track(delivery: Promise<void>): void {

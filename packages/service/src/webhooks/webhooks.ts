@@ -180,7 +180,9 @@ export class Webhooks {
   /**
    * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
    * a partner or URL no longer configured is dropped, with a warning. On a shared database: those
-   * no other service holds, and from then on, every second, those a service that ended left.
+   * no other service holds, and from then on, every second, those a service that ended left; one
+   * to a partner or URL this service does not have stays for a service that has it (another's
+   * sandbox, a configuration being rolled out), never dropped.
    */
   resume(): void {
     const claims = this.#claims;
@@ -196,8 +198,9 @@ export class Webhooks {
     const take = (ids: string[]) => {
       for (const id of ids) this.#track(this.#deliverClaimed(claims, id));
     };
+    const rows = this.#store.deliveries().filter((delivery) => this.#partnerOf(delivery));
     // A failure here waits for the sweep, which takes the same rows (they are old enough).
-    this.#track(claims.takeFree(this.#store.deliveries().map(({ id }) => id)).then(take, () => undefined));
+    this.#track(claims.takeFree(rows.map(({ id }) => id)).then(take, () => undefined));
     claims.sweep(() => this.#leftOver(), take);
   }
 
@@ -287,13 +290,19 @@ export class Webhooks {
    * receive it: the delivery is then dropped, with a warning.
    */
   #usable(delivery: DeliveryRecord): Partner | undefined {
-    const partner = this.#config.partners.get(delivery.partnerID);
-    if (partner?.webhookURLs.includes(delivery.url)) return partner;
+    const partner = this.#partnerOf(delivery);
+    if (partner) return partner;
     console.warn(
       `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
     );
     this.#store.removeDelivery(delivery.id);
     return undefined;
+  }
+
+  /** The partner of a delivery, when this service has it with the delivery's URL. */
+  #partnerOf(delivery: DeliveryRecord): Partner | undefined {
+    const partner = this.#config.partners.get(delivery.partnerID);
+    return partner?.webhookURLs.includes(delivery.url) ? partner : undefined;
   }
 
   /** The IDs of the rows in the shared outbox old enough that their service should have claimed them. */
@@ -303,7 +312,7 @@ export class Webhooks {
     const before = Date.now() - CLAIM_GRACE_MS;
     return this.#store
       .deliveries()
-      .filter((delivery) => Date.parse(delivery.createdAt) <= before)
+      .filter((delivery) => Date.parse(delivery.createdAt) <= before && this.#partnerOf(delivery))
       .map(({ id }) => id);
   }
 
@@ -332,9 +341,10 @@ export class Webhooks {
     try {
       this.#store.refresh();
       const delivery = this.#store.deliveries().find((row) => row.id === id);
-      if (!delivery || this.#closing.signal.aborted) return;
-      const partner = this.#usable(delivery);
-      if (partner) await this.#deliver(partner, delivery);
+      // One this service cannot make (a partner or URL it does not have) is left to one that can.
+      const partner = delivery && this.#partnerOf(delivery);
+      if (!partner || this.#closing.signal.aborted) return;
+      await this.#deliver(partner, delivery);
     } finally {
       await claims.release(id);
     }

@@ -1,9 +1,10 @@
 // Webhooks of services sharing one PostgreSQL database: each outbox row is delivered by one service
 // at a time (the one that holds its claim, webhooks.ts and jobs/claims.ts), and retried by
 // whichever is alive. Many events queued on A and B while a third service starts arrive once each;
-// a delivery retrying on a service killed with SIGKILL is taken over by the other within the sweep,
-// the grace and 5 s, and arrives once, as does one whose service stopped cleanly; two services starting together on an outbox a killed service
-// left deliver each row once.
+// a delivery retrying on a service killed with SIGKILL, or on one that stopped cleanly, is taken
+// over by the other within the sweep, the grace and 5 s, and arrives once; two services starting
+// together on an outbox a killed service left deliver each row once; a row a service cannot make
+// (a URL it does not have) is left in the outbox for one that can.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -32,15 +33,14 @@ let count = 0;
 async function pair(url: string) {
   const database = await server!.database(`webhooks_${++count}`);
   const mediaDir = join(dir, `media-${count}`);
-  const start = (options: { webhookRetryMs?: number } = {}) =>
+  const start = ({ webhookRetryMs = 10, webhookURL = url }: { webhookRetryMs?: number; webhookURL?: string } = {}) =>
     startTestService({
       database,
       mediaDir,
-      webhookRetryMs: 10,
-      ...options,
+      webhookRetryMs,
       // Longer than the receiver holds its answers: a try that timed out would be tried again.
       webhookTimeoutMs: 60_000,
-      partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [url] }],
+      partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [webhookURL] }],
     });
   return { database, mediaDir, start };
 }
@@ -268,4 +268,25 @@ test('two services starting together on the outbox a killed service left deliver
     'each row delivered once',
   );
   assert.deepEqual(await outbox(database), [], 'the outbox is empty');
+});
+
+test('a row for a URL a service does not have is left in the outbox for one that has it', skip, async () => {
+  // A's receiver never answers: A stops with its delivery under way, and leaves it.
+  const silent = await webhookReceiver(() => undefined);
+  const other = await webhookReceiver((_post, res) => res.writeHead(204).end());
+  const { database, start } = await pair(`${silent.origin}/hook`);
+  const a = await start();
+  await createAccount(a, { externalID: 'kept' });
+  await within(
+    silent.arrived(() => silent.received.length >= 1),
+    30_000,
+    'the first try, on A',
+  );
+  await a.close();
+  // B posts this partner's webhooks elsewhere: the row is not B's to make, nor to drop.
+  const b = await start({ webhookURL: `${other.origin}/hook` });
+  await new Promise((resolve) => setTimeout(resolve, CLAIM_GRACE_MS + 2 * SWEEP_MS));
+  await within(b.webhooks.settled(), 30_000, 'settled');
+  assert.equal(other.received.length, 0);
+  assert.equal((await outbox(database)).length, 1, 'the row is still in the outbox');
 });

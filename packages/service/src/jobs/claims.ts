@@ -21,6 +21,10 @@ export const SWEEP_MS = 1000;
 class Reconnecting {
   readonly #make: () => Client;
   readonly #onConnect: (client: Client) => Promise<void>;
+  /** Called when a connection that was made ends other than by {@link end}: its locks are gone. */
+  onLost: () => void = () => {};
+  /** Per connection: lets it go (once), as lost. */
+  readonly #drop = new WeakMap<Client, () => void>();
   #client: Promise<Client> | undefined;
   #ended = false;
   /** The statement before, so that each waits its turn (pg no longer queues them on one client). */
@@ -45,8 +49,8 @@ class Reconnecting {
     } catch (error) {
       // A connection that broke while idle says so only here: once more, on a new one.
       if ('severity' in (error as object) && !(error as { code?: string }).code?.startsWith('57P')) throw error;
+      this.#drop.get(client)?.();
       this.#client = undefined;
-      void client.end().catch(() => undefined);
       if (this.#ended) throw error;
       return (await (await (this.#client ??= this.#connect())).query<R>(sql, values)).rows;
     }
@@ -55,15 +59,20 @@ class Reconnecting {
   async #connect(): Promise<Client> {
     if (this.#ended) throw new Error('the claims are closed');
     const client = this.#make();
+    let made = false;
     const lost = () => {
       if (this.#client === connecting) this.#client = undefined;
       void client.end().catch(() => undefined);
+      if (made && !this.#ended) this.onLost();
+      made = false;
     };
+    this.#drop.set(client, lost);
     client.on('error', lost);
     client.on('end', lost);
     const connecting = (async () => {
       try {
         await client.connect();
+        made = true;
         await this.#onConnect(client);
         return client;
       } catch (error) {
@@ -114,6 +123,20 @@ export class Claims {
     }, key);
   }
 
+  /**
+   * Says when the connection holding the claims is lost (PostgreSQL restarted, the network cut):
+   * their locks are gone, and another process may take them at once, so `listener` gets the IDs
+   * held and this process holds none of them any more (their work is to stop; a sweep takes them
+   * again). Without a listener the claims are taken again on the next connection, as they can.
+   */
+  whenLost(listener: (ids: string[]) => void): void {
+    this.#connection.onLost = () => {
+      const ids = [...this.#mine];
+      this.#mine.clear();
+      listener(ids);
+    };
+  }
+
   /** Whether this process holds the claim of `id`, or is asking for it. */
   has(id: string): boolean {
     return this.#mine.has(id);
@@ -136,6 +159,8 @@ export class Claims {
         [this.#key, asked],
       );
       taken = rows.map((row) => row.id);
+      // Held now, even if the connection they were asked on was lost meanwhile (asked again on a new one).
+      for (const id of taken) this.#mine.add(id);
       return taken;
     } finally {
       const got = new Set(taken);

@@ -101,6 +101,8 @@ export class Webhooks {
   readonly #pending = new Set<Promise<void>>();
   /** On a shared database: the deliveries' claims across services; none otherwise. */
   readonly #claims: Claims | undefined;
+  /** The deliveries this service holds the claim of: aborted when the claim is lost. */
+  readonly #claimed = new Map<string, AbortController>();
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
@@ -113,6 +115,17 @@ export class Webhooks {
     claims?: Claims,
   ) {
     this.#claims = claims;
+    // A claim lost with its connection may be another service's already: its delivery stops here,
+    // unrecorded, and the next sweep (here or there) takes it over from its saved tries.
+    claims?.whenLost((ids) => {
+      const stopped = ids.filter((id) => this.#claimed.has(id));
+      for (const id of stopped) this.#claimed.get(id)?.abort();
+      if (stopped.length > 0) {
+        console.error(
+          `video-plugin-service: the database connection holding ${stopped.length} webhook deliveries was lost; they are taken over again once it answers.`,
+        );
+      }
+    });
     this.#config = config;
     this.#store = store;
     this.#baseURL = baseURL;
@@ -344,8 +357,11 @@ export class Webhooks {
       // One this service cannot make (a partner or URL it does not have) is left to one that can.
       const partner = delivery && this.#partnerOf(delivery);
       if (!partner || this.#closing.signal.aborted) return;
-      await this.#deliver(partner, delivery);
+      const claim = new AbortController();
+      this.#claimed.set(id, claim);
+      await this.#deliver(partner, delivery, claim.signal);
     } finally {
+      this.#claimed.delete(id);
       await claims.release(id);
     }
   }
@@ -363,16 +379,18 @@ export class Webhooks {
       });
   }
 
-  async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
+  /** Makes a delivery; `claim` (shared database) is aborted when its claim is lost: it stops, unrecorded. */
+  async #deliver(partner: Partner, delivery: DeliveryRecord, claim?: AbortSignal): Promise<void> {
     const { event, url } = delivery;
-    const signal = this.#signalOf(partner.id);
+    const signal = claim ? AbortSignal.any([this.#signalOf(partner.id), claim]) : this.#signalOf(partner.id);
     // After a restart, the count and the clock go on from the tries made before it.
     for (let attempt = delivery.attempts + 1; ; attempt++) {
       const startedAt = nowISO();
       const started = performance.now();
       const result = await this.#post(partner, event, url, signal);
-      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded.
-      if (this.#config.partners.get(partner.id) !== partner) return;
+      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded;
+      // so does one whose claim was lost (another service may have it now).
+      if (this.#config.partners.get(partner.id) !== partner || claim?.aborted) return;
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
       // The retry clock starts when the delivery was queued: for an event's first delivery, when it
@@ -404,7 +422,7 @@ export class Webhooks {
       try {
         await sleep(wait, undefined, { signal });
       } catch {
-        if (this.#config.partners.get(partner.id) !== partner) return;
+        if (this.#config.partners.get(partner.id) !== partner || claim?.aborted) return;
         record.outcome = 'abandoned';
         return log(record);
       }

@@ -2,9 +2,10 @@
 // at a time (the one that holds its claim, webhooks.ts and jobs/claims.ts), and retried by
 // whichever is alive. Many events queued on A and B while a third service starts arrive once each;
 // a delivery retrying on a service killed with SIGKILL, or on one that stopped cleanly, is taken
-// over by the other within the sweep, the grace and 5 s, and arrives once; two services starting
-// together on an outbox a killed service left deliver each row once; a row a service cannot make
-// (a URL it does not have) is left in the outbox for one that can.
+// over by the other within the sweep, the grace and 5 s, and arrives once, as does one whose claim
+// was lost when PostgreSQL restarted; two services starting together on an outbox a killed service
+// left deliver each row once; a row a service cannot make (a URL it does not have) is left in the
+// outbox for one that can.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -224,6 +225,44 @@ test(
       b.webhooks.deliveries.map(({ attempt, outcome }) => ({ attempt, outcome })),
       [{ attempt: 2, outcome: 'delivered' }],
     );
+    assert.deepEqual(await outbox(database), [], 'the outbox is empty');
+  },
+);
+
+test(
+  'a claim lost with the database (a restart) stops its delivery: it is made once, by whichever service takes it again',
+  skip,
+  async () => {
+    const seen = new Set<string>();
+    const receiver = await webhookReceiver((post, res) => {
+      const id = eventID(post);
+      res.writeHead(seen.has(id) ? 204 : 500).end();
+      seen.add(id);
+    });
+    const { database, start } = await pair(`${receiver.origin}/hook`);
+    // A would try again 8 s after its first try, had it kept the delivery.
+    const a = await start({ webhookRetryMs: 8000 });
+    const b = await start();
+    await createAccount(a, { externalID: 'restarted' });
+    await within(
+      receiver.arrived(() => receiver.received.length >= 1),
+      30_000,
+      'the first try, on A',
+    );
+    await outboxSays(database, 1);
+    await server!.stop();
+    await server!.start();
+    const restarted = Date.now();
+    const bound = SWEEP_MS + CLAIM_GRACE_MS + 10 + 5000;
+    await within(
+      receiver.arrived(() => receiver.received.length >= 2),
+      bound,
+      'the delivery taken again after the restart',
+    );
+    assert.ok(Date.now() - restarted < bound);
+    // A's wait is over by the time both have settled, had its delivery gone on.
+    await within(Promise.all([a.webhooks.settled(), b.webhooks.settled()]), 30_000, 'settled');
+    assert.equal(receiver.received.length, 2, 'refused once, delivered once');
     assert.deepEqual(await outbox(database), [], 'the outbox is empty');
   },
 );

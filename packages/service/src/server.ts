@@ -23,7 +23,8 @@ import { serveAsset, serveMedia, servePluginPage } from './http/static.js';
 import { JobQueue } from './jobs/queue.js';
 import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
-import { Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+import { WEBHOOK_LOCKS, Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
+import { Claims } from './jobs/claims.js';
 import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
@@ -181,6 +182,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store,
     () => origin,
     egressPolicy(config.host, config.allowPrivateSources, () => port),
+    // On a shared database each delivery is made by one service at a time (webhooks.ts).
+    config.database === undefined
+      ? undefined
+      : await Claims.open(config.database, WEBHOOK_LOCKS, `video-plugin-service webhooks pid ${process.pid}`),
   );
   const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
   const controls = new TestControls(config.testControls, config.partners, config.media);
@@ -188,10 +193,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const queue =
     config.database === undefined
       ? undefined
-      : await JobQueue.open(config.database).catch(async (error: unknown) => {
-          await store.close();
-          throw error;
-        });
+      : await JobQueue.open(config.database, Math.max(8, config.renderConcurrency * 4)).catch(
+          async (error: unknown) => {
+            await store.close();
+            throw error;
+          },
+        );
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
@@ -267,7 +274,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   origin = `http://${displayHost(config.host)}:${port}`;
   // What a previous run left unfinished (with a data file): jobs, then webhook deliveries. On a
   // shared database the queue keeps the jobs: this service works it with the others.
-  if (queue) await queue.work(Math.max(8, config.renderConcurrency * 4), (ref) => jobs.runQueued(ref));
+  if (queue) await queue.work((ref) => jobs.runQueued(ref));
   else jobs.resume();
   webhooks.resume();
   if (config.media === 'real') announceFfmpeg(); // which ffmpeg renders (path, version), once

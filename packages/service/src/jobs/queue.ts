@@ -17,7 +17,9 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
-import type { Client } from 'pg';
+import { Claims } from './claims.js';
+
+export { SWEEP_MS } from './claims.js';
 
 /** What a queued job runs: a topic search, a generation, a final render, or a preview rendered again. */
 export interface JobRef {
@@ -36,69 +38,8 @@ const QUEUE = 'video-plugin-jobs';
 const SCHEMA = 'video_plugin_jobs';
 /** The first key of the jobs' advisory locks ("VPJ1"); the second is the job ID's hash. */
 const JOB_LOCKS = 0x56504a31;
-/** How often a process looks for jobs whose process is gone, and how long a claimed job may take to be locked. */
-export const SWEEP_MS = 1000;
+/** How long a claimed job may take to be locked. */
 const CLAIM_GRACE_SECONDS = 3;
-
-/**
- * A connection of its own that is made again when lost (the server restarted): `onConnect` runs on
- * each new one before it is used (the holder takes its running jobs' locks again).
- */
-class Reconnecting {
-  readonly #make: () => Client;
-  readonly #onConnect: (client: Client) => Promise<void>;
-  #client: Promise<Client> | undefined;
-  #ended = false;
-
-  constructor(make: () => Client, onConnect: (client: Client) => Promise<void> = async () => {}) {
-    this.#make = make;
-    this.#onConnect = onConnect;
-  }
-
-  async query<R extends object>(sql: string, values: unknown[]): Promise<R[]> {
-    if (this.#ended) throw new Error('the job queue is closed');
-    const client = await (this.#client ??= this.#connect());
-    try {
-      return (await client.query<R>(sql, values)).rows;
-    } catch (error) {
-      // A connection that broke while idle says so only here: once more, on a new one.
-      if ('severity' in (error as object) && !(error as { code?: string }).code?.startsWith('57P')) throw error;
-      this.#client = undefined;
-      void client.end().catch(() => undefined);
-      if (this.#ended) throw error;
-      return (await (await (this.#client ??= this.#connect())).query<R>(sql, values)).rows;
-    }
-  }
-
-  async #connect(): Promise<Client> {
-    if (this.#ended) throw new Error('the job queue is closed');
-    const client = this.#make();
-    const lost = () => {
-      if (this.#client === connecting) this.#client = undefined;
-      void client.end().catch(() => undefined);
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    const connecting = (async () => {
-      try {
-        await client.connect();
-        await this.#onConnect(client);
-        return client;
-      } catch (error) {
-        lost();
-        throw error;
-      }
-    })();
-    this.#client = connecting;
-    return connecting;
-  }
-
-  async end(): Promise<void> {
-    this.#ended = true;
-    const client = await this.#client?.catch(() => undefined);
-    await client?.end().catch(() => undefined);
-  }
-}
 
 /**
  * pg-boss 10 ends each job it ran with `complete()` or `fail()` without awaiting either: a connection
@@ -127,39 +68,45 @@ export function guardUnawaitedCompletions(): void {
 
 export class JobQueue {
   readonly #boss: PgBoss;
-  /** Holds the advisory lock of every job this process runs. */
-  readonly #holder: Reconnecting;
-  /** Looks for the locks of dead processes' jobs (never this process's own: those are skipped). */
-  readonly #sweeper: Reconnecting;
-  readonly #running = new Set<string>();
-  #sweep: ReturnType<typeof setInterval> | undefined;
+  /** The advisory lock of every job this process runs (claims.ts), and the sweep for those of dead processes. */
+  readonly #claims: Claims;
   #stopped = false;
   #closed = false;
 
-  private constructor(boss: PgBoss, makeClient: () => Client) {
+  /** How many jobs this process runs at once (one pg-boss worker each). */
+  readonly #concurrency: number;
+
+  private constructor(boss: PgBoss, claims: Claims, concurrency: number) {
     this.#boss = boss;
-    // A new holder connection takes the locks of the jobs still running here again.
-    this.#holder = new Reconnecting(makeClient, async (client) => {
-      for (const id of this.#running)
-        await client.query('SELECT pg_try_advisory_lock($1, hashtext($2))', [JOB_LOCKS, id]);
-    });
-    this.#sweeper = new Reconnecting(makeClient);
+    this.#claims = claims;
+    this.#concurrency = concurrency;
   }
 
-  /** Starts pg-boss on the database (its schema made or migrated under its own lock) and the queue. */
-  static async open(url: string): Promise<JobQueue> {
+  /**
+   * Starts pg-boss on the database (its schema made or migrated under its own lock) and the queue,
+   * for a process that runs `concurrency` jobs at once.
+   */
+  static async open(url: string, concurrency: number): Promise<JobQueue> {
     const [{ default: Boss }, { default: pg }] = await Promise.all([import('pg-boss'), import('pg')]);
     guardUnawaitedCompletions();
     const boss = new Boss({
       connectionString: url,
       schema: SCHEMA,
       application_name: `video-plugin-service jobs pid ${process.pid} on ${hostname()}`,
-      max: 4,
+      // A connection for each worker's fetch and end, and two for pg-boss's own upkeep: with fewer,
+      // workers wait for a connection, and pg-boss's stop never ends (its pool's end does not
+      // answer those still waiting, so their workers never stop).
+      max: concurrency + 2,
       supervise: true,
       maintenanceIntervalSeconds: 30,
     });
     boss.on('error', (error) => console.error('video-plugin-service: the job queue:', error.message));
-    const client = () => new pg.Client({ connectionString: url, application_name: 'video-plugin-service job locks' });
+    const client = () => {
+      const made = new pg.Client({ connectionString: url, application_name: 'video-plugin-service job locks' });
+      // A connection lost while idle says so here too; its next query fails and connects again (claims.ts).
+      made.on('error', () => undefined);
+      return made;
+    };
     // One process at a time installs or migrates pg-boss's schema and makes the queue: two starting
     // together otherwise deadlock in pg-boss's own setup.
     const setup = client();
@@ -184,11 +131,7 @@ export class JobQueue {
     } finally {
       await setup.end().catch(() => undefined);
     }
-    return new JobQueue(boss, () => {
-      const made = client();
-      made.on('error', () => undefined);
-      return made;
-    });
+    return new JobQueue(boss, new Claims(client, JOB_LOCKS), concurrency);
   }
 
   /**
@@ -213,54 +156,44 @@ export class JobQueue {
    * Works the queue: `run` is called for each job this process claims, `concurrency` at a time, and
    * the job is done when it resolves. Starts the sweep for jobs of dead processes.
    */
-  async work(concurrency: number, run: (ref: JobRef) => Promise<void>): Promise<void> {
+  async work(run: (ref: JobRef) => Promise<void>): Promise<void> {
     const handler = async ([job]: PgBoss.Job<JobRef>[]) => {
       if (!job) return;
       // Claimed while the service closes: back to the queue at once, for another process.
       if (this.#stopped) throw new Error('the service is stopping');
-      this.#running.add(job.id);
+      // Never waited for: a lock held elsewhere means the job runs there (a claim handed on twice).
+      if (!(await this.#claims.take(job.id))) throw new Error('the job runs in another process');
       try {
-        // Never waited for: a lock held elsewhere means the job runs there (a claim handed on twice).
-        const [lock] = await this.#holder.query<{ got: boolean }>(
-          'SELECT pg_try_advisory_lock($1, hashtext($2)) AS got',
-          [JOB_LOCKS, job.id],
-        );
-        if (!lock?.got) throw new Error('the job runs in another process');
         await run(job.data);
         // Stopped by the service's close, not done: pg-boss hands it to another process.
         if (this.#stopped) throw new Error('the service stopped while it ran');
       } finally {
-        this.#running.delete(job.id);
-        await this.#holder
-          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCKS, job.id])
-          .catch(() => undefined);
+        await this.#claims.release(job.id);
       }
     };
-    for (let index = 0; index < concurrency; index++) {
+    for (let index = 0; index < this.#concurrency; index++) {
       await this.#boss.work<JobRef>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler);
     }
-    this.#sweep = setInterval(() => void this.#handOn().catch(() => undefined), SWEEP_MS);
-    this.#sweep.unref();
-  }
-
-  /** Fails to pg-boss (to be retried elsewhere) the active jobs whose process no longer holds their lock. */
-  async #handOn(): Promise<void> {
-    if (this.#stopped) return;
-    const rows = await this.#sweeper.query<{ id: string }>(
-      `SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active' AND started_on < now() - make_interval(secs => $2)`,
-      [QUEUE, CLAIM_GRACE_SECONDS],
+    // Fails to pg-boss (to be retried elsewhere) the active jobs whose process no longer holds their lock.
+    this.#claims.sweep(
+      async () =>
+        this.#stopped
+          ? []
+          : (
+              await this.#claims.query<{ id: string }>(
+                `SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active' AND started_on < now() - make_interval(secs => $2)`,
+                [QUEUE, CLAIM_GRACE_SECONDS],
+              )
+            ).map((row) => row.id),
+      async (ids) => {
+        for (const id of ids) {
+          // Free again before pg-boss hands it on, so that the next process's claim holds.
+          await this.#claims.release(id);
+          await this.#boss.fail(QUEUE, id, { reason: 'its process ended while it ran' });
+          console.error(`video-plugin-service: took over job ${id}, whose process ended while it ran.`);
+        }
+      },
     );
-    for (const { id } of rows) {
-      if (this.#running.has(id)) continue;
-      const got = await this.#sweeper.query<{ free: boolean }>(
-        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS free',
-        [JOB_LOCKS, id],
-      );
-      if (!got[0]?.free) continue;
-      await this.#sweeper.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCKS, id]);
-      await this.#boss.fail(QUEUE, id, { reason: 'its process ended while it ran' });
-      console.error(`video-plugin-service: took over job ${id}, whose process ended while it ran.`);
-    }
   }
 
   /**
@@ -269,7 +202,7 @@ export class JobQueue {
    */
   stopping(): void {
     this.#stopped = true;
-    clearInterval(this.#sweep);
+    this.#claims.stopSweep();
   }
 
   /** Stops working the queue, once the jobs that ran here have settled (see {@link stopping}). */
@@ -278,6 +211,6 @@ export class JobQueue {
     if (this.#closed) return;
     this.#closed = true;
     await this.#boss.stop({ graceful: false, wait: true, close: true }).catch(() => undefined);
-    await Promise.all([this.#holder.end(), this.#sweeper.end()]);
+    await this.#claims.end();
   }
 }

@@ -17,6 +17,14 @@
  * The webhook kit (http/routes/webhook-kit.ts) queues through the same outbox: a made-up event
  * marked `test: true` (not logged), and a logged event again marked `redelivery: true`.
  * `close()` aborts the attempts in flight and the waits, so no timer outlives the service.
+ *
+ * Services sharing a PostgreSQL database share the outbox, and a delivery is made by one of them at
+ * a time: the one that holds its claim, an advisory lock held for the whole delivery, tries and
+ * waits included (jobs/claims.ts). The service that queued a delivery claims it first; each one
+ * looks every second for the rows older than {@link CLAIM_GRACE_MS} that no process holds (theirs
+ * ended: killed, crashed, closed) and takes them over, going on from their tries. A claim is taken
+ * before the row is read again, and a delivery that is over is removed before its claim is let
+ * go, so a row delivered elsewhere is never tried again.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +41,12 @@ import {
 } from '../store/store.js';
 import { videoView } from '../store/shapes.js';
 import { testEventInput } from './test-events.js';
+import type { Claims } from '../jobs/claims.js';
+
+/** The first key of the deliveries' advisory locks ("VPW1"); the second is the delivery ID's hash. */
+export const WEBHOOK_LOCKS = 0x56505731;
+/** How old a delivery is before another service may take it over: its own service claims it long before. */
+export const CLAIM_GRACE_MS = 3000;
 
 /** Where an attempt leaves its delivery. */
 export type WebhookOutcome =
@@ -85,6 +99,10 @@ export class Webhooks {
   /** Per partner: aborted when it ends (a sandbox's reset), stopping its tries and waits alone. */
   readonly #partnerSignals = new Map<string, { controller: AbortController; signal: AbortSignal }>();
   readonly #pending = new Set<Promise<void>>();
+  /** On a shared database: the deliveries' claims across services; none otherwise. */
+  readonly #claims: Claims | undefined;
+  /** The deliveries this service holds the claim of: aborted when the claim is lost. */
+  readonly #claimed = new Map<string, AbortController>();
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
@@ -93,7 +111,21 @@ export class Webhooks {
     baseURL: () => string,
     /** Where deliveries may go (egress.ts): the same checks as a topic's source. */
     egress: EgressPolicy = egressPolicy(config.host, config.allowPrivateSources, () => config.port),
+    /** On a shared PostgreSQL database, the claims of the deliveries (ended at {@link close}). */
+    claims?: Claims,
   ) {
+    this.#claims = claims;
+    // A claim lost with its connection may be another service's already: its delivery stops here,
+    // unrecorded, and the next sweep (here or there) takes it over from its saved tries.
+    claims?.whenLost((ids) => {
+      const stopped = ids.filter((id) => this.#claimed.has(id));
+      for (const id of stopped) this.#claimed.get(id)?.abort();
+      if (stopped.length > 0) {
+        console.error(
+          `video-plugin-service: the database connection holding ${stopped.length} webhook deliveries was lost; they are taken over again once it answers.`,
+        );
+      }
+    });
     this.#config = config;
     this.#store = store;
     this.#baseURL = baseURL;
@@ -160,20 +192,29 @@ export class Webhooks {
 
   /**
    * Tries again the deliveries a previous run left in the outbox (with a data file). A delivery to
-   * a partner or URL no longer configured is dropped, with a warning.
+   * a partner or URL no longer configured is dropped, with a warning. On a shared database: those
+   * no other service holds, and from then on, every second, those a service that ended left; one
+   * to a partner or URL this service does not have stays for a service that has it (another's
+   * sandbox, a configuration being rolled out), never dropped.
    */
   resume(): void {
-    for (const delivery of this.#store.deliveries()) {
-      const partner = this.#config.partners.get(delivery.partnerID);
-      if (!partner || !partner.webhookURLs.includes(delivery.url)) {
-        console.warn(
-          `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
-        );
-        this.#store.removeDelivery(delivery.id);
-        continue;
+    const claims = this.#claims;
+    if (!claims) {
+      for (const delivery of this.#store.deliveries()) {
+        const partner = this.#usable(delivery);
+        if (partner) this.#track(this.#deliver(partner, delivery));
       }
-      this.#track(this.#deliver(partner, delivery));
+      return;
     }
+    // Shared: now, every row no service holds; then every second, those a service that ended left
+    // (old enough that the service that queued one has claimed it long since).
+    const take = (ids: string[]) => {
+      for (const id of ids) this.#track(this.#deliverClaimed(claims, id));
+    };
+    const rows = this.#store.deliveries().filter((delivery) => this.#partnerOf(delivery));
+    // A failure here waits for the sweep, which takes the same rows (they are old enough).
+    this.#track(claims.takeFree(rows.map(({ id }) => id)).then(take, () => undefined));
+    claims.sweep(() => this.#leftOver(), take);
   }
 
   /** Resolves once no delivery is under way (at once when none is). */
@@ -187,10 +228,15 @@ export class Webhooks {
     return this.#idle.promise;
   }
 
-  /** Aborts the attempts in flight and the waits between tries; resolves once every delivery has stopped. */
+  /**
+   * Aborts the attempts in flight and the waits between tries; resolves once every delivery has
+   * stopped. On a shared database its claims end then: another service takes the rows left over.
+   */
   async close(): Promise<void> {
+    this.#claims?.stopSweep();
     this.#closing.abort();
     await Promise.allSettled([...this.#pending]);
+    await this.#claims?.end();
   }
 
   /**
@@ -242,11 +288,82 @@ export class Webhooks {
           attempts: 0,
           createdAt,
         };
-        // Saved with the change that caused it; tried once that is committed.
+        // Saved with the change that caused it; tried once that is committed (and claimed, when shared).
         this.#store.saveDelivery(delivery);
-        this.#store.afterCommit(() => this.#track(this.#deliver(partner, delivery)));
+        const claims = this.#claims;
+        this.#store.afterCommit(() =>
+          this.#track(claims ? this.#claimThenDeliver(claims, delivery.id) : this.#deliver(partner, delivery)),
+        );
       }
     });
+  }
+
+  /**
+   * The partner of a delivery left in the outbox, or undefined when it is no longer configured to
+   * receive it: the delivery is then dropped, with a warning.
+   */
+  #usable(delivery: DeliveryRecord): Partner | undefined {
+    const partner = this.#partnerOf(delivery);
+    if (partner) return partner;
+    console.warn(
+      `video-plugin-service: webhook ${delivery.event.type} ${delivery.event.id} → ${loggable(delivery.url)}: dropped, the partner "${delivery.partnerID}" no longer has this webhook URL.`,
+    );
+    this.#store.removeDelivery(delivery.id);
+    return undefined;
+  }
+
+  /** The partner of a delivery, when this service has it with the delivery's URL. */
+  #partnerOf(delivery: DeliveryRecord): Partner | undefined {
+    const partner = this.#config.partners.get(delivery.partnerID);
+    return partner?.webhookURLs.includes(delivery.url) ? partner : undefined;
+  }
+
+  /** The IDs of the rows in the shared outbox old enough that their service should have claimed them. */
+  #leftOver(): string[] {
+    if (this.#closing.signal.aborted) return [];
+    this.#store.refresh();
+    const before = Date.now() - CLAIM_GRACE_MS;
+    return this.#store
+      .deliveries()
+      .filter((delivery) => Date.parse(delivery.createdAt) <= before && this.#partnerOf(delivery))
+      .map(({ id }) => id);
+  }
+
+  /** Claims a delivery this service queued, and makes it unless another service has it already. */
+  async #claimThenDeliver(claims: Claims, id: string): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    let taken: boolean;
+    try {
+      taken = await claims.take(id);
+    } catch (error) {
+      // The row stays in the outbox: a sweep takes it once the database answers again.
+      console.error(
+        `video-plugin-service: webhook delivery ${id} could not be claimed (${(error as Error).message}); it is tried once the database answers.`,
+      );
+      return;
+    }
+    if (taken) await this.#deliverClaimed(claims, id);
+  }
+
+  /**
+   * Makes a delivery whose claim this service holds, from its tries so far, and lets the claim go
+   * once it is over (the row removed) or stopped. The row is read again first: a service that
+   * delivered it removed it before it let go of the claim.
+   */
+  async #deliverClaimed(claims: Claims, id: string): Promise<void> {
+    try {
+      this.#store.refresh();
+      const delivery = this.#store.deliveries().find((row) => row.id === id);
+      // One this service cannot make (a partner or URL it does not have) is left to one that can.
+      const partner = delivery && this.#partnerOf(delivery);
+      if (!partner || this.#closing.signal.aborted) return;
+      const claim = new AbortController();
+      this.#claimed.set(id, claim);
+      await this.#deliver(partner, delivery, claim.signal);
+    } finally {
+      this.#claimed.delete(id);
+      await claims.release(id);
+    }
   }
 
   #track(delivery: Promise<void>): void {
@@ -262,16 +379,18 @@ export class Webhooks {
       });
   }
 
-  async #deliver(partner: Partner, delivery: DeliveryRecord): Promise<void> {
+  /** Makes a delivery; `claim` (shared database) is aborted when its claim is lost: it stops, unrecorded. */
+  async #deliver(partner: Partner, delivery: DeliveryRecord, claim?: AbortSignal): Promise<void> {
     const { event, url } = delivery;
-    const signal = this.#signalOf(partner.id);
+    const signal = claim ? AbortSignal.any([this.#signalOf(partner.id), claim]) : this.#signalOf(partner.id);
     // After a restart, the count and the clock go on from the tries made before it.
     for (let attempt = delivery.attempts + 1; ; attempt++) {
       const startedAt = nowISO();
       const started = performance.now();
       const result = await this.#post(partner, event, url, signal);
-      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded.
-      if (this.#config.partners.get(partner.id) !== partner) return;
+      // A sandbox that ended (reset, expired) took its outbox with it: its deliveries end unrecorded;
+      // so does one whose claim was lost (another service may have it now).
+      if (this.#config.partners.get(partner.id) !== partner || claim?.aborted) return;
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       const aborted = this.#closing.signal.aborted;
       // The retry clock starts when the delivery was queued: for an event's first delivery, when it
@@ -303,7 +422,7 @@ export class Webhooks {
       try {
         await sleep(wait, undefined, { signal });
       } catch {
-        if (this.#config.partners.get(partner.id) !== partner) return;
+        if (this.#config.partners.get(partner.id) !== partner || claim?.aborted) return;
         record.outcome = 'abandoned';
         return log(record);
       }

@@ -69,7 +69,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, 'data');
   await as('initdb', ['-D', data, '-U', 'test', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = async () => {
     await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   };

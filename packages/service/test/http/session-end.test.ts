@@ -14,7 +14,7 @@ import { WebSocket } from 'ws';
 import { MAX_PENDING_SOCKETS_PER_IP, PENDING_SOCKETS_LIMIT } from '../../src/limit-values.js';
 import { AUTH_MS } from '../../src/http/live.js';
 import type { RunningService } from '../../src/server.js';
-import { EventStream, api, createAccount, startTestService } from '../support/helpers.js';
+import { EventStream, api, createAccount, startTestService, within } from '../support/helpers.js';
 
 /** Long enough for a login, a socket and a stream on a busy machine; short enough to wait for. */
 const LIMIT_MS = 5000;
@@ -48,19 +48,6 @@ function socket(service: RunningService, session?: string, options: { localAddre
   ws.on('error', () => {});
   if (session !== undefined) ws.once('open', () => ws.send(JSON.stringify({ session })));
   return { ws, messages, answered, closed };
-}
-
-/** Resolves with `promise`, or rejects naming `what` after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Whether `done()` turns true within `ms` (the service's side of a close may come just after the client's). */

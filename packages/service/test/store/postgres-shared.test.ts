@@ -23,6 +23,7 @@ import {
   serve,
   startTestService,
   statusesUntilFinal,
+  within,
 } from '../support/helpers.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { runService } from '../support/child-service.js';
@@ -204,16 +205,13 @@ test(
     assert.deepEqual(await a.exited, { code: null, signal: 'SIGKILL' });
     const killed = Date.now();
     const watch = await EventStream.open(onB, session, `topic=${topicId}`);
-    let late: ReturnType<typeof setTimeout> | undefined;
-    const statuses = await Promise.race([
+    const statuses = await within(
       statusesUntilFinal(watch, 'topic', (data) => data.id === topicId),
-      new Promise<never>((_, reject) => {
-        late = setTimeout(async () => {
-          const topic = (await api(onB, 'GET', `/api/topics/${topicId}`, { session }).catch(() => undefined))?.body;
-          reject(new Error(`not taken over within 60 s: ${JSON.stringify(topic)}\nB printed:\n${b.output()}`));
-        }, 60_000);
-      }),
-    ]).finally(() => clearTimeout(late));
+      60_000,
+      'the job taken over by B',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; B printed:\n${b.output()}`);
+    });
     const tookMs = Date.now() - killed;
     watch.close();
     assert.equal(statuses.at(-1), 'COMPLETE');

@@ -15,7 +15,7 @@ import { after, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import pg from 'pg';
 import type { RunningService } from '../../src/server.js';
-import { PARTNER, SECRET, WEBHOOK_SECRET, createAccount, startTestService } from '../support/helpers.js';
+import { PARTNER, SECRET, WEBHOOK_SECRET, createAccount, startTestService, within } from '../support/helpers.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { runService } from '../support/child-service.js';
 import { webhookReceiver, type Received } from '../support/webhooks.js';
@@ -75,19 +75,6 @@ function perEvent(posts: Received[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const post of posts) counts.set(eventID(post), (counts.get(eventID(post)) ?? 0) + 1);
   return counts;
-}
-
-/** `promise`, or a failure naming `what` after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 test(

@@ -205,6 +205,19 @@ export class EventStream {
   }
 }
 
+/** Resolves with `promise`, or rejects naming `what` after `ms` (a deadline, never a sleep). */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Collects the successive distinct statuses of one record from a stream until a final one. */
 export async function statusesUntilFinal(
   stream: EventStream,

@@ -24,7 +24,8 @@ import { JobQueue } from './jobs/queue.js';
 import { Store } from './store/store.js';
 import { Streams } from './http/stream.js';
 import { WEBHOOK_LOCKS, Webhooks, type WebhookAttempt } from './webhooks/webhooks.js';
-import { Claims } from './jobs/claims.js';
+import { Claims, WaitedLocks } from './jobs/claims.js';
+import { SCENE_LOCKS } from './media/segments.js';
 import { Budgets } from './http/limits.js';
 import { advanceStepClock, REAL_CLOCK, StepClock } from './jobs/clock.js';
 import { TestControls, type ForceRequest } from './jobs/test-controls.js';
@@ -199,10 +200,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
             throw error;
           },
         );
+  // A scene one service encodes is waited for by the others' renders that want it (media/segments.ts).
+  const sceneLocks =
+    config.database === undefined
+      ? undefined
+      : await WaitedLocks.open(config.database, SCENE_LOCKS, `video-plugin-service scenes pid ${process.pid}`);
   const jobs = new Jobs(store, {
     ...config,
     mediaDir,
     mediaStore,
+    ...(sceneLocks ? { sceneLock: (name: string) => sceneLocks.hold(name) } : {}),
     webhooks,
     egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
@@ -336,6 +343,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         // A job stopped by the close is not reported done to the shared queue: it goes to another service.
         queue?.stopping();
         await jobs.close();
+        await sceneLocks?.end();
         await queue?.close();
         await webhooks.close();
         streams.endAll();

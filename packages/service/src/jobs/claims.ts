@@ -220,3 +220,64 @@ export class Claims {
     this.#mine.clear();
   }
 }
+
+/**
+ * Locks waited for, one holder at a time across the processes: a scene that one render encodes is
+ * waited for by the others that want it, which then take it from the shared cache instead of
+ * encoding it again. Each lock is held on a pooled connection of its own (a waiting lock blocks its
+ * connection), released by the same one, and dropped by PostgreSQL if its process dies.
+ */
+export class WaitedLocks {
+  readonly #key: number;
+  readonly #pool: import('pg').Pool;
+  #warned = false;
+
+  private constructor(pool: import('pg').Pool, key: number) {
+    this.#pool = pool;
+    this.#key = key;
+  }
+
+  /** `key` is the locks' first key; at most `connections` are held or waited for at once (the others queue here). */
+  static async open(url: string, key: number, name: string, connections = 8): Promise<WaitedLocks> {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: url, application_name: name, max: connections });
+    // A connection lost while idle says so here; the pool makes another for the next lock.
+    pool.on('error', () => undefined);
+    return new WaitedLocks(pool, key);
+  }
+
+  /**
+   * Resolves once this process holds the lock of `id`, with its release. The database unreachable:
+   * resolves at once, unlocked (the work is then perhaps done twice, never lost).
+   */
+  async hold(id: string): Promise<() => void> {
+    let client: import('pg').PoolClient | undefined;
+    try {
+      client = await this.#pool.connect();
+      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [this.#key, id]);
+    } catch (error) {
+      client?.release(true);
+      if (!this.#warned) {
+        this.#warned = true;
+        console.warn(
+          `video-plugin-service: a lock could not be taken (${(error as Error).message}); going on without.`,
+        );
+      }
+      return () => {};
+    }
+    const held = client;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      void held
+        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [this.#key, id])
+        .then(() => held.release())
+        .catch(() => held.release(true));
+    };
+  }
+
+  async end(): Promise<void> {
+    await this.#pool.end().catch(() => undefined);
+  }
+}

@@ -22,7 +22,7 @@ import { imageURLsOf } from '../media/images.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
 import { renderVideo, type RenderedFiles } from '../media/render.js';
-import { CACHE_BYTES, SceneCache } from '../media/segments.js';
+import { CACHE_BYTES, SceneCache, type EntryLock } from '../media/segments.js';
 import { isFile, keptPictureHash, keptPicturePath, RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
 import { contentKey, MediaStoreUnavailable, type MediaStore } from '../media/store.js';
 import { createHash } from 'node:crypto';
@@ -116,6 +116,8 @@ export class Jobs {
       searchSlots?: { perAccount: number; total: number };
       /** Size limit of the scene cache in bytes (default {@link CACHE_BYTES}). */
       sceneCacheBytes?: number | undefined;
+      /** Services sharing a database: the lock of a scene being encoded, waited for by the others' renders. */
+      sceneLock?: EntryLock | undefined;
       /** How long ffmpeg may report no progress before it counts as hung (media/encoder.ts). */
       renderStallMs?: number | undefined;
       /** The time the timed steps follow (default: the machine's; clock.ts). */
@@ -142,6 +144,7 @@ export class Jobs {
             join(this.#mediaDir, 'cache', 'scenes'),
             options.sceneCacheBytes ?? CACHE_BYTES,
             this.#mediaStore,
+            options.sceneLock,
           )
         : undefined;
     this.#stallMs = options.renderStallMs;

@@ -192,12 +192,11 @@ async function voiceTrack(board: Storyboard, work: string, context: VoiceContext
   for (const [index, scene] of board.scenes.entries()) {
     const key = `${voiceKey(board, scene)}.wav`;
     const file = join(work, `voice-${index}.wav`);
-    if (await cache?.take(key, file)) {
+    const speak = async () => writeFile(file, await sceneVoice(board, scene));
+    if (cache ? await cache.takeOrMake(key, file, speak) : (await speak(), false)) {
       ready++;
       progress?.credit?.(1 / scenes);
     } else {
-      await writeFile(file, await sceneVoice(board, scene));
-      await cache?.put(key, file);
       made.add(index);
       progress?.within(++ready / scenes);
     }
@@ -335,10 +334,9 @@ export async function renderVideo(
     const makePoster = async (segmentKey: string, segment: Promise<unknown>) => {
       await segment;
       const key = `${cacheKey('poster', segmentKey, at)}.jpg`;
-      if (await cache?.take(key, thumbnail)) return;
       const args = ['-ss', at, '-i', join(work, 'segment-0.mp4'), '-frames:v', '1', '-q:v', '3', ...BITEXACT];
-      await encode('finishing', [...args, thumbnail], run);
-      await cache?.put(key, thumbnail);
+      const make = () => encode('finishing', [...args, thumbnail], run);
+      await (cache ? cache.takeOrMake(key, thumbnail, make) : make());
     };
     const composeScenes = async () => {
       for (const [index, scene] of board.scenes.entries()) {
@@ -349,23 +347,31 @@ export async function renderVideo(
           throw pictureError(index, scene, error);
         }
         const segment = join(work, `segment-${index}.mp4`);
-        if (await cache?.take(key, segment)) {
-          reusedFrames += framesOf(board, scene);
-          // Credited when `composing_scenes` begins (now, when the voice is already done).
-          reusedScenes++;
-          if (composing) progress?.credit?.(1 / scenes);
-          if (index === 0) startPoster(key, Promise.resolve());
-          continue;
-        }
-        let still: Buffer;
-        try {
-          still = await sceneStill(scene, board, backgrounds);
-        } catch (error) {
-          throw pictureError(index, scene, error);
-        }
-        stopped();
+        // Held until the segment is kept: another render that wants this scene now waits, then takes it.
+        const release = (await cache?.claim(key)) ?? (() => {});
         const raw = join(work, `still-${index}.rgb`);
-        await writeFile(raw, still);
+        try {
+          if (await cache?.take(key, segment)) {
+            release();
+            reusedFrames += framesOf(board, scene);
+            // Credited when `composing_scenes` begins (now, when the voice is already done).
+            reusedScenes++;
+            if (composing) progress?.credit?.(1 / scenes);
+            if (index === 0) startPoster(key, Promise.resolve());
+            continue;
+          }
+          let still: Buffer;
+          try {
+            still = await sceneStill(scene, board, backgrounds);
+          } catch (error) {
+            throw pictureError(index, scene, error);
+          }
+          stopped();
+          await writeFile(raw, still);
+        } catch (error) {
+          release();
+          throw error;
+        }
         made.add(index);
         composed++;
         if (composing) progress?.within((composed + reusedScenes) / scenes);
@@ -375,10 +381,12 @@ export async function renderVideo(
             ...run,
             onTime: (seconds) => (encoded.set(index, Math.min(frames, seconds * board.fps)), reportEncoding()),
           }),
-        ).then(async () => {
-          encoded.set(index, frames);
-          await cache?.put(key, segment);
-        });
+        )
+          .then(async () => {
+            encoded.set(index, frames);
+            await cache?.put(key, segment);
+          })
+          .finally(release);
         // Handled below, after every encode has settled: one failure must not leave others running.
         encoding.catch(() => {});
         segments.push(encoding);
@@ -394,9 +402,8 @@ export async function renderVideo(
     const audioDone = voicing.then(async ({ voice, gain, digest }) => {
       const args = ['-af', loudnessFilter(gain), ...AAC, '-t', String(board.duration)];
       const key = `${cacheKey('audio', encoder(), args, digest)}.m4a`;
-      if (await cache?.take(key, audio)) return;
-      await encode('rendering', ['-i', voice, ...args, ...BITEXACT, audio], run);
-      await cache?.put(key, audio);
+      const make = () => encode('rendering', ['-i', voice, ...args, ...BITEXACT, audio], run);
+      await (cache ? cache.takeOrMake(key, audio, make) : make());
     });
     audioDone.catch(() => {});
     pending.push(voicing, stills, audioDone);

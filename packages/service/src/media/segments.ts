@@ -21,6 +21,9 @@
  *   taken; a lifecycle rule of the bucket on `cache/` bounds it). A store that cannot be reached
  *   counts as a cache without the entry, and an entry that cannot be kept is left out: the
  *   render goes on either way.
+ * - **Made once**: an entry being made is claimed ({@link SceneCache.claim}); a render that wants
+ *   it meanwhile waits, then takes it. Across the services of a shared database the claim is also a
+ *   PostgreSQL advisory lock ({@link SCENE_LOCKS}, jobs/claims.ts `WaitedLocks`).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -47,21 +50,71 @@ export function cacheKey(...parts: unknown[]): string {
 /** The prefix of the scene cache's entries in an S3 media store. */
 export const REMOTE_CACHE_PREFIX = 'cache/scenes/';
 
+/** The first key of the scenes' advisory locks on a shared database ("VPC1"); the second is the entry name's hash. */
+export const SCENE_LOCKS = 0x56504331;
+
+/** Waits until the caller alone may make an entry, in every process sharing the cache; resolves with the release. */
+export type EntryLock = (name: string) => Promise<() => void>;
+
 export class SceneCache {
   readonly dir: string;
   readonly #limit: number;
   readonly #remote: MediaStore | undefined;
+  /** Across processes sharing the cache (a shared database): the lock of an entry being made. */
+  readonly #lock: EntryLock | undefined;
+  /** In this process: the last claim of each entry being made, which the next one waits for. */
+  readonly #claims = new Map<string, Promise<void>>();
   #counter = 0;
 
   /**
    * A cache in `dir`, emptied now, or (with `remote`) in that store. The folder is made by the
    * first entry kept, so a service that never renders leaves no media folder behind.
    */
-  constructor(dir: string, limit = CACHE_BYTES, remote?: MediaStore) {
+  constructor(dir: string, limit = CACHE_BYTES, remote?: MediaStore, lock?: EntryLock) {
     this.dir = dir;
     this.#limit = limit;
     this.#remote = remote;
+    this.#lock = lock;
     rmSync(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Waits until no other render (in this process, or in another that shares the cache) is making
+   * the entry `name`, and resolves with the release, to call once it is kept (or given up): a scene
+   * that several renders want at once is made by the first, and taken from the cache by the others.
+   */
+  async claim(name: string): Promise<() => void> {
+    const before = this.#claims.get(name) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+    this.#claims.set(name, mine);
+    // `done` is set by then: the `then` above was registered on `before` first.
+    await before;
+    const remote = this.#lock ? await this.#lock(name) : undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      remote?.();
+      done();
+      if (this.#claims.get(name) === mine) this.#claims.delete(name);
+    };
+  }
+
+  /**
+   * Takes the entry `name` into `target`, or makes it with `make` (which writes `target`) and keeps
+   * it, under its claim: true when it was taken.
+   */
+  async takeOrMake(name: string, target: string, make: () => Promise<unknown>): Promise<boolean> {
+    const release = await this.claim(name);
+    try {
+      if (await this.take(name, target)) return true;
+      await make();
+      await this.put(name, target);
+      return false;
+    } finally {
+      release();
+    }
   }
 
   /**

@@ -27,7 +27,7 @@ import { SceneCache } from '../../src/media/segments.js';
 import { buildStoryboard, type Storyboard, type StoryboardSource } from '../../src/media/storyboard.js';
 import { ffmpegPath } from '../../src/media/tools.js';
 import { parseWav, voiceover } from '../../src/media/voice.js';
-import { picture } from '../support/media-helpers.js';
+import { CountingCache, picture } from '../support/media-helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-segments-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -249,6 +249,23 @@ describe('the scene cache', () => {
       assert.notEqual(again.sha256.video, made.sha256.video);
       const [before, after] = [loudness(made.video).integrated, loudness(again.video).integrated];
       assert.ok(after < before - 3, `${after} LUFS, ${before} LUFS before`);
+    },
+  );
+
+  test(
+    'two renders of one storyboard at once: each entry is made once, by one of them, and the other takes it',
+    { timeout: 300_000 },
+    async () => {
+      const cache = new CountingCache(join(work, 'together-cache'));
+      const board = () => buildStoryboard(SOURCE, { aspectRatio: '16:9', duration: 5, language: 'en-US' });
+      const [a, b] = await Promise.all([render(board(), cache), render(board(), cache)]);
+      assert.equal(a.sha256.video, b.sha256.video);
+      assert.ok(cache.puts.size >= 2 * a.stats.scenes, 'a voice and a picture per scene');
+      assert.deepEqual(
+        [...cache.puts].filter(([, count]) => count > 1),
+        [],
+        'no entry made twice',
+      );
     },
   );
 

@@ -28,7 +28,11 @@ import {
   startTestService,
   statusesUntilFinal,
 } from '../support/helpers.js';
-import { picture } from '../support/media-helpers.js';
+import { CountingCache, picture } from '../support/media-helpers.js';
+import { WaitedLocks } from '../../src/jobs/claims.js';
+import { renderVideo } from '../../src/media/render.js';
+import { SCENE_LOCKS } from '../../src/media/segments.js';
+import { buildStoryboard } from '../../src/media/storyboard.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { startS3 } from '../support/s3.js';
 
@@ -228,5 +232,46 @@ test(
     assert.deepEqual(repeated.sha256, expected);
     b.child.kill('SIGTERM');
     await b.exited;
+  },
+);
+
+test(
+  'two processes render one storyboard at once through one cache: each scene is encoded once, the other waits and takes it',
+  missing ? { skip: missing } : { timeout: 300_000 },
+  async () => {
+    const database = await server!.database('fleet_scenes');
+    // Two processes' caches: a lock each on a connection of its own, as two services have; one folder.
+    const locks = await Promise.all([1, 2].map((n) => WaitedLocks.open(database, SCENE_LOCKS, `scenes ${n}`)));
+    const folder = join(dir, 'scenes-together');
+    const caches = locks.map((lock) => new CountingCache(folder, undefined, undefined, (name) => lock.hold(name)));
+    try {
+      const board = () =>
+        buildStoryboard(
+          {
+            sourceURL: `${source}/2`,
+            title: 'Ortega Bikes',
+            description: 'Bicycles repaired while you wait.',
+            headings: ['Repairs', 'Rentals'],
+            sentences: ['We fix any bicycle.', 'Rent one by the day.'],
+            images: [],
+          },
+          { aspectRatio: '16:9', duration: 5, language: 'en-GB' },
+        );
+      const [a, b] = await Promise.all([
+        renderVideo(board(), join(dir, 'scenes-out-a'), 'v', { cache: caches[0] }),
+        renderVideo(board(), join(dir, 'scenes-out-b'), 'v', { cache: caches[1] }),
+      ]);
+      assert.equal(a.sha256.video, b.sha256.video);
+      const made = new Map<string, number>();
+      for (const cache of caches) for (const [name, count] of cache.puts) made.set(name, (made.get(name) ?? 0) + count);
+      assert.ok(made.size >= 2 * a.stats.scenes, 'a voice and a picture per scene');
+      assert.deepEqual(
+        [...made].filter(([, count]) => count > 1),
+        [],
+        'no entry made by both',
+      );
+    } finally {
+      await Promise.all(locks.map((lock) => lock.end()));
+    }
   },
 );

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createFile, type Movie } from 'mp4box';
+import { SceneCache } from '../../src/media/segments.js';
 import { ffmpegPath } from '../../src/media/tools.js';
 import { lavfi } from './lavfi.mjs';
 
@@ -52,4 +53,14 @@ export function framesAt(video: string, times: readonly number[], width: number,
       { maxBuffer: width * height * 3 + 1024 },
     ),
   );
+}
+
+/** A scene cache that counts how often each entry is kept (once per time it was made). */
+export class CountingCache extends SceneCache {
+  readonly puts = new Map<string, number>();
+
+  override async put(name: string, source: string): Promise<void> {
+    this.puts.set(name, (this.puts.get(name) ?? 0) + 1);
+    await super.put(name, source);
+  }
 }

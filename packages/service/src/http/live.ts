@@ -160,6 +160,8 @@ export class Live {
       settled();
       const first = isBinary ? undefined : parseFirst(String(data));
       let session;
+      // What other services sharing the database committed (a login there a moment ago), as the API reads before each request.
+      this.store.refresh();
       try {
         session = sessionOf(this.store, first?.session, this.config);
       } catch (error) {

@@ -56,8 +56,13 @@ class Reconnecting {
     }
   }
 
-  async #connect(): Promise<Client> {
-    if (this.#ended) throw new Error('the claims are closed');
+  /**
+   * Not `async`: the promise kept in `#client` must be `connecting` itself (an async function would
+   * wrap it in another), so that a lost connection is recognised and forgotten, and the next query
+   * connects again instead of failing on a connection that ended.
+   */
+  #connect(): Promise<Client> {
+    if (this.#ended) return Promise.reject(new Error('the claims are closed'));
     const client = this.#make();
     let made = false;
     const lost = () => {

@@ -20,6 +20,7 @@ import {
   serve,
   startTestService,
   statusesUntilFinal,
+  within,
 } from '../support/helpers.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { restartCases } from '../support/restart-cases.js';
@@ -209,7 +210,7 @@ test(
         'the change that failed is not shown',
       );
     } finally {
-      await server!.start();
+      await within(server!.start(), 60_000, 'PostgreSQL starting again');
     }
 
     // Back: within a second (the store reads its records again first), the next change is saved and
@@ -224,7 +225,18 @@ test(
     assert.ok(Date.now() - back < 3000, `writes resumed ${Date.now() - back} ms after the server was back`);
     const again = answer.body.topicId as string;
     assert.ok(again);
-    await statusesUntilFinal(stream, 'topic', (data) => data.id === again);
+    await within(
+      statusesUntilFinal(stream, 'topic', (data) => data.id === again),
+      60_000,
+      'the search after',
+    ).catch(async (error: Error) => {
+      const topic = (await api(service, 'GET', `/api/topics/${again}`, { session })).body;
+      const job = await sql(
+        where.database as string,
+        `SELECT state, retry_count, started_on, output FROM video_plugin_jobs.job WHERE data->>'id' = '${again}'`,
+      ).catch((failed: Error) => failed.message);
+      throw new Error(`${error.message}: ${JSON.stringify(topic)}, ${JSON.stringify(service.stats())}; its job: ${job}`);
+    });
     assert.equal(service.stats().topics, 2, 'the search refused while the server was down was not kept');
     assert.equal((await login(service, { externalID: 'steady' })).status, 200);
     stream.close();

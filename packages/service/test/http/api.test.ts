@@ -218,12 +218,16 @@ describe('topics, generations and videos', () => {
     assert.equal(created.name, 'Acme Bikes');
     assert.equal(created.language, 'en-US');
     assert.equal(created.isCompleted, false);
-    assert.equal(created.thumbnailURL, undefined);
     assert.deepEqual(await statusesUntilFinal(stream, 'generation', (data) => data.requestId === requestId), [
       'PENDING',
       'PROCESSING',
       'COMPLETE',
     ]);
+    // The video as it was made (its first state on the stream, however late the GET above ran on a
+    // busy machine): no thumbnail before its generation has completed.
+    const made = stream.events.find((event) => event.event === 'video' && event.data.id === videoId);
+    assert.ok(made, 'the new video was streamed');
+    assert.equal(made.data.thumbnailURL, undefined);
     const generated = (await api(service, 'GET', `/api/generations/${requestId}`, { session })).body.generation;
     assert.deepEqual(generated, {
       requestId,

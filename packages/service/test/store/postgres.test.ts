@@ -235,7 +235,9 @@ test(
         where.database as string,
         `SELECT state, retry_count, started_on, output FROM video_plugin_jobs.job WHERE data->>'id' = '${again}'`,
       ).catch((failed: Error) => failed.message);
-      throw new Error(`${error.message}: ${JSON.stringify(topic)}, ${JSON.stringify(service.stats())}; its job: ${job}`);
+      throw new Error(
+        `${error.message}: ${JSON.stringify(topic)}, ${JSON.stringify(service.stats())}; its job: ${job}`,
+      );
     });
     assert.equal(service.stats().topics, 2, 'the search refused while the server was down was not kept');
     assert.equal((await login(service, { externalID: 'steady' })).status, 200);

@@ -246,15 +246,17 @@ export class Sandboxes {
 
   /**
    * Refuses a new job of a sandbox that has `sandboxes.jobsPerSandbox` running or waiting. Other
-   * partners have no such limit (their budgets still apply: http/limits.ts).
+   * partners have no such limit (their budgets still apply: http/limits.ts). Checked before the
+   * call's work and, on a shared database, again in the transaction that queues the job
+   * (`starting`: the key of its record), where the jobs the other services queued are known.
    *
    * @throws {VideoPluginError} `sandbox_job_limit_reached` (429).
    */
-  admitJob(partnerID: string): void {
+  admitJob(partnerID: string, starting?: string): void {
     const { config, jobs } = this.#parts;
     if (!config.partners.get(partnerID)?.sandbox) return;
     const max = config.sandboxes.jobsPerSandbox;
-    if (jobs.runningFor(partnerID) < max) return;
+    if (jobs.runningFor(partnerID, starting) < max) return;
     throw new VideoPluginError(
       'sandbox_job_limit_reached',
       `The sandbox "${partnerID}" has ${max} jobs running or waiting, the most a sandbox may have at once (sandboxes.jobsPerSandbox). Wait for one to end (its status stream says when), then start this one again.`,

@@ -214,7 +214,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     egress: sourcePolicy(config.allowLoopbackSources, config.allowPrivateSources, () => port),
     clock: stepClock ?? REAL_CLOCK,
     controls,
-    ...(queue ? { queue } : {}),
+    ...(queue
+      ? { queue, admit: (partnerID: string, starting: string) => sandboxes.admitJob(partnerID, starting) }
+      : {}),
   });
   const streams = new Streams(store, { heartbeatMs: config.heartbeatMs, baseURL: () => origin, sessions: config });
   const budgets = new Budgets(config.limits);

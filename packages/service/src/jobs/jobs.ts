@@ -85,6 +85,7 @@ export class Jobs {
   readonly #controls: TestControls | undefined;
   /** The queue of services sharing a database (queue.ts): jobs are queued there, and run where claimed. */
   readonly #queue: JobQueue | undefined;
+  readonly #admit: ((partnerID: string, starting: string) => void) | undefined;
   #running = 0;
   /** The running jobs (each settles: errors are caught in #run). */
   readonly #jobs = new Set<Promise<void>>();
@@ -126,6 +127,12 @@ export class Jobs {
       controls?: TestControls;
       /** The shared job queue (a database several services share): jobs are queued, not run at once. */
       queue?: JobQueue;
+      /**
+       * With a shared queue: refuses (throws) a job of the partner's, given the key of the record
+       * being started. Called within the transaction that queues the job, after it has read what the
+       * other services committed: a check made before it may have missed the jobs they queued since.
+       */
+      admit?: ((partnerID: string, starting: string) => void) | undefined;
     },
   ) {
     this.#store = store;
@@ -154,6 +161,7 @@ export class Jobs {
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#controls = options.controls;
     this.#queue = options.queue;
+    this.#admit = options.admit;
     // Every running job's wait listens to this one signal (and removes itself when done): many jobs
     // at once are normal, not the listener leak Node warns about past 10.
     setMaxListeners(0, this.#closing.signal);
@@ -380,10 +388,11 @@ export class Jobs {
   /**
    * How many of the partner's jobs are running or waiting (a sandbox's `jobsPerSandbox`). With a
    * shared queue, its jobs run in any process and wait in the queue: they are counted from the
-   * records every process shares (searches, generations and renders not ended).
+   * records every process shares (searches, generations and renders not ended), not counting the
+   * record whose key is `starting`.
    */
-  runningFor(partnerID: string): number {
-    if (this.#queue) return this.#store.unfinishedOf(partnerID);
+  runningFor(partnerID: string, starting?: string): number {
+    if (this.#queue) return this.#store.unfinishedOf(partnerID, starting);
     return this.#byPartner.get(partnerID)?.running.size ?? 0;
   }
 
@@ -434,6 +443,7 @@ export class Jobs {
   ): Promise<void> | undefined {
     // Several services on one database: the job commits with its record, and runs where it is claimed.
     if (this.#queue && queued) {
+      this.#admit?.(owner.partnerID, queued.id);
       this.#store.queueJob(this.#queue.insert(queued));
       return undefined;
     }

@@ -37,9 +37,10 @@ import type { EventRecord } from './events.js';
 import { PARTNER_TABLES, type Driver, type Kind, type RemoteChange } from './driver.js';
 
 /** The first key of the service's advisory locks ("VPS1"); the second says which lock. */
-const LOCK_SPACE = 0x56505331;
+export const LOCK_SPACE = 0x56505331;
 const MIGRATION_LOCK = 1;
-const WRITE_LOCK = 2;
+/** Taken by each write transaction (exported for the tests that hold it to line two up). */
+export const WRITE_LOCK = 2;
 
 /** The channel a commit notifies: the other processes read `changes` when told. */
 const CHANNEL = 'video_plugin_changes';

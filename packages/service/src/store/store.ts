@@ -615,13 +615,19 @@ export class Store {
 
   // --- a partner's records, all at once (sandboxes) ---
 
-  /** How many of the partner's searches, generations and renders have not ended (their jobs run or wait). */
-  unfinishedOf(partnerID: string): number {
+  /**
+   * How many of the partner's searches, generations and renders have not ended (their jobs run or
+   * wait), not counting the record whose key is `except` (the one being started).
+   */
+  unfinishedOf(partnerID: string, except?: string): number {
     let count = 0;
     for (const map of [this.#topics, this.#generations])
-      for (const record of map.values()) if (record.partnerID === partnerID && !isFinal(record.status)) count++;
-    for (const video of this.#videos.values()) {
-      if (video.partnerID === partnerID && video.renders.some((render) => !isFinal(render.status))) count++;
+      for (const [key, record] of map) {
+        if (key !== except && record.partnerID === partnerID && !isFinal(record.status)) count++;
+      }
+    for (const [key, video] of this.#videos) {
+      if (key !== except && video.partnerID === partnerID && video.renders.some((render) => !isFinal(render.status)))
+        count++;
     }
     return count;
   }

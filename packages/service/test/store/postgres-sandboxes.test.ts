@@ -25,6 +25,9 @@ import {
   startTestService,
   statusesUntilFinal,
 } from '../support/helpers.js';
+import pg from 'pg';
+import { LOCK_SPACE, WRITE_LOCK } from '../../src/store/postgres.js';
+import { runService } from '../support/child-service.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 
 const missing = postgresMissing();
@@ -304,6 +307,64 @@ test(
       const refused = await search(service, 'three');
       assert.equal(refused.status, 429, JSON.stringify(refused.body));
       assert.equal(refused.body.error.code, 'sandbox_job_limit_reached');
+    }
+  },
+);
+
+test(
+  'sandboxes.jobsPerSandbox holds for two searches sent to A and B at once: the second to commit is refused',
+  skip,
+  async () => {
+    // Two processes (a process's writes block its own thread), each past the check made before the
+    // call's work while the test holds the write lock, so that neither knows of the other's job.
+    const database = await server!.database('sandboxes_race');
+    const args = [
+      '--database',
+      database,
+      '--media-dir',
+      join(dir, 'media-race'),
+      '--sandboxes',
+      '--operator-key',
+      OPERATOR_KEY,
+      '--sandbox-jobs',
+      '1',
+    ];
+    const [a, b] = await Promise.all(
+      [runService([...args, '--job-ms', '60000']), runService([...args, '--job-ms', '60000'])].map(
+        async (child) => ({ url: await child.listening }) as RunningService,
+      ),
+    );
+    const sandbox = await sandboxOn(a!);
+    const { session } = await accountOf(a!, sandbox);
+    const holder = new pg.Client({ connectionString: database });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, $2)', [LOCK_SPACE, WRITE_LOCK]);
+      const answers = [a!, b!].map((service, index) =>
+        api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}/at-once-${index}` } }),
+      );
+      // Both wait for the write lock in the transaction that would queue their job.
+      const waiting = async () =>
+        Number(
+          (
+            await holder.query(
+              "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted",
+              [LOCK_SPACE, WRITE_LOCK],
+            )
+          ).rows[0].n,
+        );
+      while ((await waiting()) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await holder.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_SPACE, WRITE_LOCK]);
+      const statuses = (await Promise.all(answers)).map(({ status, body }) => [status, body.error?.code]);
+      assert.deepEqual(
+        statuses.sort(([x], [y]) => x - y),
+        [
+          [202, undefined],
+          [429, 'sandbox_job_limit_reached'],
+        ],
+      );
+    } finally {
+      await holder.end();
     }
   },
 );

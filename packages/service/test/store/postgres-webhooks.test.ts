@@ -77,6 +77,46 @@ function perEvent(posts: Received[]): Map<string, number> {
   return counts;
 }
 
+/** A receiver that refuses the first try of each event and takes the next. */
+function refusingFirstTries() {
+  const seen = new Set<string>();
+  return webhookReceiver((post, res) => {
+    const id = eventID(post);
+    res.writeHead(seen.has(id) ? 204 : 500).end();
+    seen.add(id);
+  });
+}
+
+/**
+ * After A let go of a delivery it had tried once (killed, or stopped): B makes it within the sweep,
+ * the grace, B's wait before a retry (none: it goes on at once) and this machine's load, from A's
+ * count of tries, and it is never made again.
+ */
+async function assertTakenOver(
+  receiver: Awaited<ReturnType<typeof webhookReceiver>>,
+  b: RunningService,
+  database: string,
+): Promise<void> {
+  const letGo = Date.now();
+  const bound = SWEEP_MS + CLAIM_GRACE_MS + 10 + 5000;
+  await within(
+    receiver.arrived(() => receiver.received.length >= 2),
+    bound,
+    'the delivery taken over by B',
+  );
+  const tookMs = Date.now() - letGo;
+  assert.ok(tookMs < bound, `delivered ${tookMs} ms after A let it go`);
+  await within(b.webhooks.settled(), 30_000, 'settled');
+  assert.equal(receiver.received.length, 2, 'refused on A, delivered by B, and never again');
+  assert.equal(perEvent(receiver.received).size, 1, 'one event');
+  assert.deepEqual(
+    b.webhooks.deliveries.map(({ attempt, outcome }) => ({ attempt, outcome })),
+    [{ attempt: 2, outcome: 'delivered' }],
+    'B went on from the try A made',
+  );
+  assert.deepEqual(await outbox(database), [], 'the outbox is empty');
+}
+
 test(
   'twenty events queued alternately on A and B while C starts: each arrives once, and the outbox ends empty',
   skip,
@@ -119,13 +159,7 @@ test(
   'a delivery retrying on a service killed with SIGKILL: the other takes it over and it arrives once',
   skip,
   async () => {
-    // The first try of each event is refused; the next is taken.
-    const seen = new Set<string>();
-    const receiver = await webhookReceiver((post, res) => {
-      const id = eventID(post);
-      res.writeHead(seen.has(id) ? 204 : 500).end();
-      seen.add(id);
-    });
+    const receiver = await refusingFirstTries();
     const url = `${receiver.origin}/hook`;
     const { database, mediaDir, start } = await pair(url);
     // A waits a minute before its retry: it holds the claim in that wait when it is killed.
@@ -154,25 +188,7 @@ test(
     assert.equal(receiver.received.length, 1, 'no try from B while A holds the delivery');
     a.child.kill('SIGKILL');
     assert.deepEqual(await a.exited, { code: null, signal: 'SIGKILL' });
-    const killed = Date.now();
-    // The sweep, the grace, B's wait before a retry (none: it goes on at once), and this machine's load.
-    const bound = SWEEP_MS + CLAIM_GRACE_MS + 10 + 5000;
-    await within(
-      receiver.arrived(() => receiver.received.length >= 2),
-      bound,
-      'the delivery taken over by B',
-    );
-    const tookMs = Date.now() - killed;
-    assert.ok(tookMs < bound, `delivered ${tookMs} ms after the kill`);
-    await within(b.webhooks.settled(), 30_000, 'settled');
-    assert.equal(receiver.received.length, 2, 'refused on A, delivered by B, and never again');
-    assert.equal(perEvent(receiver.received).size, 1, 'one event');
-    assert.deepEqual(
-      b.webhooks.deliveries.map(({ attempt, outcome }) => ({ attempt, outcome })),
-      [{ attempt: 2, outcome: 'delivered' }],
-      'B went on from the try A made',
-    );
-    assert.deepEqual(await outbox(database), [], 'the outbox is empty');
+    await assertTakenOver(receiver, b, database);
   },
 );
 
@@ -180,12 +196,7 @@ test(
   'a service that stops while a delivery waits for its retry lets it go: the other makes it, once',
   skip,
   async () => {
-    const seen = new Set<string>();
-    const receiver = await webhookReceiver((post, res) => {
-      const id = eventID(post);
-      res.writeHead(seen.has(id) ? 204 : 500).end();
-      seen.add(id);
-    });
+    const receiver = await refusingFirstTries();
     const { database, start } = await pair(`${receiver.origin}/hook`);
     const a = await start({ webhookRetryMs: 60_000 });
     const b = await start();
@@ -198,21 +209,7 @@ test(
     await outboxSays(database, 1);
     await a.close();
     assert.equal(a.webhooks.deliveries.at(-1)?.outcome, 'abandoned', 'A left it in the outbox');
-    const closed = Date.now();
-    const bound = SWEEP_MS + CLAIM_GRACE_MS + 10 + 5000;
-    await within(
-      receiver.arrived(() => receiver.received.length >= 2),
-      bound,
-      'the delivery taken over by B',
-    );
-    assert.ok(Date.now() - closed < bound);
-    await within(b.webhooks.settled(), 30_000, 'settled');
-    assert.equal(receiver.received.length, 2, 'refused on A, delivered by B, and never again');
-    assert.deepEqual(
-      b.webhooks.deliveries.map(({ attempt, outcome }) => ({ attempt, outcome })),
-      [{ attempt: 2, outcome: 'delivered' }],
-    );
-    assert.deepEqual(await outbox(database), [], 'the outbox is empty');
+    await assertTakenOver(receiver, b, database);
   },
 );
 
@@ -220,12 +217,7 @@ test(
   'a claim lost with the database (a restart) stops its delivery: it is made once, by whichever service takes it again',
   skip,
   async () => {
-    const seen = new Set<string>();
-    const receiver = await webhookReceiver((post, res) => {
-      const id = eventID(post);
-      res.writeHead(seen.has(id) ? 204 : 500).end();
-      seen.add(id);
-    });
+    const receiver = await refusingFirstTries();
     const { database, start } = await pair(`${receiver.origin}/hook`);
     // A would try again 8 s after its first try, had it kept the delivery.
     const a = await start({ webhookRetryMs: 8000 });

@@ -7,24 +7,12 @@
 // expiry the database refused (lost at that moment) is carried out once it is back.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { createAccountToken } from '../../../../src/server/index.js';
 import type { RunningService, SandboxCredentials } from '../../src/server.js';
 import type { ServiceOptions } from '../../src/config.js';
-import {
-  EventStream,
-  PARTNER,
-  SECRET,
-  api,
-  createAccount,
-  serve,
-  startTestService,
-  statusesUntilFinal,
-} from '../support/helpers.js';
+import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from '../support/helpers.js';
 import pg from 'pg';
 import { LOCK_SPACE, WRITE_LOCK } from '../../src/store/postgres.js';
 import { runService } from '../support/child-service.js';
@@ -33,8 +21,6 @@ import { postgresMissing, startPostgres } from '../support/postgres.js';
 const missing = postgresMissing();
 // A time limit per test: a job that never ends fails its test instead of stalling the run.
 const skip = missing ? { skip: missing } : { timeout: 120_000 };
-const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-sandboxes-'));
-after(() => rm(dir, { recursive: true, force: true }));
 const server = missing ? undefined : await startPostgres();
 const source = await serve((req, res) =>
   res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Sandboxed page</title>'),
@@ -44,21 +30,12 @@ const psql = promisify(execFile);
 const OPERATOR_KEY = 'sandbox-pg-test-operator-key-0123456789abcdef';
 const operator = { authorization: `Bearer ${OPERATOR_KEY}` };
 
-let count = 0;
-
 /** A new database, and a starter of services on it (sharing one media folder). */
 async function place() {
-  const database = await server!.database(`sandboxes_${++count}`);
-  const mediaDir = join(dir, `media-${count}`);
+  const placed = await server!.place({ partners: [{ id: PARTNER, secret: SECRET }] });
   const start = ({ sandboxes, ...options }: ServiceOptions = {}) =>
-    startTestService({
-      database,
-      mediaDir,
-      partners: [{ id: PARTNER, secret: SECRET }],
-      sandboxes: { operatorKey: OPERATOR_KEY, ...sandboxes },
-      ...options,
-    });
-  return { database, start };
+    placed.start({ sandboxes: { operatorKey: OPERATOR_KEY, ...sandboxes }, ...options });
+  return { ...placed, start };
 }
 
 /** Two services on a new database. */
@@ -317,12 +294,12 @@ test(
   async () => {
     // Two processes (a process's writes block its own thread), each past the check made before the
     // call's work while the test holds the write lock, so that neither knows of the other's job.
-    const database = await server!.database('sandboxes_race');
+    const { database, mediaDir } = await server!.place();
     const args = [
       '--database',
       database,
       '--media-dir',
-      join(dir, 'media-race'),
+      mediaDir,
       '--sandboxes',
       '--operator-key',
       OPERATOR_KEY,

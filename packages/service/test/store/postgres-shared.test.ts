@@ -4,10 +4,7 @@
 // Idempotency-Key sent to both at once starts one job and gets one answer; an externalID taken on
 // one is refused on the other.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import { createAccountToken, listEvents, type EventPage, type WebhookEvent } from '../../../../src/server/index.js';
 import type { RunningService } from '../../src/server.js';
@@ -21,7 +18,6 @@ import {
   createAccount,
   login,
   serve,
-  startTestService,
   statusesUntilFinal,
   within,
 } from '../support/helpers.js';
@@ -32,25 +28,17 @@ import { SWEEP_MS } from '../../src/jobs/queue.js';
 const missing = postgresMissing();
 // A time limit per test: a job that never ends fails its test instead of stalling the run.
 const skip = missing ? { skip: missing } : { timeout: 120_000 };
-const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-shared-'));
-after(() => rm(dir, { recursive: true, force: true }));
 const server = missing ? undefined : await startPostgres();
 const source = await serve((req, res) =>
   res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shared page</title>'),
 );
 
-let count = 0;
 /** Two services on a new database, sharing a media folder (the files are not what is tested here). */
 async function pair(options = {}): Promise<[RunningService, RunningService]> {
-  const database = await server!.database(`shared_${++count}`);
-  const mediaDir = join(dir, `media-${count}`);
-  const start = () =>
-    startTestService({
-      database,
-      mediaDir,
-      partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET] }],
-      ...options,
-    });
+  const { start } = await server!.place({
+    partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET] }],
+    ...options,
+  });
   return [await start(), await start()];
 }
 
@@ -183,8 +171,8 @@ test(
   'a service killed (SIGKILL) while its job runs: another takes the job over within seconds and completes it',
   skip,
   async () => {
-    const database = await server!.database(`shared_${++count}`);
-    const args = ['--database', database, '--media-dir', join(dir, `media-${count}`), '--job-ms', '1000'];
+    const { database, mediaDir } = await server!.place();
+    const args = ['--database', database, '--media-dir', mediaDir, '--job-ms', '1000'];
     // A stalls its search while it reads the page (the test controls are A's own): however slowly B
     // starts on a busy machine, the job is still running on A when A is killed.
     const a = runService([...args, '--test-controls']);

@@ -7,15 +7,12 @@
 // left deliver each row once; a row a service cannot make (a URL it does not have) is left in the
 // outbox for one that can.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { decodeJwt } from 'jose';
 import pg from 'pg';
 import type { RunningService } from '../../src/server.js';
-import { PARTNER, SECRET, WEBHOOK_SECRET, createAccount, startTestService, within } from '../support/helpers.js';
+import { PARTNER, SECRET, WEBHOOK_SECRET, createAccount, within } from '../support/helpers.js';
 import { postgresMissing, startPostgres } from '../support/postgres.js';
 import { runService } from '../support/child-service.js';
 import { webhookReceiver, type Received } from '../support/webhooks.js';
@@ -25,25 +22,20 @@ import { CLAIM_GRACE_MS } from '../../src/webhooks/webhooks.js';
 const missing = postgresMissing();
 // A time limit per test: a delivery that never comes fails its test instead of stalling the run.
 const skip = missing ? { skip: missing } : { timeout: 120_000 };
-const dir = await mkdtemp(join(tmpdir(), 'video-plugin-pg-webhooks-'));
-after(() => rm(dir, { recursive: true, force: true }));
 const server = missing ? undefined : await startPostgres();
 
-let count = 0;
 /** A new database, and services on it whose test partner posts its webhooks to `url` (retrying at once). */
 async function pair(url: string) {
-  const database = await server!.database(`webhooks_${++count}`);
-  const mediaDir = join(dir, `media-${count}`);
+  const placed = await server!.place({
+    // Longer than the receiver holds its answers: a try that timed out would be tried again.
+    webhookTimeoutMs: 60_000,
+  });
   const start = ({ webhookRetryMs = 10, webhookURL = url }: { webhookRetryMs?: number; webhookURL?: string } = {}) =>
-    startTestService({
-      database,
-      mediaDir,
+    placed.start({
       webhookRetryMs,
-      // Longer than the receiver holds its answers: a try that timed out would be tried again.
-      webhookTimeoutMs: 60_000,
       partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [webhookURL] }],
     });
-  return { database, mediaDir, start };
+  return { ...placed, start };
 }
 
 /** The rows of the shared outbox, read from the database itself. */

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { promisify } from 'node:util';
 import { createServer } from 'node:net';
+import type { ServiceOptions } from '../../src/config.js';
+import type { RunningService } from '../../src/server.js';
+import { startTestService } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -45,10 +48,22 @@ export interface TestPostgres {
   readonly port: number;
   /** A new empty database on the server; its URL. */
   database(name: string): Promise<string>;
+  /**
+   * A new database and a media folder of its own, and a starter of services on both (the test
+   * service with `defaults`, then the options given to `start`): what the tests of several
+   * services on one database begin with.
+   */
+  place(defaults?: ServiceOptions): Promise<Place>;
   /** Stops the server (fast: connections are cut), as a crash or an outage would. */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   start(): Promise<void>;
+}
+
+export interface Place {
+  readonly database: string;
+  readonly mediaDir: string;
+  start(options?: ServiceOptions): Promise<RunningService>;
 }
 
 /** Starts a server for this test file; it is stopped and its folder removed after the file. */
@@ -83,12 +98,21 @@ export async function startPostgres(): Promise<TestPostgres> {
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   });
   const url = `postgres://test@127.0.0.1:${port}/postgres`;
+  const database = async (name: string) => {
+    await run('psql', [url, '-qc', `CREATE DATABASE "${name}"`]);
+    return `postgres://test@127.0.0.1:${port}/${name}`;
+  };
+  const media = await mkdtemp(join(tmpdir(), 'video-plugin-pg-media-'));
+  after(() => rm(media, { recursive: true, force: true, maxRetries: 5 }));
+  let places = 0;
   return {
     url,
     port,
-    async database(name) {
-      await run('psql', [url, '-qc', `CREATE DATABASE "${name}"`]);
-      return `postgres://test@127.0.0.1:${port}/${name}`;
+    database,
+    async place(defaults = {}) {
+      const name = `place_${++places}`;
+      const placed = { database: await database(name), mediaDir: join(media, name) };
+      return { ...placed, start: (options = {}) => startTestService({ ...placed, ...defaults, ...options }) };
     },
     stop,
     start,

@@ -9,18 +9,17 @@
 //   node --import tsx bench/fleet.mts               3 runs of each configuration
 //   node --import tsx bench/fleet.mts --runs 1      a smoke run
 //   node --import tsx bench/fleet.mts --count 40    more generations at once
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm, stat } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createAccountToken } from '../src/server/index.js';
+import { follow } from '../packages/service/test/support/child-service.js';
+import { launchPostgres, run } from '../packages/service/test/support/postgres-server.js';
 
-const run = promisify(execFile);
 const argument = (name: string, fallback: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const RUNS = argument('--runs', 3);
@@ -31,52 +30,13 @@ const SECRET = 'bench-partner-secret-0123456789abcdef';
 
 const work = await mkdtemp(join(tmpdir(), 'video-plugin-bench-fleet-'));
 
-/** A port that was free a moment ago. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createNetServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-// --- PostgreSQL, a server of this run's own ---
-const debian = '/usr/lib/postgresql';
-const version = existsSync(debian)
-  ? readdirSync(debian).find((entry) => existsSync(join(debian, entry, 'bin', 'initdb')))
-  : undefined;
-if (!version) throw new Error('PostgreSQL server programs not installed (apt-get install postgresql)');
-const bin = join(debian, version, 'bin');
-const asRoot = process.getuid?.() === 0;
-if (asRoot) {
-  const { mode } = await stat(tmpdir());
-  if ((mode & 0o001) === 0) await chmod(tmpdir(), (mode & 0o7777) | 0o011);
-  await chmod(work, 0o755);
-}
-const pgDir = join(work, 'pg');
-mkdirSync(pgDir);
-if (asRoot) await chown(pgDir, 65534, 65534);
-const as = (program: string, args: string[]) =>
-  asRoot ? run('runuser', ['-u', 'nobody', '--', join(bin, program), ...args]) : run(join(bin, program), args);
-await as('initdb', ['-D', join(pgDir, 'data'), '-U', 'bench', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-const pgPort = await freePort();
-// fsync stays on: the figures are for a database that keeps what it acknowledged.
-await as('pg_ctl', [
-  '-D',
-  join(pgDir, 'data'),
-  '-o',
-  `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c max_connections=100`,
-  '-l',
-  join(pgDir, 'log'),
-  '-w',
-  'start',
-]);
+// --- PostgreSQL, a server of this run's own (fsync on: figures for a database that keeps what it acknowledged) ---
+const postgres = await launchPostgres({ fsync: true, user: 'bench' });
 let databases = 0;
 async function database(): Promise<string> {
   const name = `fleet_${++databases}`;
-  await run('psql', [`postgres://bench@127.0.0.1:${pgPort}/postgres`, '-qc', `CREATE DATABASE ${name}`]);
-  return `postgres://bench@127.0.0.1:${pgPort}/${name}`;
+  await run('psql', [`postgres://bench@127.0.0.1:${postgres.port}/postgres`, '-qc', `CREATE DATABASE ${name}`]);
+  return `postgres://bench@127.0.0.1:${postgres.port}/${name}`;
 }
 
 // --- the pages: one per generation, each different (its own words, so its own scenes) ---
@@ -117,17 +77,7 @@ async function startService(args: string[]): Promise<Service> {
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } },
   );
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (found && /Ctrl\+C/.test(output)) resolve(found);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${output}`)));
-  });
+  const url = await follow(child).listening;
   return { url, child };
 }
 async function stopService({ child }: Service): Promise<void> {
@@ -242,7 +192,7 @@ try {
   }
 } finally {
   site.close();
-  await as('pg_ctl', ['-D', join(pgDir, 'data'), '-m', 'fast', '-w', 'stop']).catch(() => undefined);
+  await postgres.remove();
   await rm(work, { recursive: true, force: true, maxRetries: 5 });
 }
 

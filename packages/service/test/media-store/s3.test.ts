@@ -14,8 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { startService, type RunningService } from '../../src/server.js';
 import {
   EventStream,
@@ -28,43 +27,15 @@ import {
   statusesUntilFinal,
 } from '../support/helpers.js';
 import { picture } from '../support/media-helpers.js';
+import { startS3 } from '../support/s3.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-s3-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 const BUCKET = 'video-media';
-// s3rver checks signatures against its own fixed credentials; the SDK reads them from here.
-process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-
-/** The S3 server: started on a free port, then stopped and started again on the same one. */
-let s3: S3rver | undefined;
-let s3Port = 0;
-async function startS3(): Promise<void> {
-  s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: join(work, 's3') });
-  s3Port = (await s3.run()).port;
-}
-async function stopS3(): Promise<void> {
-  const server = s3;
-  s3 = undefined;
-  if (!server) return;
-  const closed = server.close();
-  // The SDK keeps its connections alive: end them, or close waits for their timeout.
-  (server as unknown as { httpServer: { closeAllConnections(): void } }).httpServer.closeAllConnections();
-  await closed;
-}
-await startS3();
-after(stopS3);
-const endpoint = `http://127.0.0.1:${s3Port}`;
-const client = new S3Client({
-  endpoint,
-  region: 'us-east-1',
-  forcePathStyle: true,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
-after(() => client.destroy());
-await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-const mediaStore = `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1`;
+/** The S3 server: stopped and started again on the same port by the outage tests. */
+const s3 = await startS3();
+const { endpoint, client } = s3;
+const mediaStore = await s3.bucket(BUCKET);
 
 /** The bytes of the bucket's object `key`. */
 async function object(key: string): Promise<Buffer> {
@@ -291,7 +262,7 @@ describe('media on S3', () => {
     { timeout: 300_000 },
     async () => {
       const service = service2!;
-      await stopS3();
+      await s3.stop();
       const down = await fetch(`${service.url}${made.render.url}`);
       assert.equal(down.status, 503);
       assert.ok(Number(down.headers.get('retry-after')) >= 1);
@@ -322,7 +293,7 @@ describe('media on S3', () => {
       // The service still answers everything else.
       assert.equal((await api(service, 'GET', '/api/health')).status, 200);
 
-      await startS3();
+      await s3.start();
       const served = await fetch(`${service.url}${made.render.url}`);
       assert.equal(served.status, 200);
       assert.equal(sha256(Buffer.from(await served.arrayBuffer())), made.render.hash);

@@ -493,6 +493,15 @@ async function browserLog(session, { value, until: pattern, timeout }) {
   return log.entries;
 }
 
+/**
+ * How long the page waits for a command's answer: @web/dev-server-core's own limit
+ * (webSocketsPlugin.js, "Did not receive a server response … within 20000ms"), not configurable.
+ */
+const ANSWER_MS = 20_000;
+
+/** The longest a frame command looks for its element or frame: inside the page's wait, with room. */
+const COMMAND_MS = 17_000;
+
 export function frameCommandsPlugin() {
   // WebDriver has one current frame per session: two commands at once (Promise.all in a test)
   // would switch under each other, so they take turns.
@@ -507,12 +516,34 @@ export function frameCommandsPlugin() {
     async executeCommand({ command, payload, session }) {
       if (!command.startsWith('frame-') && command !== 'browser-log') return undefined;
       // A hang detector, not a pace: a real-media render on a busy machine takes more than 8 s (the
-      // old default failed four journeys in Chromium at load average 13; 30 s passed them all).
-      const args = { timeout: 30_000, ...payload };
+      // old default failed four journeys in Chromium at load average 13). At most COMMAND_MS, counted
+      // from the command's arrival (a WebDriver command's wait for its turn included): the page
+      // stops waiting for any answer at ANSWER_MS.
+      const arrived = Date.now();
+      const timeout = Math.min(payload?.timeout ?? COMMAND_MS, COMMAND_MS);
+      const args = { ...payload, timeout };
       if (command === 'browser-log') return browserLog(session, args);
-      return session.browser.type === 'webdriver'
-        ? inTurn(() => webdriverCommand(session, command, args))
-        : puppeteerCommand(session, command, args);
+      const run =
+        session.browser.type === 'webdriver'
+          ? inTurn(() =>
+              webdriverCommand(session, command, { ...args, timeout: Math.max(1, arrived + timeout - Date.now()) }),
+            )
+          : puppeteerCommand(session, command, args);
+      // A step of the command that does not return (a WebDriver call has COMMAND_LIMIT) is named
+      // here, before the page gives up with "Did not receive a server response".
+      let limit;
+      const overdue = new Promise((_resolve, reject) => {
+        limit = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `${command} ${payload?.selector ?? payload?.url ?? ''}: no answer within ${ANSWER_MS - 1000} ms (the browser or its driver is busy)`,
+              ),
+            ),
+          ANSWER_MS - 1000,
+        );
+      });
+      return Promise.race([run, overdue]).finally(() => clearTimeout(limit));
     },
   };
 }

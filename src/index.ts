@@ -25,6 +25,7 @@ export type { ErrorCode, SerializedError } from './errors.js';
 export type {
   Account,
   ActionStatus,
+  JobFailureCode,
   MediaFile,
   PluginEventMap,
   PluginEventName,
@@ -36,6 +37,7 @@ export type {
   RenderFiles,
   RenderQuality,
   SessionLostPayload,
+  StatusError,
   TopicSearchStartResult,
   TopicSearchStatusUpdatePayload,
   Video,

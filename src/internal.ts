@@ -14,6 +14,7 @@
  */
 export * from './errors.js';
 export * from './wire/api.js';
+export type * from './wire/http.js';
 export * from './wire/schemas.js';
 export * from './wire/metadata.js';
 export * from './wire/protocol.js';

@@ -18,6 +18,8 @@ import type {
   videoSchema,
 } from './schemas.js';
 
+import type { StatusError } from './values.js';
+
 export * from './values.js';
 
 /** An account on the service. Dates are ISO-8601 strings. */
@@ -35,22 +37,25 @@ export type Render = z.infer<typeof renderSchema>;
 /** A video saved on the account. */
 export type Video = z.infer<typeof videoSchema>;
 
+/** A status update as the schema checks it, its `error.code` typed as the job failure codes. */
+type StatusPayload = Omit<z.infer<typeof statusPayloadSchema>, 'error'> & { error?: StatusError | undefined };
+
 /**
  * Payload of topic search status updates. `error` is set when `status` is `FAILED`; `progress`
  * (stage, fraction, etaMs?) on every update of a service that reports it.
  */
-export type TopicSearchStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+export type TopicSearchStatusUpdatePayload = StatusPayload;
 /**
  * Payload of video generation status updates. `error` is set when `status` is `FAILED`; `progress`
  * (stage, fraction, etaMs?) on every update of a service that reports it.
  */
-export type VideoGenerationStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+export type VideoGenerationStatusUpdatePayload = StatusPayload;
 /**
  * Payload of the final render's status updates (the render that "Complete video" starts): `PENDING`
  * until the video is completed, then its render's status. `error` is set when `status` is `FAILED`;
  * `progress` (stage, fraction, etaMs?) on every update once the render has started.
  */
-export type VideoRenderStatusUpdatePayload = z.infer<typeof statusPayloadSchema>;
+export type VideoRenderStatusUpdatePayload = StatusPayload;
 
 /** What `startTopicSearch` resolves to. */
 export type TopicSearchStartResult = z.infer<typeof topicSearchStartSchema>;

@@ -97,6 +97,31 @@ export const ACCOUNT_FIELD_LIMITS = {
 /** An account field a partner may set; see {@link ACCOUNT_FIELD_LIMITS}. */
 export type AccountField = keyof typeof ACCOUNT_FIELD_LIMITS;
 /** Longest account ID or `externalID`, in characters. */
+/**
+ * The codes a FAILED topic search, generation or render gives in `error.code`, by job
+ * (docs/service.md, "Statuses"): the one list the service's jobs, its test controls and the
+ * SDK's types read.
+ */
+export const JOB_FAILURE_CODES = {
+  topicSearch: ['source_unreachable', 'source_timeout', 'source_http_error', 'source_not_html'],
+  generation: ['generation_failed', 'render_failed', 'storage_full', 'media_store_unavailable'],
+  render: ['render_failed', 'storage_full', 'media_store_unavailable'],
+} as const;
+
+/**
+ * A FAILED job's `error.code`: one of {@link JOB_FAILURE_CODES}, or, only in a status
+ * subscription's one update, `topic_not_found` / `generation_not_found` (the ID is unknown or
+ * another account's).
+ */
+export type JobFailureCode =
+  (typeof JOB_FAILURE_CODES)[keyof typeof JOB_FAILURE_CODES][number] | 'topic_not_found' | 'generation_not_found';
+
+/** Why a topic search, generation or render failed (set when its `status` is `FAILED`). */
+export interface StatusError {
+  code: JobFailureCode;
+  message: string;
+}
+
 export const MAX_ID_LENGTH = 256;
 
 /**

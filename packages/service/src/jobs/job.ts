@@ -7,7 +7,7 @@ import type { EgressPolicy } from '../egress.js';
 import { RenderError, type RenderedFiles } from '../media/render.js';
 import type { Storyboard } from '../media/storyboard.js';
 import { MediaStoreUnavailable } from '../media/store.js';
-import type { Owner, RenderRecord, Store, VideoRecord } from '../store/store.js';
+import type { Owner, RenderRecord, StatusError, Store, VideoRecord } from '../store/store.js';
 import { ProgressTracker, type JobKind, type Progress, type ProgressStage } from './progress.js';
 import type { Slots } from './slots.js';
 import type { Forced } from './test-controls.js';
@@ -85,7 +85,7 @@ const STORAGE_FULL_TEXT = /No space left on device|Disk quota exceeded|File too 
  * `media_store_unavailable` when the S3 media store could not take them after its tries, else the
  * render's own code (`render_failed`…). Undefined for anything else: a bug, thrown on.
  */
-export function renderFailure(error: unknown): { code: string; message: string } | undefined {
+export function renderFailure(error: unknown): StatusError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (
     (typeof code === 'string' && STORAGE_FULL.has(code)) ||
@@ -106,7 +106,10 @@ export function renderFailure(error: unknown): { code: string; message: string }
         "The render could not be stored: the service's media store could not be reached, after several tries. Nothing of it is kept or served; render again once the store is back.",
     };
   }
-  return error instanceof RenderError ? { code: error.code, message: error.message } : undefined;
+  // A render stopped (`render_aborted`) belongs to a job that stops too: thrown on, never a status.
+  return error instanceof RenderError && error.code === 'render_failed'
+    ? { code: error.code, message: error.message }
+    : undefined;
 }
 
 /** What a render record keeps of a finished render: its files' hashes and what it did. */

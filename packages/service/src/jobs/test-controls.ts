@@ -14,6 +14,7 @@
 import * as z from 'zod/mini';
 import {
   InvalidParameterError,
+  JOB_FAILURE_CODES,
   NotFoundError,
   parseOrThrow,
   strictObject,
@@ -21,7 +22,6 @@ import {
   type ProgressStage,
 } from 'video-plugin/internal';
 import type { Partner } from '../config.js';
-import type { SourceErrorCode } from '../media/source.js';
 import type { Owner } from '../store/records.js';
 import type { ClockTurn } from './clock.js';
 
@@ -30,20 +30,11 @@ export const TEST_JOBS = ['topicSearch', 'generation', 'render'] as const;
 export type TestJob = (typeof TEST_JOBS)[number];
 
 /**
- * The documented failure codes of each kind of job (docs/service.md, "Statuses", the status error
- * codes), each one forcible: a topic search's come from reading its source, a generation's from its
- * test hook and its preview render, a render's from the renderer and the disk.
+ * The documented failure codes of each kind of job (the contract's one list, docs/service.md,
+ * "Statuses"), each one forcible: a topic search's come from reading its source, a generation's
+ * from its test hook and its preview render, a render's from the renderer and the disk.
  */
-export const FAILURE_CODES = {
-  topicSearch: [
-    'source_unreachable',
-    'source_timeout',
-    'source_http_error',
-    'source_not_html',
-  ] as const satisfies readonly SourceErrorCode[],
-  generation: ['generation_failed', 'render_failed', 'storage_full', 'media_store_unavailable'] as const,
-  render: ['render_failed', 'storage_full', 'media_store_unavailable'] as const,
-} satisfies Record<TestJob, readonly string[]>;
+export const FAILURE_CODES = JOB_FAILURE_CODES satisfies Record<TestJob, readonly string[]>;
 export type FailureCode = (typeof FAILURE_CODES)[TestJob][number];
 
 /** What each failure means (its message, after the note that it was forced). */

@@ -6,6 +6,7 @@
  * Failures are {@link SourceError}s whose `code` becomes the topic's `error.code`:
  * `source_unreachable`, `source_timeout`, `source_http_error`, `source_not_html`.
  */
+import type { JOB_FAILURE_CODES } from 'video-plugin/internal';
 import { EgressError, guardedFetch, type EgressPolicy } from '../egress.js';
 import { PageDecoder } from './source/charset.js';
 import { PageReader, type SourcePage } from './source/page.js';
@@ -13,7 +14,7 @@ import { PageReader, type SourcePage } from './source/page.js';
 export { MAX_IMAGES, readPage, type SourcePage } from './source/page.js';
 
 /** Status error codes of a failed topic search. */
-export type SourceErrorCode = 'source_unreachable' | 'source_timeout' | 'source_http_error' | 'source_not_html';
+export type SourceErrorCode = (typeof JOB_FAILURE_CODES)['topicSearch'][number];
 
 /** Why a source page could not be read. */
 export class SourceError extends Error {

@@ -7,11 +7,10 @@ import {
   deserializeError,
   type SerializedError,
   type Account,
-  type ActionStatus,
-  type Metadata,
-  type Progress,
+  type GenerationJSON,
   type SceneSources,
-  type Video,
+  type TopicJSON,
+  type VideoJSON,
 } from 'video-plugin/internal';
 
 /** A scene as the editor edits it; `image` indexes `EditorBoard.images`, or is null. */
@@ -33,30 +32,9 @@ export interface EditorBoard {
   images: string[];
 }
 
-export interface Topic {
-  id: string;
-  requestId: string;
-  sourceURL: string;
-  status: ActionStatus;
-  error?: { code: string; message: string };
-  progress?: Progress;
-  title?: string;
-  description?: string;
-  images: string[];
-  /** The service's copies of the images, on its own origin: the only pictures the studio shows. */
-  pictures: string[];
-}
-
-export interface Generation {
-  requestId: string;
-  videoId: string;
-  topicId: string;
-  status: Topic['status'];
-  error?: { code: string; message: string };
-  progress?: Progress;
-  /** The partner's metadata, as given to `startVideoGeneration`. */
-  metadata?: Metadata;
-}
+/** A topic, a generation and a video as the API sends them (the contract's JSON types). */
+export type Topic = TopicJSON;
+export type Generation = GenerationJSON;
 
 export interface SessionResult {
   account: Account;
@@ -65,7 +43,7 @@ export interface SessionResult {
 
 /** One change of a topic, generation or video. */
 export type Change =
-  { kind: 'topic'; record: Topic } | { kind: 'generation'; record: Generation } | { kind: 'video'; record: Video };
+  { kind: 'topic'; record: Topic } | { kind: 'generation'; record: Generation } | { kind: 'video'; record: VideoJSON };
 
 /** The status socket's first answer, as the change feed's (`GET /api/changes`): null = re-read. */
 export interface ChangeFeed {
@@ -147,18 +125,18 @@ export class ApiClient {
   updateAccount(info: Record<string, string>): Promise<Account> {
     return this.request<{ account: Account }>('PATCH', '/api/account', info).then((r) => r.account);
   }
-  videos(): Promise<Video[]> {
-    return this.request<{ videos: Video[] }>('GET', '/api/videos').then((r) => r.videos);
+  videos(): Promise<VideoJSON[]> {
+    return this.request<{ videos: VideoJSON[] }>('GET', '/api/videos').then((r) => r.videos);
   }
-  video(id: string): Promise<Video> {
-    return this.request<{ video: Video }>('GET', `/api/videos/${encodeURIComponent(id)}`).then((r) => r.video);
+  video(id: string): Promise<VideoJSON> {
+    return this.request<{ video: VideoJSON }>('GET', `/api/videos/${encodeURIComponent(id)}`).then((r) => r.video);
   }
-  renameVideo(id: string, name: string): Promise<Video> {
+  renameVideo(id: string, name: string): Promise<VideoJSON> {
     return this.saveVideo(id, { name });
   }
   /** Saves the name and, with real media, the scenes (then the preview is rendered again). */
-  saveVideo(id: string, changes: { name?: string; scenes?: SceneDraft[] }): Promise<Video> {
-    return this.request<{ video: Video }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, changes).then(
+  saveVideo(id: string, changes: { name?: string; scenes?: SceneDraft[] }): Promise<VideoJSON> {
+    return this.request<{ video: VideoJSON }>('PATCH', `/api/videos/${encodeURIComponent(id)}`, changes).then(
       (r) => r.video,
     );
   }
@@ -166,8 +144,8 @@ export class ApiClient {
   storyboard(id: string): Promise<EditorBoard> {
     return this.request<EditorBoard>('GET', `/api/videos/${encodeURIComponent(id)}/storyboard`);
   }
-  completeVideo(id: string): Promise<Video> {
-    return this.request<{ video: Video }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then(
+  completeVideo(id: string): Promise<VideoJSON> {
+    return this.request<{ video: VideoJSON }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then(
       (r) => r.video,
     );
   }

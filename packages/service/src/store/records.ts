@@ -12,16 +12,14 @@ import type {
   Progress,
   RenderQuality,
   RenderStats,
+  StatusError,
 } from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
 
 /** Status of a topic search, a generation or a render: the contract's (`STATUSES`). */
 export type Status = ActionStatus;
-/** Why a background action failed. */
-export interface StatusError {
-  code: string;
-  message: string;
-}
+/** Why a background action failed: a code of the contract's one list (JOB_FAILURE_CODES). */
+export type { StatusError };
 
 /** Who a record belongs to. Records of other partners or accounts are invisible. */
 export interface Owner {

@@ -3,97 +3,19 @@
  * stream send. Owner fields and internal flags stay inside; media URLs are built here because they
  * depend on where the service listens.
  */
-import type {
-  AspectRatio,
-  Duration,
-  Language,
-  Metadata,
-  RenderFiles,
-  RenderStats,
-  Progress,
-  RenderQuality,
-} from 'video-plugin/internal';
+import type { GenerationJSON, RenderFiles, RenderJSON, TopicJSON, VideoJSON } from 'video-plugin/internal';
 import { altText } from '../media/accessibility.js';
 import { MEDIA_FILES, SVG_TYPE, topicPicturePath, videoMediaURL, type MediaFileName } from '../media/files.js';
-import type {
-  AccountRecord,
-  GenerationRecord,
-  RenderRecord,
-  StatusError,
-  Status,
-  TopicRecord,
-  VideoRecord,
-} from './store.js';
+import type { AccountRecord, GenerationRecord, RenderRecord, TopicRecord, VideoRecord } from './store.js';
 
 /** An account as the API returns it. */
 export type AccountView = Omit<AccountRecord, 'partnerID' | 'signIn'>;
 
-/** A topic as the API returns it. `title`, `description` and `images` fill in while PROCESSING. */
-export interface TopicView {
-  id: string;
-  requestId: string;
-  sourceURL: string;
-  status: Status;
-  error?: StatusError;
-  /** How far the search is (progress.ts). */
-  progress?: Progress;
-  title?: string;
-  description?: string;
-  /** The source page's image URLs, as found (never shown: the studio shows `pictures`). */
-  images: string[];
-  /**
-   * The service's checked copies of `images` that it could use, as paths on its own origin
-   * (`/media/topics/<topicId>/<n>.jpg|png`), in page order: what the studio shows.
-   */
-  pictures: string[];
-}
-
-/** A video generation as the API returns it. */
-export interface GenerationView {
-  requestId: string;
-  videoId: string;
-  topicId: string;
-  status: Status;
-  error?: StatusError;
-  /** How far the generation is (progress.ts). */
-  progress?: Progress;
-  /** The partner's metadata, exactly as given; absent when none was given. */
-  metadata?: Metadata;
-}
-
-/** A video as the API returns it. */
-export interface VideoView {
-  id: string;
-  name: string;
-  topicId?: string;
-  aspectRatio: AspectRatio;
-  duration: Duration;
-  language: Language;
-  createdAt: string;
-  updatedAt: string;
-  isCompleted: boolean;
-  thumbnailURL?: string;
-  renders: RenderView[];
-  /** Its generation's metadata, exactly as given; absent when none was given. */
-  metadata?: Metadata;
-}
-
-/** A render as the API returns it: `url`, `files` and `altText` are set once it is COMPLETE. */
-export interface RenderView {
-  format: string;
-  status: Status;
-  error?: StatusError;
-  /** How far the render is (progress.ts). */
-  progress?: Progress;
-  url?: string;
-  renderedAt?: string;
-  files?: RenderFiles;
-  altText?: string;
-  /** The finished file's quality report (real media, COMPLETE). */
-  quality?: RenderQuality;
-  /** What the render did (real media, once COMPLETE). */
-  stats?: RenderStats;
-}
+/** A topic, a generation, a video and a render as the API returns them: the contract's JSON types. */
+export type TopicView = TopicJSON;
+export type GenerationView = GenerationJSON;
+export type VideoView = VideoJSON;
+export type RenderView = RenderJSON;
 
 /** The account without its owner field and internal flag. */
 export function accountView({ partnerID: _partnerID, signIn: _signIn, ...account }: AccountRecord): AccountView {

@@ -93,13 +93,13 @@ for (const file of [undefined, 'data.db']) {
       assert.throws(() => store.advance(change, 'COMPLETE'), InvalidStateError, 'PENDING → COMPLETE skips PROCESSING');
       store.advance(change, 'PROCESSING');
       assert.throws(() => store.advance(change, 'PENDING'), /Cannot move from PROCESSING to PENDING/);
-      store.advance(change, 'FAILED', { code: 'page_unreachable', message: 'gone' });
+      store.advance(change, 'FAILED', { code: 'source_unreachable', message: 'gone' });
       for (const status of ['PENDING', 'PROCESSING', 'COMPLETE', 'FAILED'] as const) {
         assert.throws(() => store.advance(change, status), /Cannot move from FAILED/);
       }
       assert.equal(published.length, 3, 'only the insert and the two allowed moves were published');
       assert.equal(store.topics.get(record.id)!.status, 'FAILED');
-      assert.deepEqual(store.topics.get(record.id)!.error, { code: 'page_unreachable', message: 'gone' });
+      assert.deepEqual(store.topics.get(record.id)!.error, { code: 'source_unreachable', message: 'gone' });
     });
 
     test('a record is inserted once', async () => {

@@ -45,6 +45,7 @@ export const API_SUITES = [
   'plugin',
   'element',
   'cdn',
+  'cdn-markup',
   'journey',
   'isolation',
   'faults',
@@ -74,7 +75,7 @@ export const API_SUITES = [
  * nothing. The others never reload a signed-in studio and read no storage, so they run with the
  * default rules in every engine: faults (the service's faults and the configuration faults; the
  * frame stays loaded), plugin (its one reload, a mount without moveBefore, is session's subject),
- * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn,
+ * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn, cdn-markup,
  * stage. docs/testing.md, "Engines and storage rules", says more.
  */
 export const STORAGE_SUITES = ['session', 'frame-faults', 'element', 'journey'].map(

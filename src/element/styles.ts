@@ -27,17 +27,23 @@ export const styles = css`
   :host([hidden]) {
     display: none;
   }
-  /* height="auto" (inline): the studio's content height, between the min and the max (the
-     iframe's own min-height and max-height, set by the Plugin from the same custom properties).
-     The placeholder and the stage share one grid cell, so the stage takes part in the height. */
+  /* height="auto" (inline): the height of what shows. The open studio's content height, between
+     the min and the max (the iframe's own min-height and max-height, set by the Plugin from the
+     same custom properties), with the skeleton over it while it connects; the failure panel's
+     content; else the placeholder, or nothing. The placeholder and the stage share one grid cell,
+     so the stage takes part in the height. */
   :host([height='auto']:not([display='modal'], [display='drawer'])) {
     display: grid;
     height: auto;
-    min-height: var(--video-plugin-min-height, 400px);
   }
   :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
     display: block;
     grid-area: 1 / 1;
+    position: relative;
+  }
+  /* In the flow: the panel makes the height. (Also in a dialog, whose Canvas it shares: no
+     difference there, and a shorter selector.) */
+  :host([height='auto']) [part='failed'] {
     position: relative;
   }
   /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */
@@ -57,6 +63,8 @@ export const styles = css`
     position: absolute;
     inset: 0;
     box-sizing: border-box;
+    /* A fixed height smaller than the panel's content: the panel scrolls, nothing is cut off. */
+    overflow: auto;
     padding: 24px;
     gap: 12px;
     align-content: start;
@@ -66,12 +74,12 @@ export const styles = css`
       15px/1.5 system-ui,
       sans-serif;
   }
-  .stage[data-show='loading'] [part='loading'],
-  .stage[data-show='failed'] [part='failed'] {
+  [data-show='loading'] [part='loading'],
+  [data-show='failed'] [part='failed'] {
     display: grid;
   }
+  /* Grid items of the skeleton (their slot has no box): blocks without saying so. */
   [part='loading'] i {
-    display: block;
     height: 14px;
     border-radius: 4px;
     background: color-mix(in srgb, CanvasText 12%, Canvas);

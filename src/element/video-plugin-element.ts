@@ -188,7 +188,7 @@ export class VideoPluginElement extends ReactiveElement {
    * `auto`: in inline display, the studio takes the height of its content, between
    * `--video-plugin-min-height` (default 400px) and `--video-plugin-max-height` (default 100vh), and
    * follows it; taller content scrolls inside the studio. While the studio is closed the element
-   * is as tall as its content (0 without any), and the failure panel as tall as its message.
+   * is as tall as its children (0 without any), and the failure panel as tall as its message.
    * Ignored in modal and drawer display (the dialog keeps its size). Changing it starts a new
    * session, like `display`.
    */

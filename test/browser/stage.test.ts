@@ -1,6 +1,7 @@
 // The element's stage (src/element/stage.ts) in every engine, against the real service: the
 // loading skeleton and `ready`, the failure panel and its retry; the display modes (inline, modal,
-// drawer) with their focus, Esc, backdrop and scroll-lock behaviour, and the `closed` event.
+// drawer) with their focus, Esc, backdrop and scroll-lock behaviour, and the `closed` event; the
+// inline element's box (its rendered height) in each state, fixed and height="auto".
 import { expect } from '@open-wc/testing';
 import { ConnectionError, InvalidParameterError, NotFoundError } from '../../src/errors.js';
 import '../../src/element/index.js';

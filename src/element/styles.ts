@@ -20,30 +20,35 @@ export const styles = css`
     height: var(--video-plugin-height, 600px);
     box-sizing: border-box;
   }
-  :host([display='modal']),
-  :host([display='drawer']) {
-    height: auto;
-  }
-  :host([hidden]) {
-    display: none;
-  }
   /* height="auto" (inline): the height of what shows. The open studio's content height, between
      the min and the max (the iframe's own min-height and max-height, set by the Plugin from the
-     same custom properties), with the skeleton over it while it connects; the failure panel's
-     content; else the placeholder, or nothing. The placeholder and the stage share one grid cell,
-     so the stage takes part in the height. */
-  :host([height='auto']:not([display='modal'], [display='drawer'])) {
+     same custom properties); the skeleton's or the failure panel's content; else the
+     placeholder, or nothing. The placeholder and the stage share one grid cell, so the stage
+     takes part in the height, and so do the iframe's container and the two panels, which share
+     the stage's one cell: the taller makes it, the others stretch over it. ":host(…) > x" is a
+     top-level node of the shadow root: the stage of modal and drawer display, in the dialog, is
+     not one. */
+  :host([height='auto']),
+  :host([height='auto']) > .stage {
     display: grid;
     height: auto;
   }
-  :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
+  /* Modal and drawer display ignore height="auto": the element is a block, as tall as its content. */
+  :host([display='modal']),
+  :host([display='drawer']) {
     display: block;
-    grid-area: 1 / 1;
-    position: relative;
+    height: auto;
   }
-  /* In the flow: the panel makes the height. (Also in a dialog, whose Canvas it shares: no
-     difference there, and a shorter selector.) */
-  :host([height='auto']) [part='failed'] {
+  /* Last of the host's display rules, which have its specificity: hidden wins. */
+  :host([hidden]) {
+    display: none;
+  }
+  :host([height='auto']) > slot {
+    display: block;
+  }
+  :host([height='auto']) > :is(slot, .stage),
+  :host([height='auto']) > .stage > * {
+    grid-area: 1 / 1;
     position: relative;
   }
   /* Above the slotted placeholder; lets clicks through to it while the iframe is hidden. */

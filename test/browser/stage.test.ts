@@ -298,6 +298,53 @@ describe('<video-plugin> inline: its box in each state', () => {
     expect(heightOf(el)).to.equal(348);
   });
 
+  it('height="auto" on a retry: the skeleton takes the failure panel\'s place (the user sees it working), then the panel again', async () => {
+    const el = await unconnected({ height: 'auto', lang: 'en', 'connect-timeout': '300' });
+    el.setAttribute('service-url', 'http://127.0.0.1:9/');
+    const failed = next(el, 'error');
+    document.body.append(el);
+    await failed;
+    const panel = part(el, 'failed');
+    const retry = part(el, 'retry');
+    expect(showing(panel)).to.equal(true);
+    // The message, the retry button and the padding: still no empty space.
+    expect(heightOf(el)).to.equal(heightOf(panel));
+    expect(retry.getBoundingClientRect().bottom).to.be.closeTo(panel.getBoundingClientRect().bottom - 24, 1);
+    const again = next(el, 'error');
+    retry.click();
+    await el.updateComplete;
+    const loading = part(el, 'loading');
+    expect(showing(loading)).to.equal(true);
+    expect(heightOf(loading)).to.be.above(0);
+    expect(heightOf(el)).to.equal(heightOf(loading));
+    await again;
+    expect(showing(panel)).to.equal(true);
+    expect(heightOf(el)).to.equal(heightOf(panel));
+  });
+
+  it('height="auto" with a tall placeholder on a fault: the panel covers all of it', async () => {
+    const el = await unconnected({ height: 'auto', lang: 'en' });
+    el.setAttribute('partner-id', 'no-such-partner');
+    el.innerHTML = '<div style="height:500px">A picture of the studio</div>';
+    const failed = next(el, 'error');
+    document.body.append(el);
+    await failed;
+    expect(heightOf(el)).to.equal(500);
+    expect(heightOf(part(el, 'failed'))).to.equal(500);
+  });
+
+  it('hidden wins over height="auto"; modal and drawer display keep a block of their children\'s height', async () => {
+    const hidden = await element({ height: 'auto', hidden: '' }, '<button type="button">Create a video</button>');
+    expect(getComputedStyle(hidden).display).to.equal('none');
+    for (const display of ['modal', 'drawer']) {
+      const el = await element({ height: 'auto', display }, '<div style="height:48px">Create a video</div>');
+      expect(getComputedStyle(el).display).to.equal('block');
+      expect(heightOf(el)).to.equal(48);
+      await el.ready;
+      expect(heightOf(el)).to.equal(48);
+    }
+  });
+
   it('a fixed height is the box in every state: connecting, closed (no children), open, closed again', async () => {
     for (const [style, box] of [
       ['', 600],

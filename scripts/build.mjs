@@ -33,8 +33,10 @@ run(process.execPath, ['scripts/framework-types.mjs']);
 /**
  * Lit's css`…` literals reach the output as written: comments, indentation, a property per line.
  * Every partner's page pays for them (npm and CDN alike), so the build squeezes them: comments out,
- * whitespace runs to one space, none around `{ } ; , >` or after `:`. (Safe for these sheets: no
- * strings with such characters, no descendant combinator before a pseudo-class.)
+ * whitespace runs to one space, none around `{ } ; , > /` or after `:`, no quotes around an
+ * attribute selector's value that is a name (`[part='failed']` → `[part=failed]`: Prettier puts
+ * them back in the source), no zero before a decimal point. (Safe for these sheets: no strings
+ * with such characters, no descendant combinator before a pseudo-class, no `url()`.)
  */
 function minifyCSSLiterals(file) {
   const code = readFileSync(file, 'utf8');
@@ -42,8 +44,10 @@ function minifyCSSLiterals(file) {
     const css = sheet
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/\s+/g, ' ')
-      .replace(/\s*([{};,>])\s*/g, '$1')
+      .replace(/\s*([{};,>/])\s*/g, '$1')
       .replace(/:\s+/g, ':')
+      .replace(/='([a-z][\w-]*)'\]/gi, '=$1]')
+      .replace(/([^\w.])0\./g, '$1.')
       .replace(/;}/g, '}')
       .trim();
     return `css\`${css}\``;

@@ -1,9 +1,11 @@
-// `npm run screenshots`: the white-label pictures of the README (docs/white-label-*.png) and the
-// studio fitting its content at 360, 768 and 1280 px (docs/images/fit-*.png), taken
+// `npm run screenshots`: the white-label pictures of the README (docs/white-label-*.png), the
+// studio fitting its content at 360, 768 and 1280 px (docs/images/fit-*.png) and the element's
+// box closed without children and on a configuration fault (docs/images/box-*.png), taken
 // from the real thing: the local service (placeholder media: the pictures are about the studio's
 // look, not the video), a partner page on another origin that loads the CDN module and embeds
 // <video-plugin>, and headless Chromium. Each picture: the prompt step of the AI flow after a real
-// topic search of test/fixtures/business.html. Run `npm run build` first.
+// topic search of test/fixtures/business.html. Run `npm run build` first. Words after the command
+// (`npm run screenshots -- box`) make only the pictures whose file names contain one of them.
 /* global customElements, requestAnimationFrame -- the evaluate() callbacks run in the page */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -37,6 +39,25 @@ const SHOTS = {
 /** The widths of the fit pictures: a phone, a tablet, a laptop (the page is as tall as it needs). */
 const FIT_WIDTHS = [360, 768, 1280];
 
+/** Whether to make the picture `name`: every one, or those named on the command line. */
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.some((word) => name.includes(word));
+
+/**
+ * A partner's page with a `<video-plugin height="auto">` without children between two paragraphs,
+ * its box outlined: closed (the studio never opened), or for an unknown partner (the failure panel).
+ */
+const boxPage = (partnerID) => ({
+  type: 'text/html',
+  body: `<!doctype html><html lang="en"><body style="margin:0;background:#e2e8f0;font:16px system-ui,sans-serif">
+<header style="padding:16px 20px;background:#1e293b;color:#fff"><strong>Sunny Bakery</strong> &middot; Make a video</header>
+<p style="margin:20px">The page above the element.</p>
+<video-plugin partner-id="${partnerID}" service-url="${service.url}" height="auto" locale="en"
+  style="margin:0 20px;outline:2px dashed #64748b;outline-offset:4px"></video-plugin>
+<p style="margin:20px">The page goes on right below the element.</p>
+<script type="module" src="/cdn.js"></script></body></html>`,
+});
+
 const service = await startService({
   port: 0,
   host: '127.0.0.1',
@@ -64,6 +85,8 @@ const files = {
 <footer style="padding:16px 20px;color:#475569">The page goes on below the studio.</footer>
 <script type="module" src="/cdn.js"></script></body></html>`,
   }),
+  '/box-closed': () => boxPage(PARTNER.id),
+  '/box-failed': () => boxPage('no-such-partner'),
   '/cdn.js': () => ({ type: 'text/javascript', body: readFileSync(new URL('cdn/video-plugin.module.min.js', dist)) }),
   '/business.html': () => ({
     type: 'text/html',
@@ -112,6 +135,7 @@ async function openOnTopic(tab, { locale, appearance } = {}) {
 const browser = await launchChromium();
 try {
   for (const [name, { locale, appearance }] of Object.entries(SHOTS)) {
+    if (!wanted(name)) continue;
     const tab = await browser.newPage();
     await tab.setViewport({ width: 960, height: 800 });
     await tab.goto(`${origin}/`);
@@ -126,6 +150,7 @@ try {
   }
   for (const width of FIT_WIDTHS) {
     const name = `images/fit-${width}.png`;
+    if (!wanted(name)) continue;
     const tab = await browser.newPage();
     await tab.setViewport({ width, height: 900 });
     await tab.goto(`${origin}/fit`);
@@ -138,6 +163,22 @@ try {
     await tab.waitForFunction((frame) => frame.style.height.endsWith('px'), {}, iframe);
     // Two frames of the studio at that height: painted, not mid-resize.
     await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await tab.screenshot({ path: fileURLToPath(new URL(`docs/${name}`, root)), fullPage: true });
+    console.log(`screenshots: ${name}`);
+    await tab.close();
+  }
+  for (const state of ['closed', 'failed']) {
+    const name = `images/box-${state}.png`;
+    if (!wanted(name)) continue;
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 768, height: 280 });
+    await tab.goto(`${origin}/box-${state}`);
+    // Connected and closed, or refused (the partner is unknown): the state the picture is of.
+    await tab.evaluate(async () => {
+      await customElements.whenDefined('video-plugin');
+      await document.querySelector('video-plugin').ready.catch(() => {});
+    });
+    await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await tab.screenshot({ path: fileURLToPath(new URL(`docs/${name}`, root)), fullPage: true });
     console.log(`screenshots: ${name}`);
     await tab.close();

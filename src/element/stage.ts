@@ -90,8 +90,10 @@ export class Stage {
   /**
    * Shows the loading skeleton, the failure panel, or neither (`''`). The panel says, in `locale`
    * (a language tag), that the studio could not load, and offers its retry only when `retry` (a
-   * retry can help). The skeleton stands where the studio will show: not over the element's own
-   * content (its placeholder or launcher) while the inline UI is closed.
+   * retry can help). The skeleton stands where the studio will show: while the inline UI is
+   * closed, not over the element's own content (its placeholder or launcher), and with
+   * `height="auto"`, where the element takes no room for a studio that does not show, only in
+   * place of what the stage showed already (the failure panel, on a retry).
    */
   show(show: Show = this.#show, retry?: boolean, locale?: string): void {
     this.#show = show;
@@ -102,8 +104,12 @@ export class Stage {
       panel.querySelector('[name=retry]')!.textContent = again;
       panel.querySelector<HTMLElement>('[part=retry]')!.parentElement!.hidden = !retry;
     }
+    const element = this.#element;
     const covered =
-      show === 'loading' && this.#display === 'inline' && this.#element.childElementCount > 0 && !this.#open;
+      show === 'loading' &&
+      this.#display === 'inline' &&
+      !this.#open &&
+      (element.childElementCount > 0 || (element.getAttribute('height') === 'auto' && !this.#stage.dataset.show));
     this.#stage.dataset.show = covered ? '' : show;
   }
 

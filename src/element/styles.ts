@@ -20,23 +20,34 @@ export const styles = css`
     height: var(--video-plugin-height, 600px);
     box-sizing: border-box;
   }
-  :host([display='modal']),
-  :host([display='drawer']) {
+  /* height="auto" (inline): the height of what shows. The open studio's content height, between
+     the min and the max (the iframe's own min-height and max-height, set by the Plugin from the
+     same custom properties); the skeleton's or the failure panel's content; else the
+     placeholder, or nothing. The placeholder and the stage share one grid cell, so the stage
+     takes part in the height, and so do the iframe's container and the two panels, which share
+     the stage's one cell: the taller makes it, the others stretch over it. ":host(…) > x" is a
+     top-level node of the shadow root: the stage of modal and drawer display, in the dialog, is
+     not one. */
+  :host([height='auto']),
+  :host([height='auto']) > .stage {
+    display: grid;
     height: auto;
   }
+  /* Modal and drawer display ignore height="auto": the element is a block, as tall as its content. */
+  :host([display='modal']),
+  :host([display='drawer']) {
+    display: block;
+    height: auto;
+  }
+  /* Last of the host's display rules, which have its specificity: hidden wins. */
   :host([hidden]) {
     display: none;
   }
-  /* height="auto" (inline): the studio's content height, between the min and the max (the
-     iframe's own min-height and max-height, set by the Plugin from the same custom properties).
-     The placeholder and the stage share one grid cell, so the stage takes part in the height. */
-  :host([height='auto']:not([display='modal'], [display='drawer'])) {
-    display: grid;
-    height: auto;
-    min-height: var(--video-plugin-min-height, 400px);
-  }
-  :host([height='auto']:not([display='modal'], [display='drawer'])) :is(slot:not([name]), .stage, .frame) {
+  :host([height='auto']) > slot {
     display: block;
+  }
+  :host([height='auto']) > :is(slot, .stage),
+  :host([height='auto']) > .stage > * {
     grid-area: 1 / 1;
     position: relative;
   }
@@ -57,6 +68,8 @@ export const styles = css`
     position: absolute;
     inset: 0;
     box-sizing: border-box;
+    /* A fixed height smaller than the panel's content: the panel scrolls, nothing is cut off. */
+    overflow: auto;
     padding: 24px;
     gap: 12px;
     align-content: start;
@@ -66,12 +79,12 @@ export const styles = css`
       15px/1.5 system-ui,
       sans-serif;
   }
-  .stage[data-show='loading'] [part='loading'],
-  .stage[data-show='failed'] [part='failed'] {
+  [data-show='loading'] [part='loading'],
+  [data-show='failed'] [part='failed'] {
     display: grid;
   }
+  /* Grid items of the skeleton (their slot has no box): blocks without saying so. */
   [part='loading'] i {
-    display: block;
     height: 14px;
     border-radius: 4px;
     background: color-mix(in srgb, CanvasText 12%, Canvas);

@@ -88,7 +88,7 @@ export type { Display, Preload } from './attributes.js';
  * @csspart retry - The retry button.
  * @csspart dialog - The `<dialog>` of `modal` and `drawer` display (its `::backdrop` too).
  * @cssprop [--video-plugin-height=600px] - The element's height when no CSS `height` is set on it (inline display).
- * @cssprop [--video-plugin-min-height=400px] - With `height="auto"`: the least height of the studio (and of the element).
+ * @cssprop [--video-plugin-min-height=400px] - With `height="auto"`: the least height of the studio (and of the element while the studio shows). Closed, the element is as tall as its children: 0 without any.
  * @cssprop [--video-plugin-max-height=100vh] - With `height="auto"`: the greatest height of the studio; taller content scrolls inside it.
  * @cssprop [--video-plugin-dialog-width=960px] - The modal dialog's width (at most the viewport's, less 32px).
  * @cssprop [--video-plugin-dialog-height=720px] - The modal dialog's height (at most the viewport's, less 32px).
@@ -133,7 +133,8 @@ export class VideoPluginElement extends ReactiveElement {
     theme: {},
     locale: {},
     display: { reflect: true },
-    height: {},
+    // Reflected: the style sheet reads it, also when React sets the property instead of the attribute.
+    height: { reflect: true },
     launcher: { type: Boolean },
     preload: {},
   };
@@ -186,8 +187,10 @@ export class VideoPluginElement extends ReactiveElement {
   /**
    * `auto`: in inline display, the studio takes the height of its content, between
    * `--video-plugin-min-height` (default 400px) and `--video-plugin-max-height` (default 100vh), and
-   * follows it; taller content scrolls inside the studio. Ignored in modal and drawer display (the
-   * dialog keeps its size). Changing it starts a new session, like `display`.
+   * follows it; taller content scrolls inside the studio. While the studio is closed the element
+   * is as tall as its children (0 without any), and the failure panel as tall as its message.
+   * Ignored in modal and drawer display (the dialog keeps its size). Changing it starts a new
+   * session, like `display`.
    */
   declare height: 'auto' | undefined;
   /** A click on the element's content (its light DOM) opens the AI page. */

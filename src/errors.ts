@@ -6,6 +6,8 @@
  * iframe boundary as plain {@link SerializedError} objects and are rebuilt into the right class.
  */
 
+import type { WebhookErrorCode } from './server/webhook.js';
+
 /** The plain form of an error that crosses the iframe boundary and the HTTP API. */
 export interface SerializedError {
   code: string;
@@ -76,7 +78,7 @@ export class DestroyedError extends VideoPluginError {}
 /** The service could not handle the request. */
 export class ServiceError extends VideoPluginError {}
 
-/** Every error code the library or the service can produce. */
+/** Every error code the library or the service can produce but a refused webhook's ({@link ErrorCode}). */
 export const ERROR_CODES = [
   // Partner input
   'invalid_parameter',
@@ -136,10 +138,16 @@ export const ERROR_CODES = [
   'sandboxes_disabled',
   'sandbox_limit_reached',
   'sandbox_not_found',
+  // listEvents' own (an EventsError, video-plugin/server): nothing answered, or not with the API's JSON.
+  'service_unreachable',
+  'service_bad_answer',
 ] as const;
 
-/** A stable machine-readable error code. */
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/**
+ * A stable machine-readable error code: one of {@link ERROR_CODES}, or why `verifyWebhook`
+ * refused a webhook (`WEBHOOK_ERROR_CODES` of video-plugin/server). Each one's row: error-table.ts.
+ */
+export type ErrorCode = (typeof ERROR_CODES)[number] | WebhookErrorCode;
 
 /**
  * The class each code is rebuilt as (`deserializeError`): these codes of a family, then each

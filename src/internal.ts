@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 export * from './errors.js';
+export * from './error-table.js';
 export * from './wire/api.js';
 export type * from './wire/http.js';
 export * from './wire/schemas.js';

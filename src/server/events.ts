@@ -24,6 +24,7 @@ import {
 } from './claims.js';
 import { secretSchema } from './secrets.js';
 import { parseOrThrow, strictObject } from './validate.js';
+import { VideoPluginError, type ErrorCode } from '../errors.js';
 
 export { EVENTS_PAGE_LIMIT };
 
@@ -79,19 +80,17 @@ export interface EventPage {
  * unknown; `invalid_parameter`: a bad cursor or limit, …), or `service_unreachable` when no answer
  * came, or `service_bad_answer` when the answer was not the event log's.
  */
-export class EventsError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: string;
+export class EventsError extends VideoPluginError {
   /** The service's HTTP status, when it answered. */
   readonly status: number | undefined;
-  /** Extra details from the service. Plain data only. */
-  readonly data?: Record<string, unknown>;
 
+  /**
+   * `code`: the service's own (a refusal it answered), or `service_unreachable` /
+   * `service_bad_answer` (nothing answered, or not with the API's JSON).
+   */
   constructor(code: string, message: string, status?: number, data?: Record<string, unknown>) {
-    super(message);
-    this.code = code;
+    super(code as ErrorCode, message, data);
     this.status = status;
-    if (data !== undefined) this.data = data;
   }
 }
 EventsError.prototype.name = 'EventsError';

@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { EVENT_CLAIM, SERVICE_DOMAIN, WebhookEventSchema, type WebhookEvent } from './claims.js';
 import { parseOrThrow, strictObject } from './validate.js';
 import { secretListSchema, secretSchema } from './secrets.js';
+import { VideoPluginError } from '../errors.js';
 
 /** Allowed difference between the service's clock and the receiver's, in seconds. */
 export const WEBHOOK_CLOCK_TOLERANCE_SECONDS = 30;
@@ -43,23 +44,12 @@ export type WebhookErrorCode = (typeof WEBHOOK_ERROR_CODES)[number];
  * A webhook failed verification: do not act on it. Answer 400 (or 401), so that a genuine event
  * sent with a wrong configuration shows up in the service's delivery records; `code` says why.
  */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends VideoPluginError {
   /** Stable machine-readable code, e.g. `webhook_signature_invalid`. */
-  readonly code: WebhookErrorCode;
-  /** Extra details (the claim, the value found). Plain data only. */
-  readonly data?: Record<string, unknown>;
+  declare readonly code: WebhookErrorCode;
 
   constructor(code: WebhookErrorCode, message: string, data?: Record<string, unknown>) {
-    super(message);
-    this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-
-  /** The plain `{code, message, data?}` form, safe to log or send as JSON. */
-  toJSON(): { code: WebhookErrorCode; message: string; data?: Record<string, unknown> } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    super(code, message, data);
   }
 }
 WebhookVerificationError.prototype.name = 'WebhookVerificationError';

@@ -1,6 +1,7 @@
 // The error classes (src/errors.ts): both ways to construct one, each class's default code, its
 // name and family, and the way back from the plain form that crosses the iframe and the HTTP API.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import * as errors from '../../src/errors.js';
 import {
@@ -9,7 +10,6 @@ import {
   ConnectionError,
   deserializeError,
   DestroyedError,
-  ERROR_CODES,
   FrameBlockedError,
   InvalidParameterError,
   InvalidStateError,
@@ -23,6 +23,7 @@ import {
   VideoPluginError,
   type ErrorCode,
 } from '../../src/errors.js';
+import { ERROR_TABLE, type ErrorRow } from '../../src/error-table.js';
 
 /** Each class, by its name, with the code `new Class(message)` gives it (docs/plugin-api.md, "Errors"). */
 const DEFAULTS: [typeof VideoPluginError, string, ErrorCode][] = [
@@ -110,30 +111,11 @@ describe('error classes', () => {
       assert.ok(error instanceof Expected, `${name} (${code}) came back as ${error.name}`);
       assert.deepEqual(error.toJSON(), { code, message: 'From the wire.', data: { n: 1 } });
     }
-    const family = (code: ErrorCode) => deserializeError({ code, message: 'm' }).name;
-    for (const code of ERROR_CODES) {
-      const expected = code.startsWith('token_')
-        ? 'InvalidTokenError'
-        : code.endsWith('not_found')
-          ? 'NotFoundError'
-          : code === 'idempotency_key_reused'
-            ? 'InvalidParameterError'
-            : code === 'session_lost' || code === 'sandboxes_disabled' || code === 'sandbox_limit_reached'
-              ? 'ServiceError' // made by the Plugin itself, or the operator's only: an unknown code on the wire
-              : code === 'sandbox_expired'
-                ? 'NotAuthenticatedError'
-                : [
-                      'bad_request',
-                      'payload_too_large',
-                      'rate_limited',
-                      'internal_error',
-                      'service_unavailable',
-                      'sandbox_job_limit_reached',
-                      'test_controls_off',
-                    ].includes(code)
-                  ? 'ServiceError'
-                  : DEFAULTS.find(([, , defaultCode]) => defaultCode === code)![1];
-      assert.equal(family(code), expected, code);
+    // Every code comes back from its plain form as the class of its row (error-table.ts), but one
+    // made where it is thrown (`local`), which is unknown on the wire: the service's failure.
+    for (const code of Object.keys(ERROR_TABLE) as ErrorCode[]) {
+      const row: ErrorRow = ERROR_TABLE[code];
+      assert.equal(deserializeError({ code, message: 'm' }).name, row.local ? 'ServiceError' : row.class, code);
     }
     const unknown = deserializeError({ code: 'made_up', message: 'Odd.' });
     assert.ok(unknown instanceof ServiceError);
@@ -147,5 +129,19 @@ describe('error classes', () => {
       code: 'internal_error',
       message: 'The service failed unexpectedly: boom',
     });
+  });
+
+  test("docs/plugin-api.md's table of classes lists each code a page can receive, in its class's row", () => {
+    const docs = readFileSync(new URL('../../docs/plugin-api.md', import.meta.url), 'utf8');
+    const table = docs.slice(docs.indexOf('## Errors'), docs.indexOf('**Making an error**'));
+    const listed = new Map<string, string>();
+    for (const [, name, codes] of table.matchAll(/^\| `(\w+)`\s*\| ([^|]*)\|/gm)) {
+      for (const [, code] of codes!.matchAll(/`(\w+)`/g)) listed.set(code!, name!);
+    }
+    for (const code of Object.keys(ERROR_TABLE) as ErrorCode[]) {
+      const row: ErrorRow = ERROR_TABLE[code];
+      if (row.page === false) assert.ok(!listed.has(code), `${code} is listed, but no page receives it`);
+      else assert.equal(listed.get(code), row.class, `${code}: in the row of ${row.class}`);
+    }
   });
 });

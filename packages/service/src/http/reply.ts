@@ -1,9 +1,9 @@
 /**
  * Small HTTP helpers of the service: reading a bounded JSON body, sending JSON and errors, and the
- * HTTP status each error code maps to. Every error body is `{ error: { code, message, data? } }`.
+ * HTTP status of each error (its code's row in the contract's ERROR_TABLE). Every error body is `{ error: { code, message, data? } }`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serializeError, VideoPluginError, type ErrorCode } from 'video-plugin/internal';
+import { ERROR_TABLE, serializeError, VideoPluginError, type ErrorCode, type ErrorRow } from 'video-plugin/internal';
 
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -20,36 +20,12 @@ export class HttpError extends VideoPluginError {
   }
 }
 
-const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  invalid_parameter: 400,
-  bad_request: 400,
-  not_authenticated: 401,
-  origin_not_allowed: 403,
-  test_controls_off: 403,
-  not_found: 404,
-  account_not_found: 404,
-  video_not_found: 404,
-  topic_not_found: 404,
-  generation_not_found: 404,
-  partner_not_found: 404,
-  account_already_exists: 409,
-  invalid_state: 409,
-  idempotency_key_reused: 422,
-  payload_too_large: 413,
-  rate_limited: 429,
-  sandbox_expired: 401,
-  sandboxes_disabled: 403,
-  sandbox_not_found: 404,
-  sandbox_limit_reached: 429,
-  sandbox_job_limit_reached: 429,
-  service_unavailable: 503,
-};
-
-/** The HTTP status of an error: token errors are 401, unknown errors 500. */
+/** The HTTP status of an error: its code's row (ERROR_TABLE, the contract's); unknown errors 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof HttpError) return error.status;
   if (!(error instanceof VideoPluginError)) return 500;
-  return STATUS_BY_CODE[error.code] ?? (error.code.startsWith('token_') ? 401 : 500);
+  const row: ErrorRow | undefined = ERROR_TABLE[error.code];
+  return row?.status ?? 500;
 }
 
 /** Headers every API answer carries: never cached, never sniffed. */

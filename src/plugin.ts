@@ -197,8 +197,8 @@ export class Plugin {
   createAccount(createAccountToken: string): Promise<string>;
   /**
    * The same, with a function that returns the token from your server (or a promise of it), called
-   * when it is needed: once, and once more only when the service answers that its token has
-   * expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
+   * when it is needed: once the frame is connected, and once more only when the service answers
+   * that its token has expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
    * the function throws rejects the call as thrown; a result that is not a token, an
    * `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a `cleanup()`
    * meanwhile, a `DestroyedError`.
@@ -219,8 +219,8 @@ export class Plugin {
   loginAccount(loginAccountToken: string): Promise<Account>;
   /**
    * The same, with a function that returns the token from your server (or a promise of it), called
-   * when it is needed: once, and once more only when the service answers that its token has
-   * expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
+   * when it is needed: once the frame is connected, and once more only when the service answers
+   * that its token has expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
    * the function throws rejects the call as thrown; a result that is not a token, an
    * `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a `cleanup()`
    * meanwhile, a `DestroyedError`.
@@ -516,6 +516,9 @@ export class Plugin {
     const call = async () => {
       // Also before the second try: after cleanup() the function is not called again.
       this.#ready(method, true);
+      // A function is asked once the frame can take the call (connected, no restore running), so
+      // that its token is as fresh as it can be; the wait fails as the call would.
+      if (typeof token == 'function') await this.#connection.whenConnected();
       // The argument's name: `createAccountToken`, `loginAccountToken`.
       return this.#call(method, { token: await this.#session.token(token, `${method}Token`) });
     };

@@ -503,6 +503,20 @@ describe('Plugin: tokens fetched when needed (createAccount and loginAccount wit
     expect((await plugin.getAccountInfo()).id).to.equal(accountID);
   });
 
+  it('the function is asked once the frame is connected, not when the call is made: its token is fresh', async () => {
+    const plugin = await createPlugin();
+    let connected = false;
+    void plugin.ready.then(() => (connected = true));
+    const calledWhen: boolean[] = [];
+    // Called at once, before the frame has even loaded: the call waits for the frame, then asks.
+    const accountID = await plugin.createAccount(() => {
+      calledWhen.push(connected);
+      return token('create');
+    });
+    expect(accountID).to.be.a('string');
+    expect(calledWhen).to.deep.equal([true]);
+  });
+
   it('a token that expired between its fetch and its use: the function is asked again, once, and the second signs in', async () => {
     const plugin = await createPlugin();
     const create = tokenFunction('create', {}, true, false);

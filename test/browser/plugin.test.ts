@@ -489,7 +489,7 @@ function tokenFunction(
 }
 
 describe('Plugin: tokens fetched when needed (createAccount and loginAccount with a function)', () => {
-  it('the function is called once, with no argument, and its token signs in: loginAccount and createAccount', async () => {
+  it('the function is called once, given nothing, and its token signs in: loginAccount and createAccount', async () => {
     const plugin = await createPlugin();
     const create = tokenFunction('create', {});
     const accountID = await plugin.createAccount(create.fn);

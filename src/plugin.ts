@@ -198,10 +198,10 @@ export class Plugin {
   /**
    * The same, with a function that returns the token from your server (or a promise of it), called
    * when it is needed: once the frame is connected, and once more only when the service answers
-   * that its token has expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
-   * the function throws rejects the call as thrown; a result that is not a token, an
-   * `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a `cleanup()`
-   * meanwhile, a `DestroyedError`.
+   * that its token has expired (`token_expired`); a second expired token rejects with that
+   * `InvalidTokenError`. What the function throws rejects the call as thrown; a result that is not
+   * a token, an `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a
+   * `cleanup()` meanwhile, a `DestroyedError` (docs/plugin-api.md, "Token functions").
    *
    * @example await plugin.createAccount(() => fetch('/video-token/new', { method: 'POST' }).then((r) => r.text()));
    */
@@ -220,10 +220,10 @@ export class Plugin {
   /**
    * The same, with a function that returns the token from your server (or a promise of it), called
    * when it is needed: once the frame is connected, and once more only when the service answers
-   * that its token has expired (`token_expired`); a second expired token rejects with that `InvalidTokenError`. What
-   * the function throws rejects the call as thrown; a result that is not a token, an
-   * `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a `cleanup()`
-   * meanwhile, a `DestroyedError`.
+   * that its token has expired (`token_expired`); a second expired token rejects with that
+   * `InvalidTokenError`. What the function throws rejects the call as thrown; a result that is not
+   * a token, an `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a
+   * `cleanup()` meanwhile, a `DestroyedError` (docs/plugin-api.md, "Token functions").
    *
    * @example await plugin.loginAccount(() => fetch('/video-token', { method: 'POST' }).then((r) => r.text()));
    */

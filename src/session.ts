@@ -5,7 +5,8 @@
  * denied or cleared), or the service forgot it (a restart without its data): in JWT mode with
  * `getLoginToken` the session asks the partner's server for a fresh login token, once, and logs
  * the same account back in, while the `Plugin` holds the calls that wait; otherwise it reports
- * `sessionLost`, and account calls reject with that error until a new login.
+ * `sessionLost`, and account calls reject with that error until a new login. `token()` is where a
+ * token function (`getLoginToken`, or one given to `createAccount`/`loginAccount`) is called.
  */
 import type { Logger } from './debug.js';
 import { DestroyedError, NotAuthenticatedError, TimeoutError } from './errors.js';

@@ -8,6 +8,24 @@ const toDist = (path) => path?.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'
 const PLUMBING = new Set(['addEventListener', 'removeEventListener', 'connectedMoveCallback']);
 
 /**
+ * An overloaded method (`createAccount`, `loginAccount`: a token or a function of one) is listed
+ * once per signature and once for its body: one entry, in the first one's place, with the first
+ * one's description and the body's parameters (their type is the union of the signatures').
+ */
+function oneEntryPerMethod(members) {
+  const byName = new Map();
+  return members.filter((member) => {
+    const first = member.kind === 'method' && !member.static ? byName.get(member.name) : undefined;
+    if (!first) {
+      if (member.kind === 'method') byName.set(member.name, member);
+      return true;
+    }
+    Object.assign(first, { parameters: member.parameters, return: member.return });
+    return false;
+  });
+}
+
+/**
  * Keeps the public API only (no `#private` or protected members, no Lit static declarations, no
  * module-level helpers), points the paths at dist/, and records the registration that
  * `video-plugin/element` performs.
@@ -28,6 +46,7 @@ function publicAPI() {
               !PLUMBING.has(member.name) &&
               !(member.static && ['properties', 'styles'].includes(member.name)),
           );
+          declaration.members &&= oneEntryPerMethod(declaration.members);
         }
         for (const entry of module.exports ?? []) {
           const declared = entry.declaration;

@@ -40,7 +40,6 @@ import {
   signalOptionsSchema,
   sourceURLSchema,
   startOptionsSchema,
-  tokenSchema,
   updatableAccountInfoSchema,
   updateSchema,
   videoGenerationParamsSchema,
@@ -195,10 +194,20 @@ export class Plugin {
    * (logging out any current account first). Resolves to the new account's ID: store it unless you
    * use `externalID`.
    */
-  async createAccount(createAccountToken: string): Promise<string> {
-    const { accountID } = await this.#call('createAccount', {
-      token: this.#tokenArgument('createAccount', createAccountToken, 'createAccountToken'),
-    });
+  createAccount(createAccountToken: string): Promise<string>;
+  /**
+   * The same, with a function that returns the token from your server (or a promise of it), called
+   * when it is needed: once the frame is connected, and once more only when the service answers
+   * that its token has expired (`token_expired`); a second expired token rejects with that
+   * `InvalidTokenError`. What the function throws rejects the call as thrown; a result that is not
+   * a token, an `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a
+   * `cleanup()` meanwhile, a `DestroyedError` (docs/plugin-api.md, "Token functions").
+   *
+   * @example await plugin.createAccount(() => fetch('/video-token/new', { method: 'POST' }).then((r) => r.text()));
+   */
+  createAccount(createAccountToken: () => string | Promise<string>): Promise<string>;
+  async createAccount(createAccountToken: string | (() => string | Promise<string>)): Promise<string> {
+    const { accountID } = await this.#signIn('createAccount', createAccountToken);
     this.#session.signedIn(accountID);
     return accountID;
   }
@@ -207,10 +216,20 @@ export class Plugin {
    * Logs in the account named by a token minted by `loginAccountToken` on your server (by
    * `accountID` or `externalID`), logging out any current account first.
    */
-  async loginAccount(loginAccountToken: string): Promise<Account> {
-    const account = await this.#call('loginAccount', {
-      token: this.#tokenArgument('loginAccount', loginAccountToken, 'loginAccountToken'),
-    });
+  loginAccount(loginAccountToken: string): Promise<Account>;
+  /**
+   * The same, with a function that returns the token from your server (or a promise of it), called
+   * when it is needed: once the frame is connected, and once more only when the service answers
+   * that its token has expired (`token_expired`); a second expired token rejects with that
+   * `InvalidTokenError`. What the function throws rejects the call as thrown; a result that is not
+   * a token, an `InvalidParameterError`; no token within `callTimeout`, a `TimeoutError`; a
+   * `cleanup()` meanwhile, a `DestroyedError` (docs/plugin-api.md, "Token functions").
+   *
+   * @example await plugin.loginAccount(() => fetch('/video-token', { method: 'POST' }).then((r) => r.text()));
+   */
+  loginAccount(loginAccountToken: () => string | Promise<string>): Promise<Account>;
+  async loginAccount(loginAccountToken: string | (() => string | Promise<string>)): Promise<Account> {
+    const account = await this.#signIn('loginAccount', loginAccountToken);
     this.#session.signedIn(account.id);
     return account;
   }
@@ -488,9 +507,25 @@ export class Plugin {
     }
   }
 
-  #tokenArgument(method: string, token: unknown, field: string): string {
-    this.#ready(method, true);
-    return parse(tokenSchema, token, field);
+  /**
+   * `createAccount` and `loginAccount`: the call with the token `token` gives (session.ts). A
+   * function's token may expire between its fetch and its use (a slow frame, a cached token): the
+   * function is asked again, once; a second expired token rejects as the service said.
+   */
+  async #signIn<M extends 'createAccount' | 'loginAccount'>(method: M, token: unknown): Promise<Answers[M]> {
+    const call = async () => {
+      // Also before the second try: after cleanup() the function is not called again.
+      this.#ready(method, true);
+      // A function is asked once the frame can take the call (connected, no restore running), so
+      // that its token is as fresh as it can be; the wait fails as the call would.
+      if (typeof token == 'function') await this.#connection.whenConnected();
+      // The argument's name: `createAccountToken`, `loginAccountToken`.
+      return this.#call(method, { token: await this.#session.token(token, `${method}Token`) });
+    };
+    return call().catch((error: VideoPluginError) => {
+      if (typeof token == 'function' && error.code == 'token_expired') return call();
+      throw error;
+    });
   }
 
   /** Logs how long something took, for `isDebug`. */

@@ -18,9 +18,21 @@ export type infer<T extends Schema> = core.output<T>;
 export type input<T extends Schema> = core.input<T>;
 export type Issue = core.$ZodIssue;
 
-/** `check(value)` must hold, or the issue says `message`; without a check, anything passes. */
+/**
+ * `check(value)` must hold, or the issue says `message`; without a check, anything passes. The
+ * definition zod's `_custom` factory makes, built here: `_custom` brings zod's params normaliser
+ * (option objects, `message`/`error` juggling) that a string message never needs, 0.14 kB gzip of
+ * every entry (BENCHMARKS.md, "Issue 32, third pass"). Without a message, `error` gives nothing and
+ * the issue reads zod's "Invalid input", as `_custom` leaves it.
+ */
 export function custom<T>(check: (value: unknown) => boolean = () => true, message?: string): core.$ZodCustom<T, T> {
-  return core._custom<T>(core.$ZodCustom, check, message);
+  return new core.$ZodCustom({
+    type: 'custom',
+    check: 'custom',
+    fn: check,
+    abort: true,
+    error: () => message,
+  }) as core.$ZodCustom<T, T>;
 }
 
 /** A field of an object: an absent key passes, `undefined` passes, anything else is `inner`'s. */

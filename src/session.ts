@@ -5,10 +5,11 @@
  * denied or cleared), or the service forgot it (a restart without its data): in JWT mode with
  * `getLoginToken` the session asks the partner's server for a fresh login token, once, and logs
  * the same account back in, while the `Plugin` holds the calls that wait; otherwise it reports
- * `sessionLost`, and account calls reject with that error until a new login.
+ * `sessionLost`, and account calls reject with that error until a new login. `token()` is where a
+ * token function (`getLoginToken`, or one given to `createAccount`/`loginAccount`) is called.
  */
 import type { Logger } from './debug.js';
-import { NotAuthenticatedError } from './errors.js';
+import { DestroyedError, NotAuthenticatedError, TimeoutError } from './errors.js';
 import { tokenSchema, type GetLoginToken } from './options.js';
 import { parse } from './validate.js';
 import type { Account, PluginEventMap, SessionInfo } from './wire/api.js';
@@ -28,7 +29,8 @@ export class Session {
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
   #authenticated = false;
   #accountID: string | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends each token function's wait (its time limit) with an error, or with none once it settled. */
+  readonly #waits = new Set<(error?: Error) => void>();
 
   /**
    * `getLoginToken` (JWT mode: the partner's function that mints a login token) may take
@@ -102,9 +104,56 @@ export class Session {
     if (lost && had) void this.#lose(had, lost);
   }
 
-  /** `cleanup()`: no restore outlives the `Plugin`. */
+  /**
+   * `cleanup()`: no wait for a token outlives the `Plugin`. Each rejects with a `DestroyedError`
+   * (the restore's is not reported: nobody listens any more).
+   */
   stop(): void {
-    clearTimeout(this.#timer);
+    for (const end of this.#waits) end(new DestroyedError('cleanup() ended this call: create a new Plugin.'));
+  }
+
+  /**
+   * The token `token` gives: itself, when it is one, or what the function (called with
+   * `accountID`) resolves to within the time limit. The one place a token function is called (the
+   * restore, `createAccount` and `loginAccount`), so each fails the same way: an
+   * `InvalidParameterError` naming `field` (or its result) for anything but a token, a
+   * `TimeoutError` naming it at the limit, or what the function threw, as it threw it.
+   */
+  async token(token: unknown, field: string, accountID?: string): Promise<string> {
+    if (typeof token != 'function') return parse(tokenSchema, token, field);
+    const timeout = this.#timeout;
+    let end!: (error?: Error) => void;
+    try {
+      return parse(
+        tokenSchema,
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(
+            () =>
+              reject(
+                new TimeoutError(
+                  `${field} gave no token within ${timeout} ms: make it answer sooner, or pass a larger callTimeout.`,
+                ),
+              ),
+            timeout,
+          );
+          this.#waits.add(
+            (end = (error) => {
+              clearTimeout(timer);
+              reject(error);
+            }),
+          );
+          // A partner function may throw instead of rejecting: catch both.
+          Promise.resolve(accountID as string)
+            .then(token as GetLoginToken)
+            .then(resolve, reject);
+        }),
+        `${field}'s result`,
+      );
+    } finally {
+      // Settled: the timer goes (a rejection after the settlement changes nothing).
+      this.#waits.delete(end);
+      end();
+    }
   }
 
   #update(info: unknown): void {
@@ -142,35 +191,26 @@ export class Session {
       await this.#logBackIn(accountID, getLoginToken);
       this.signedIn(accountID);
     } catch (error) {
-      this.#report(
-        accountID,
-        `${cause}; getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
-      );
+      if (!(error instanceof DestroyedError)) {
+        this.#report(
+          accountID,
+          `${cause}; getLoginToken did not restore it (${(error as Error)?.message ?? error}). Call loginAccount again.`,
+        );
+      }
     } finally {
-      clearTimeout(this.#timer);
       // Always after the assignment in #lose: this function awaits before it gets here.
       this.restoring = undefined;
     }
   }
 
   /**
-   * Logs `accountID` back in with a token from `getLoginToken`, which must settle within the
-   * timeout. Throws, saying why, when the token does not come, is not a token, or logs another
-   * account in (which is logged out again).
+   * Logs `accountID` back in with a token from `getLoginToken` ({@link token}). Throws, saying why,
+   * when the token does not come, is not a token, or logs another account in (which is logged out
+   * again).
    */
   async #logBackIn(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
     const connection = this.#connection;
-    const timeout = this.#timeout;
-    const token = parse(
-      tokenSchema,
-      await new Promise((resolve, reject) => {
-        this.#timer = setTimeout(() => reject(new Error(`it did not settle within ${timeout} ms`)), timeout);
-        // A partner function may throw instead of rejecting: catch both.
-        Promise.resolve(accountID).then(getLoginToken).then(resolve, reject);
-      }),
-      // Read in the message: "getLoginToken did not restore it (its result must be …)".
-      'its result',
-    );
+    const token = await this.token(getLoginToken, 'getLoginToken', accountID);
     const account = await connection.call<Account>('loginAccount', { token }, { early: true });
     if (account.id !== accountID) {
       await connection.call('logoutAccount', undefined, { early: true });

@@ -338,14 +338,26 @@ export class VideoPluginElement extends ReactiveElement {
 
   // ---- Accounts (JWT mode only) ----
 
-  /** Creates an account from a token minted on your server and logs it in. Resolves to its ID. */
-  async createAccount(createAccountToken: string): Promise<string> {
-    return this.#forward('createAccount', createAccountToken);
+  /**
+   * Creates an account from a token minted on your server (or a function that returns one) and
+   * logs it in. Resolves to its ID.
+   */
+  createAccount(createAccountToken: string): Promise<string>;
+  /** The same, with a function that returns the token: asked again once if it expired (`Plugin#createAccount`). */
+  createAccount(createAccountToken: () => string | Promise<string>): Promise<string>;
+  async createAccount(createAccountToken: string | (() => string | Promise<string>)): Promise<string> {
+    return this.#forward('createAccount', createAccountToken as never);
   }
 
-  /** Logs in the account named by a token minted on your server (by `accountID` or `externalID`). */
-  async loginAccount(loginAccountToken: string): Promise<Account> {
-    return this.#forward('loginAccount', loginAccountToken);
+  /**
+   * Logs in the account named by a token minted on your server (by `accountID` or `externalID`), or
+   * by the token a function returns.
+   */
+  loginAccount(loginAccountToken: string): Promise<Account>;
+  /** The same, with a function that returns the token: asked again once if it expired (`Plugin#loginAccount`). */
+  loginAccount(loginAccountToken: () => string | Promise<string>): Promise<Account>;
+  async loginAccount(loginAccountToken: string | (() => string | Promise<string>)): Promise<Account> {
+    return this.#forward('loginAccount', loginAccountToken as never);
   }
 
   /** Logs the current account out. */

@@ -36,7 +36,7 @@ const record = z.custom<Record<string, unknown>>(
  * `=== 'hello'`/`'connect'` checks), so a literal schema would check it twice — and cost the
  * Plugin bundle zod's literal machinery (BENCHMARKS.md, "Sizes").
  */
-const kind = <K extends string>(_: K) => string as unknown as z.Schema<K>;
+const kind = /* @__NO_SIDE_EFFECTS__ */ <K extends string>(_: K) => string as unknown as z.Schema<K>;
 
 const serializedError = z.object({
   code: string,
@@ -52,8 +52,12 @@ export const helloSchema = z.object({
 });
 export type HelloMessage = z.infer<typeof helloSchema>;
 
-/** parent window → iframe, with the port as the only transferable. */
-export const connectSchema = z.object({
+/**
+ * parent window → iframe, with the port as the only transferable. The service's schemas (this one
+ * and `hostMessageSchemas`) are marked pure: the `Plugin` never reads them, and esbuild then drops
+ * them as rollup does (it cannot prove a top-level call free of side effects on its own).
+ */
+export const connectSchema = /* @__PURE__ */ z.object({
   [HANDSHAKE_KEY]: kind('connect'),
   v: number,
   channel: string,
@@ -68,9 +72,9 @@ const id = number;
 
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
-  call: z.object({ t: kind('call'), id, method: string, params: anything }),
-  sub: z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
-  unsub: z.object({ t: kind('unsub'), sid: id }),
+  call: /* @__PURE__ */ z.object({ t: kind('call'), id, method: string, params: anything }),
+  sub: /* @__PURE__ */ z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
+  unsub: /* @__PURE__ */ z.object({ t: kind('unsub'), sid: id }),
 } as const;
 
 /** Messages the service sends on the port. */

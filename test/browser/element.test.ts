@@ -543,6 +543,23 @@ describe('<video-plugin>: methods', () => {
     log.unsubscribe();
   });
 
+  it('createAccount and loginAccount take a token function too, asked again once for an expired token', async () => {
+    // preload="none": the Plugin, and so the first call of the function, comes with the first method.
+    const el = await element({ preload: 'none' });
+    const asked: string[] = [];
+    const accountID = await el.createAccount(() => {
+      asked.push('create');
+      return token('create', { partnerID: PARTNER, expired: asked.length === 1 });
+    });
+    expect(asked).to.deep.equal(['create', 'create']);
+    const account = await el.loginAccount(async () => {
+      asked.push('login');
+      return token('login', { partnerID: PARTNER, accountID });
+    });
+    expect(account.id).to.equal(accountID);
+    expect(asked).to.deep.equal(['create', 'create', 'login']);
+  });
+
   it('validates subscription arguments at once, even before it is connected', async () => {
     const el = await element({}, { connect: false });
     expect(thrown(() => el.subscribeToTopicSearchStatusUpdates('', () => {})).data?.field).to.equal('topicId');

@@ -468,6 +468,170 @@ describe('Plugin: accounts and tokens', () => {
   });
 });
 
+/**
+ * A token function as a partner writes it (`() => fetch(...)`), from the test back end: each call
+ * mints the next token of `kinds` (`'expired'`: the same kind of token, minted ten minutes ago) and
+ * counts. After the list, the last kind again.
+ */
+function tokenFunction(
+  kind: 'create' | 'login' | 'loginOrCreate',
+  options: { accountID?: string; externalID?: string; partnerID?: string },
+  ...expired: boolean[]
+) {
+  const asked: unknown[][] = [];
+  return {
+    asked,
+    fn: (...args: unknown[]) => {
+      asked.push(args);
+      return token(kind, { ...options, expired: expired[asked.length - 1] ?? expired.at(-1) ?? false });
+    },
+  };
+}
+
+describe('Plugin: tokens fetched when needed (createAccount and loginAccount with a function)', () => {
+  it('the function is called once, given nothing, and its token signs in: loginAccount and createAccount', async () => {
+    const plugin = await createPlugin();
+    const create = tokenFunction('create', {});
+    const accountID = await plugin.createAccount(create.fn);
+    expect(create.asked).to.deep.equal([[undefined]]);
+    const login = tokenFunction('login', { accountID });
+    expect((await plugin.loginAccount(login.fn)).id).to.equal(accountID);
+    expect(login.asked.length).to.equal(1);
+    // A function that gives a token at once (no promise) is taken as well.
+    const minted = await token('login', { accountID });
+    expect((await plugin.loginAccount(() => minted)).id).to.equal(accountID);
+    expect((await plugin.getAccountInfo()).id).to.equal(accountID);
+  });
+
+  it('the function is asked once the frame is connected, not when the call is made: its token is fresh', async () => {
+    const plugin = await createPlugin();
+    let connected = false;
+    void plugin.ready.then(() => (connected = true));
+    const calledWhen: boolean[] = [];
+    // Called at once, before the frame has even loaded: the call waits for the frame, then asks.
+    const accountID = await plugin.createAccount(() => {
+      calledWhen.push(connected);
+      return token('create');
+    });
+    expect(accountID).to.be.a('string');
+    expect(calledWhen).to.deep.equal([true]);
+  });
+
+  it('a token that expired between its fetch and its use: the function is asked again, once, and the second signs in', async () => {
+    const plugin = await createPlugin();
+    const create = tokenFunction('create', {}, true, false);
+    const accountID = await plugin.createAccount(create.fn);
+    expect(create.asked.length).to.equal(2);
+    const login = tokenFunction('login', { accountID }, true, false);
+    expect((await plugin.loginAccount(login.fn)).id).to.equal(accountID);
+    expect(login.asked.length).to.equal(2);
+    // Signed in for the start methods, as with a string token.
+    expect((await plugin.startTopicSearch(BUSINESS_URL)).topicId).to.be.a('string');
+  });
+
+  it("a second expired token: the service's token_expired error, after two calls of the function (never a loop)", async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin);
+    await plugin.logoutAccount();
+    const login = tokenFunction('login', { accountID }, true);
+    const error = await rejection(plugin.loginAccount(login.fn));
+    expect(error).to.be.instanceOf(InvalidTokenError);
+    expect(error.code).to.equal('token_expired');
+    expect(error.message).to.contain('Mint a new token just before each call');
+    expect(login.asked.length).to.equal(2);
+    const create = tokenFunction('create', {}, true);
+    expect((await rejection(plugin.createAccount(create.fn))).code).to.equal('token_expired');
+    expect(create.asked.length).to.equal(2);
+    expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(NotAuthenticatedError);
+  });
+
+  it('an expired string token is refused as before: only a function can be asked again', async () => {
+    const plugin = await createPlugin();
+    const accountID = await signUp(plugin);
+    const error = await rejection(plugin.loginAccount(await token('login', { accountID, expired: true })));
+    expect(error.code).to.equal('token_expired');
+  });
+
+  it("another refusal of the function's token is not retried: one call, the service's error", async () => {
+    const plugin = await createPlugin();
+    const foreign = tokenFunction('create', { partnerID: 'other-partner' });
+    expect((await rejection(plugin.createAccount(foreign.fn))).code).to.equal('token_unknown_issuer');
+    expect(foreign.asked.length).to.equal(1);
+    const nobody = tokenFunction('login', { accountID: 'acct_nobody' });
+    expect((await rejection(plugin.loginAccount(nobody.fn))).code).to.equal('account_not_found');
+    expect(nobody.asked.length).to.equal(1);
+  });
+
+  it('a function that throws or rejects: the call rejects with its error, as thrown, and nothing is sent', async () => {
+    const plugin = await createPlugin();
+    const down = new Error('the partner back end is down');
+    expect(
+      await rejection(
+        plugin.loginAccount(() => {
+          throw down;
+        }),
+      ),
+    ).to.equal(down);
+    expect(await rejection(plugin.createAccount(() => Promise.reject(down)))).to.equal(down);
+    expect(await rejection(plugin.getAccountInfo())).to.be.instanceOf(NotAuthenticatedError);
+  });
+
+  it("a function that gives no token: an InvalidParameterError naming the argument's result", async () => {
+    const plugin = await createPlugin();
+    for (const result of [undefined, 42, '', { token: 'a.b.c' }]) {
+      const error = await rejection(plugin.loginAccount(async () => result as string));
+      expect(error).to.be.instanceOf(InvalidParameterError);
+      expect(error.message).to.match(/^loginAccountToken's result must be a string of 1 to 8192 characters, got /);
+      expect(error.data?.field).to.equal("loginAccountToken's result");
+    }
+    // Neither a string nor a function: named as the argument.
+    const error = await rejection(plugin.createAccount(42 as never));
+    expect(error.message).to.match(/^createAccountToken must be a string of 1 to 8192 characters, got 42\.$/);
+  });
+
+  it('a function that never settles: a TimeoutError naming it at callTimeout', async () => {
+    const plugin = await createPlugin({ callTimeout: 1000 });
+    await plugin.ready;
+    const error = await rejection(plugin.loginAccount(() => new Promise<string>(() => {})));
+    expect(error).to.be.instanceOf(TimeoutError);
+    expect(error.message).to.equal(
+      'loginAccountToken gave no token within 1000 ms: make it answer sooner, or pass a larger callTimeout.',
+    );
+  });
+
+  it('after cleanup() the function is never called; a cleanup() while it runs rejects the call with DestroyedError', async () => {
+    const ended = await createPlugin();
+    await ended.cleanup();
+    const asked: unknown[] = [];
+    const error = await rejection(ended.loginAccount(() => (asked.push(1), 'a.b.c')));
+    expect(error).to.be.instanceOf(DestroyedError);
+    expect(error.message).to.equal('loginAccount was called after cleanup(): create a new Plugin.');
+    expect(asked).to.deep.equal([]);
+
+    const plugin = await createPlugin();
+    await plugin.ready;
+    let called!: () => void;
+    const calling = new Promise<void>((resolve) => (called = resolve));
+    const pending = rejection(
+      plugin.createAccount(() => {
+        called();
+        return new Promise<string>(() => {});
+      }),
+    );
+    await calling;
+    await plugin.cleanup();
+    expect(await pending).to.be.instanceOf(DestroyedError);
+  });
+
+  it('uncontrolled mode: AccountMethodsDisabledError, and the function is never called', async () => {
+    const plugin = await createPlugin({ authMode: 'uncontrolled' });
+    const asked: unknown[] = [];
+    const error = await rejection(plugin.loginAccount(() => (asked.push(1), 'a.b.c')));
+    expect(error).to.be.instanceOf(AccountMethodsDisabledError);
+    expect(asked).to.deep.equal([]);
+  });
+});
+
 describe('Plugin: background actions and status subscriptions', () => {
   it('a topic search goes PENDING → PROCESSING → COMPLETE, each status once, in order', async () => {
     const plugin = await createPlugin();

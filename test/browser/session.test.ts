@@ -294,7 +294,7 @@ describe('Session: a lost session that is not restored', () => {
     expect(error).to.be.instanceOf(TimeoutError);
     expect(error.code).to.equal('timeout');
     expect(error.message).to.contain('getLoginToken');
-    expectSessionLost((await lost).error, accountID, `did not settle within ${callTimeout} ms`);
+    expectSessionLost((await lost).error, accountID, `getLoginToken gave no token within ${callTimeout} ms`);
     expectSessionLost(await rejection(plugin.getAccountInfo()), accountID);
     expect(calls).to.equal(1);
   });

@@ -44,7 +44,8 @@ export const HUGE = 'x'.repeat(1024 * 1024);
 
 /** What a field accepts; the generator makes values that it does not. */
 export type FieldSpec =
-  | { kind: 'string'; min: number; max: number }
+  /** `orFunction`: a function is right too (a token, or the function that returns one). */
+  | { kind: 'string'; min: number; max: number; orFunction?: true }
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'numberLiteral'; values: readonly number[] }
   | { kind: 'timeout'; max: number }
@@ -99,7 +100,7 @@ export function wrongValues(
     out.push(unknownKey === undefined ? { label, value } : { label, value, unknownKey });
   switch (spec.kind) {
     case 'string': {
-      out.push(...wrongTypes(random, 'string'));
+      out.push(...wrongTypes(random, 'string').filter(({ value }) => !spec.orFunction || typeof value !== 'function'));
       if (spec.min > 0) add('an empty string', '');
       const over = spec.max + 1 + random.int(spec.max);
       add(`a string of ${over} characters`, random.string(over));

@@ -53,7 +53,14 @@ export function testConfig(): Promise<TestConfig> {
 /** A token minted by `video-plugin/server` in the test server, as a partner back end would. */
 export async function token(
   kind: 'create' | 'login' | 'loginOrCreate',
-  options: { partnerID?: string; account?: Record<string, string>; accountID?: string; externalID?: string } = {},
+  options: {
+    partnerID?: string;
+    account?: Record<string, string>;
+    accountID?: string;
+    externalID?: string;
+    /** Minted ten minutes ago, for one minute: the service refuses it as `token_expired`. */
+    expired?: boolean;
+  } = {},
 ): Promise<string> {
   const response = await fetch('/__test/token', { method: 'POST', body: JSON.stringify({ kind, ...options }) });
   if (!response.ok) throw new Error(`token endpoint: ${response.status}`);

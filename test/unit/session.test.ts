@@ -1,11 +1,18 @@
 // The account session (src/session.ts), against a fake connection and node:test's mock timers: who
 // counts as signed in by auth mode, the errors `require` throws, a lost session reported or restored
 // once through getLoginToken, and every way a restore fails (a throw, a non-token, another account,
-// the time limit), each with its message.
+// the time limit), each with its message; and `token()`, which turns a token or a function of one
+// into a token for the restore, createAccount and loginAccount, and how it fails.
 import assert from 'node:assert/strict';
 import { afterEach, describe, mock, test } from 'node:test';
 import './support/dom.js';
-import { NotAuthenticatedError } from '../../src/errors.js';
+import {
+  DestroyedError,
+  InvalidParameterError,
+  NotAuthenticatedError,
+  TimeoutError,
+  type VideoPluginError,
+} from '../../src/errors.js';
 import type { GetLoginToken } from '../../src/options.js';
 import { Session } from '../../src/session.js';
 import type { PluginEventMap } from '../../src/wire/api.js';
@@ -219,7 +226,10 @@ describe('a lost session, restored with getLoginToken', () => {
     session.signedIn('acc-1');
     await session.connected({ accountID: null, lost: 'Lost' });
     assert.deepEqual(calls, []);
-    assert.match(lost[0]!.error.message, /getLoginToken did not restore it \(its result [^)]*\)/);
+    assert.match(
+      lost[0]!.error.message,
+      /getLoginToken did not restore it \(getLoginToken's result must be a string of 1 to 8192 characters, got 42\.\)/,
+    );
   });
 
   test('a getLoginToken that never settles fails at the time limit', async () => {
@@ -234,19 +244,26 @@ describe('a lost session, restored with getLoginToken', () => {
     assert.equal(lost.length, 0);
     mock.timers.tick(1);
     await restoring;
-    assert.match(lost[0]!.error.message, /getLoginToken did not restore it \(it did not settle within 2500 ms\)/);
+    assert.match(
+      lost[0]!.error.message,
+      /getLoginToken did not restore it \(getLoginToken gave no token within 2500 ms: make it answer sooner, or pass a larger callTimeout\.\)/,
+    );
   });
 
-  test('stop() ends the time limit: no restore outlives the Plugin', async () => {
+  test('stop() ends the time limit and the restore, unreported: no restore outlives the Plugin', async () => {
     mock.timers.enable({ apis: ['setTimeout'] });
-    const { session, lost } = setup({ getLoginToken: () => new Promise<string>(() => {}), timeout: 2500 });
+    const { session, calls, lost } = setup({ getLoginToken: () => new Promise<string>(() => {}), timeout: 2500 });
     session.signedIn('acc-1');
-    void session.connected({ accountID: null, lost: 'Lost' });
+    const restoring = session.connected({ accountID: null, lost: 'Lost' });
     await settle();
     session.stop();
+    // The restore ends at once (the waiting calls are the destroyed connection's), with nothing sent.
+    await restoring;
+    assert.equal(session.restoring, undefined);
     mock.timers.tick(10_000);
     await settle();
     assert.equal(lost.length, 0);
+    assert.deepEqual(calls, []);
   });
 
   test('uncontrolled mode never calls getLoginToken', () => {
@@ -256,5 +273,111 @@ describe('a lost session, restored with getLoginToken', () => {
     assert.equal(session.connected({ accountID: null, lost: 'Lost' }), undefined);
     assert.equal(asked, 0);
     assert.equal(lost.length, 1);
+  });
+});
+
+describe('token(): a token, or a function of one (the restore, createAccount and loginAccount)', () => {
+  /** What `token()` rejects with. */
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => assert.fail('token() resolved'),
+      (error: unknown) => error as VideoPluginError,
+    );
+
+  test('a string is the token; anything else that is not a function is refused, naming the argument', async () => {
+    const { session } = setup();
+    assert.equal(await session.token('a.b.c', 'loginAccountToken'), 'a.b.c');
+    for (const bad of ['', 42, undefined, null, {}, 'x'.repeat(8193)]) {
+      const error = await failure(session.token(bad, 'loginAccountToken'));
+      assert.ok(error instanceof InvalidParameterError);
+      assert.match(error.message, /^loginAccountToken must be a string of 1 to 8192 characters, got /);
+      assert.deepEqual(error.data, { field: 'loginAccountToken' });
+    }
+  });
+
+  test('a function is called once (with the account ID, if any), and what it gives or resolves to is the token', async () => {
+    const { session } = setup();
+    const asked: unknown[][] = [];
+    assert.equal(
+      await session.token((...args: unknown[]) => (asked.push(args), 'a.b.c'), 'createAccountToken'),
+      'a.b.c',
+    );
+    assert.equal(
+      await session.token(async (...args: unknown[]) => (asked.push(args), 'd.e.f'), 'getLoginToken', 'acc-1'),
+      'd.e.f',
+    );
+    assert.deepEqual(asked, [[undefined], ['acc-1']]);
+  });
+
+  test('a function that throws or rejects: its own error, as thrown', async () => {
+    const { session } = setup();
+    const thrown = new Error('the partner server is down');
+    for (const fn of [
+      () => {
+        throw thrown;
+      },
+      () => Promise.reject(thrown),
+    ]) {
+      assert.equal(await failure(session.token(fn, 'loginAccountToken')), thrown);
+    }
+  });
+
+  test("a function whose result is not a token: an InvalidParameterError naming the argument's result", async () => {
+    const { session } = setup();
+    for (const result of [undefined, 42, '', { token: 'a.b.c' }]) {
+      const error = await failure(session.token(() => result, 'loginAccountToken'));
+      assert.ok(error instanceof InvalidParameterError);
+      assert.match(error.message, /^loginAccountToken's result must be a string of 1 to 8192 characters, got /);
+      assert.deepEqual(error.data, { field: "loginAccountToken's result" });
+    }
+  });
+
+  test('a function that never settles: a TimeoutError naming it at the time limit, not before', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const { session } = setup({ timeout: 2500 });
+    let settled = false;
+    const result = failure(session.token(() => new Promise<string>(() => {}), 'loginAccountToken')).finally(
+      () => (settled = true),
+    );
+    await settle();
+    mock.timers.tick(2499);
+    await settle();
+    assert.equal(settled, false);
+    mock.timers.tick(1);
+    const error = await result;
+    assert.ok(error instanceof TimeoutError);
+    assert.equal(
+      error.message,
+      'loginAccountToken gave no token within 2500 ms: make it answer sooner, or pass a larger callTimeout.',
+    );
+  });
+
+  test('a token in time clears its time limit: no timer of the Plugin is left in the page', async () => {
+    const { session } = setup({ timeout: 2500 });
+    const set = mock.method(globalThis, 'setTimeout');
+    const cleared = mock.method(globalThis, 'clearTimeout');
+    try {
+      assert.equal(await session.token(async () => 'a.b.c', 'loginAccountToken'), 'a.b.c');
+      assert.equal(set.mock.calls.length, 1);
+      const timer = set.mock.calls[0]!.result;
+      assert.ok(cleared.mock.calls.some(({ arguments: [id] }) => id === timer));
+    } finally {
+      set.mock.restore();
+      cleared.mock.restore();
+    }
+  });
+
+  test('stop() (cleanup) ends every wait for a token at once with a DestroyedError', async () => {
+    const { session } = setup();
+    const waits = [
+      failure(session.token(() => new Promise<string>(() => {}), 'loginAccountToken')),
+      failure(session.token(() => new Promise<string>(() => {}), 'createAccountToken')),
+    ];
+    await settle();
+    session.stop();
+    for (const error of await Promise.all(waits)) {
+      assert.ok(error instanceof DestroyedError);
+      assert.equal(error.message, 'cleanup() ended this call: create a new Plugin.');
+    }
   });
 });

@@ -12,6 +12,15 @@ export const TEST_PARTNERS = [
   { id: 'jwt-partner', secret: 'jwt-partner-secret-0123456789abcdefgh', authModes: ['jwt'] },
 ];
 
+/** `token`, signed again with `secret` as issued 600 s ago and expired 540 s ago. */
+async function backdated(token, secret) {
+  const { SignJWT, decodeJwt, decodeProtectedHeader } = await import('jose');
+  const issuedAt = Math.floor(Date.now() / 1000) - 600;
+  return new SignJWT({ ...decodeJwt(token), iat: issuedAt, exp: issuedAt + 60 })
+    .setProtectedHeader(decodeProtectedHeader(token))
+    .sign(Buffer.from(secret));
+}
+
 async function readBody(request) {
   const chunks = [];
   for await (const chunk of request) chunks.push(chunk);
@@ -100,7 +109,7 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
         };
       }
       if (context.path === '/__test/token' && context.method === 'POST') {
-        const { kind, partnerID = 'test-partner', ...rest } = await readBody(context.req);
+        const { kind, partnerID = 'test-partner', expired, ...rest } = await readBody(context.req);
         const partner = TEST_PARTNERS.find((p) => p.id === partnerID);
         const options = { partnerID, secret: partner.secret, ...rest };
         const mint = {
@@ -108,7 +117,10 @@ export function testServicePlugin({ realMediaSuites = [] } = {}) {
           login: tokens.loginAccountToken,
           loginOrCreate: tokens.loginOrCreateAccountToken,
         }[kind];
-        const token = await mint(options);
+        let token = await mint(options);
+        // `expired`: the same token, valid in every other way, minted ten minutes ago for one
+        // (beyond the service's clock skew): what a partner's cached or early token becomes.
+        if (expired) token = await backdated(token, partner.secret);
         return { body: JSON.stringify({ token }), type: 'application/json' };
       }
       return undefined;

@@ -28,17 +28,20 @@ export default defineConfig({
   // The tests force outcomes on the partner's next jobs (per user, but the service is shared):
   // one at a time.
   workers: 1,
-  use: {
-    baseURL: `http://localhost:${ports.app}`,
-    launchOptions: chromium ? { executablePath: chromium } : {},
-  },
+  use: { launchOptions: chromium ? { executablePath: chromium } : {} },
+  projects: [
+    // The built app, as in production, served by the back end.
+    { name: 'built', testIgnore: /dev\.spec\.ts/, use: { baseURL: `http://localhost:${ports.app}` } },
+    // The same app in Vite's development server, where StrictMode mounts every component twice.
+    { name: 'dev', testMatch: /dev\.spec\.ts/, use: { baseURL: `http://localhost:${ports.dev}` } },
+  ],
   webServer: [
     {
       // --allow-loopback-port: the sample business page it searches is the app's, on this machine.
       command: [
         `npx video-plugin-service --port ${ports.service} --partner ${partner.id} --secret ${partner.secret}`,
         `--webhook-secret ${partner.webhookSecret} --webhook-url http://localhost:${ports.app}/api/webhooks`,
-        `--allow-loopback-port ${ports.app} --job-ms 300 --test-controls`,
+        `--allow-loopback-port ${ports.app} --allow-loopback-port ${ports.dev} --job-ms 300 --test-controls`,
       ].join(' '),
       url: `${partner.serviceURL}/api/health`,
       reuseExistingServer: false,
@@ -57,6 +60,13 @@ export default defineConfig({
         VIDEO_PLUGIN_SECRET: partner.secret,
         VIDEO_PLUGIN_WEBHOOK_SECRET: partner.webhookSecret,
       },
+    },
+    {
+      // `npm run dev`, its /api/… passed to the back end above (vite.config.ts reads PORT).
+      command: `npx vite --port ${ports.dev} --strictPort --host 127.0.0.1`,
+      url: `http://127.0.0.1:${ports.dev}/`,
+      reuseExistingServer: false,
+      env: { PORT: String(ports.app) },
     },
   ],
 });

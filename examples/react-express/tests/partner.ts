@@ -7,6 +7,8 @@ import { KIND_CLAIM, SERVICE_DOMAIN, loginAccountToken } from 'video-plugin/serv
 export const ports = {
   app: Number(process.env.APP_PORT ?? 8349),
   service: Number(process.env.SERVICE_PORT ?? 8350),
+  /** Vite's development server (`npm run dev`): React's development build, StrictMode active. */
+  dev: Number(process.env.DEV_PORT ?? 8351),
 };
 
 export const partner = {

@@ -39,7 +39,7 @@ export function Studio({ config, user, job, setJob }: Props) {
       setAccount(signedIn);
       setMessage(`Signed in to the studio as ${signedIn.firstName || user.userID} (account ${signedIn.id}).`);
     } catch (error) {
-      setMessage(`Could not sign in: ${(error as Error).message}`);
+      if (studio.current === element) setMessage(`Could not sign in: ${(error as Error).message}`);
     }
   }
 

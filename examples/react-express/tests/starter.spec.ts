@@ -32,7 +32,7 @@ async function goTo(page: Page, link: 'Activity' | 'Studio'): Promise<void> {
   await expect(page.locator('video-plugin')).toHaveCount(link === 'Studio' ? 1 : 0);
 }
 
-test('a route change mid-search and mid-generation: each job started once, the video made, edited and played', async ({
+test('a route change mid-search and mid-generation, one start answer lost: each job started once, the video made and played', async ({
   page,
 }) => {
   const problems: string[] = [];
@@ -54,13 +54,37 @@ test('a route change mid-search and mid-generation: each job started once, the v
   await expect.poll(async () => (await jobsOf(user.userID)).topics.map((topic) => topic.status)).toEqual(['COMPLETE']);
   await holdNextJob(user.userID, 'generation', 'writing_storyboard');
 
+  // The generation's start reaches the service, but its answer is held until the studio that
+  // asked is gone: the app never learns the generation's ID.
+  let started!: () => void;
+  const generationStarted = new Promise<void>((resolve) => (started = resolve));
+  let lose!: () => void;
+  const answerLost = new Promise<void>((resolve) => (lose = resolve));
+  const starts = `${partner.serviceURL}/api/generations`;
+  await page.route(starts, async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    const response = await route.fetch();
+    started();
+    await answerLost;
+    await route.fulfill({ response }).catch(() => {}); // its frame is gone
+  });
+
   // Back: a new studio signs the same account in, reads the search by its ID (COMPLETE), and
   // starts the generation the old studio never reached.
   await goTo(page, 'Studio');
   expect(await signedInAccount(page)).toBe(account);
+  await generationStarted;
+  await goTo(page, 'Activity');
+  lose();
+  await page.unroute(starts);
+
+  // Back again: the generation's ID is unknown, so the studio starts it again, with the same
+  // idempotency key: the service answers with the generation it already started.
+  await goTo(page, 'Studio');
+  expect(await signedInAccount(page)).toBe(account);
   await expect(progress(page)).toContainText('Making your video: writing storyboard');
 
-  // Away and back during the generation: followed again by its ID, not started again.
+  // Away and back during the generation: now followed by its ID.
   await goTo(page, 'Activity');
   await goTo(page, 'Studio');
   expect(await signedInAccount(page)).toBe(account);

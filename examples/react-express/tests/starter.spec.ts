@@ -3,6 +3,7 @@
 // cross-site frame.
 import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
+import { signWebhookForTest } from 'video-plugin/server';
 import { holdNextJob, jobsOf, partner, releaseJobs } from './partner.js';
 
 /** The studio's iframe (inside <video-plugin>'s shadow root; Playwright's CSS pierces it). */
@@ -148,4 +149,33 @@ test('a fault the user retries from: after "Try again" the app signs in again an
   await page.getByRole('button', { name: 'Make a video' }).click();
   await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible({ timeout: 90_000 });
   expect((await jobsOf(user.userID)).videos).toHaveLength(1);
+});
+
+test('the webhook receiver keeps a webhook signed with the webhook secret once, and refuses one signed with another', async ({
+  request,
+}) => {
+  const event = {
+    type: 'account.created' as const,
+    accountID: 'acct_webhook_test',
+    externalID: `user-${randomUUID()}`,
+    data: { via: 'token' as const, account: {} },
+  };
+  const forged = await signWebhookForTest(event, 'not-the-webhook-secret-but-long-enough-0123456789', {
+    partnerID: partner.id,
+  });
+  const refused = await request.post('/api/webhooks', { headers: forged.headers, data: forged.body });
+  expect(refused.status()).toBe(400);
+  expect(((await refused.json()) as { code: string }).code).toBe('webhook_signature_invalid');
+
+  // The same event twice (a retry carries its ID): kept once.
+  const signed = await signWebhookForTest(event, partner.webhookSecret, {
+    partnerID: partner.id,
+    id: `evt_${randomUUID()}`,
+  });
+  for (let delivery = 0; delivery < 2; delivery++) {
+    const answer = await request.post('/api/webhooks', { headers: signed.headers, data: signed.body });
+    expect(answer.status()).toBe(204);
+  }
+  const { events } = (await (await request.get('/api/webhook-events')).json()) as { events: { externalID?: string }[] };
+  expect(events.filter((received) => received.externalID === event.externalID)).toHaveLength(1);
 });

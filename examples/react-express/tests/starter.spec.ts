@@ -115,8 +115,9 @@ test('a route change mid-search and mid-generation, one start answer lost: each 
       return events.filter((event) => event.externalID === user.userID).map((event) => event.type);
     })
     .toEqual(['account.created', 'video.completed', 'video.rendered']);
-  // The Activity page from its URL (the back end answers every route with the app). Not the menu: a
-  // click in the page right after one in the studio's cross-site frame can reach the frame.
+  // The Activity page from its URL (the back end answers every route with the app). Not the menu:
+  // here Playwright's click on it, right after its click in the studio's cross-site frame had
+  // scrolled the page, sometimes landed in the frame.
   await page.goto('/activity');
   await expect(page.getByRole('list', { name: 'Webhooks' })).toContainText('video.rendered');
   expect(problems).toEqual([]);

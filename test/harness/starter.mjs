@@ -1,5 +1,6 @@
-// `npm run test:starter` (a step of `npm test`): the starter app (examples/vanilla-vite) as a
-// partner would get it. Packs both packages (`npm pack`, after `npm run build`), installs the two
+// `npm run test:starter` and `npm run test:starter:react` (steps of `npm test`): a starter app as a
+// partner would get it, the folder given as the argument (default examples/vanilla-vite; also
+// examples/react-express). Packs both packages (`npm pack`, after `npm run build`), installs the two
 // tarballs into the example with npm (no workspace, no link to this repository), builds it
 // (`tsc` and `vite build`) and runs its own Playwright test (`npm test` in the example).
 //
@@ -14,11 +15,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const example = join(root, 'examples/vanilla-vite');
+const example = resolve(root, process.argv[2] ?? 'examples/vanilla-vite');
+if (!existsSync(join(example, 'package.json')) || relative(root, example).startsWith('..')) {
+  console.error(
+    `starter: ${process.argv[2]} is not an example folder of this repository (e.g. examples/react-express).`,
+  );
+  process.exit(1);
+}
+const name = relative(root, example);
 
 for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
   if (!existsSync(join(root, file))) {
@@ -29,9 +37,9 @@ for (const file of ['dist/index.js', 'packages/service/dist/server.js']) {
 
 const step = (what, command, args, cwd, env = process.env) => {
   const started = Date.now();
-  console.log(`starter: ${what}`);
+  console.log(`starter (${name}): ${what}`);
   execFileSync(command, args, { cwd, env, stdio: 'inherit' });
-  console.log(`starter: ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`starter (${name}): ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 };
 
 /**

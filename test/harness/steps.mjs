@@ -188,6 +188,14 @@ export function steps({ engines } = {}) {
       needs: BUILT,
       group: ['examples', 'renders'],
     },
+    // The React starter (examples/react-express) the same way: React 19, a router, an Express back end.
+    {
+      name: 'React starter app from packed tarballs (npm run test:starter:react)',
+      run: ['node', 'test/harness/starter.mjs', 'examples/react-express'],
+      count: 'playwright',
+      needs: BUILT,
+      group: ['examples', 'renders'],
+    },
     ...apps.map((app) => ({
       name: `build examples/frameworks/${app}`,
       run: ['npm', 'run', '--silent', 'build', '-w', `examples/frameworks/${app}`],

@@ -105,6 +105,44 @@ test('an outcome queued on A is taken by the job requested on B, wherever that j
   assert.deepEqual(await ana.ended(await ana.search()), { status: 'COMPLETE', code: undefined });
 });
 
+test(
+  "a generation's and a render's outcomes queued on one process are taken by the jobs requested on the other",
+  skip,
+  async () => {
+    const [a, b] = await pair();
+    const ana = await user(a, 'ana');
+    const topicId = await ana.search();
+    assert.deepEqual(await ana.ended(topicId), { status: 'COMPLETE', code: undefined });
+    /** A generation requested on `on`: its video, and how it ended. */
+    const generate = async (on: RunningService) => {
+      const started = await api(on, 'POST', '/api/generations', {
+        session: ana.session,
+        body: { topicId, aspectRatio: '16:9', duration: 15 },
+      });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const { requestId, videoId } = started.body as { requestId: string; videoId: string };
+      await statusesUntilFinal(ana.stream, 'generation', (data) => data.requestId === requestId);
+      const { body } = await api(a, 'GET', `/api/generations/${requestId}`, { session: ana.session });
+      return { videoId, ended: { status: body.generation.status, code: body.generation.error?.code } };
+    };
+    await force(a, { job: 'generation', outcome: { fail: 'generation_failed' } });
+    assert.deepEqual((await generate(b)).ended, { status: 'FAILED', code: 'generation_failed' });
+    const { videoId, ended } = await generate(b);
+    assert.deepEqual(ended, { status: 'COMPLETE', code: undefined });
+    await force(b, { job: 'render', outcome: { fail: 'storage_full' } });
+    const completed = await api(a, 'POST', `/api/videos/${videoId}/complete`, { session: ana.session });
+    assert.equal(completed.status, 200, JSON.stringify(completed.body));
+    const { data } = await ana.stream.next(
+      (event) =>
+        event.event === 'video' &&
+        event.data.id === videoId &&
+        ['COMPLETE', 'FAILED'].includes(event.data.renders[0]?.status),
+    );
+    assert.equal(data.renders[0].status, 'FAILED');
+    assert.equal(data.renders[0].error.code, 'storage_full');
+  },
+);
+
 test('outcomes queued on A then on B are taken in that order by the next two jobs', skip, async () => {
   const [a, b] = await pair();
   await force(a, { job: 'topicSearch', outcome: { fail: 'source_unreachable' } });

@@ -95,6 +95,7 @@ export interface RunningService {
     /**
      * Clears the queued outcomes and lets the stalled jobs go on: the partner's, or everyone's;
      * resolves once the released jobs have saved their steps up to their next timed wait or end.
+     * On a shared database every process's, but `released` counts (and waits for) this one's only.
      */
     release(partnerID?: string): Promise<{ cleared: number; released: number }>;
   };
@@ -189,7 +190,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       : await Claims.open(config.database, WEBHOOK_LOCKS, `video-plugin-service webhooks pid ${process.pid}`),
   );
   const stepClock = config.clock === 'manual' ? new StepClock() : undefined;
-  const controls = new TestControls(config.testControls, config.partners, config.media);
+  // On a shared database the forced outcomes are its records, and a release reaches every service.
+  const controls = new TestControls(
+    config.testControls,
+    config.partners,
+    config.media,
+    store.sharesOutcomes ? store : undefined,
+  );
   // Services sharing a PostgreSQL database share their jobs through pg-boss (jobs/queue.ts).
   const queue =
     config.database === undefined

@@ -8,14 +8,15 @@
  * Jobs wait with abortable timers, on the service's clock (real, or the step clock of clock.ts);
  * `close()` aborts them all and leaves their records where they were. `resume()` re-runs whatever a
  * previous run left unfinished, so nothing stays PROCESSING. A job started while a test's forced
- * outcome waits for it (test-controls.ts) takes that outcome as it starts. Each partner's jobs also
+ * outcome waits for it (test-controls.ts) takes that outcome as it starts (with a shared queue, as
+ * it is queued, and the outcome goes with it to the process that runs it). Each partner's jobs also
  * have a signal of their own: `stopPartner()` (a sandbox's reset) aborts them alone, and waits
  * until none of them can write a file any more.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClockTurn, REAL_CLOCK, type JobClock } from './clock.js';
-import type { TestControls, TestJob } from './test-controls.js';
+import { forcedBy, type ForcedOutcome, type TestControls, type TestJob } from './test-controls.js';
 import { join } from 'node:path';
 import { sourcePolicy, type EgressPolicy } from '../egress.js';
 import { imageURLsOf } from '../media/images.js';
@@ -330,21 +331,28 @@ export class Jobs {
   async runQueued(ref: JobRef): Promise<void> {
     this.#store.refresh();
     const store = this.#store;
+    // What a test forced on it was taken when it was queued, and comes with it.
+    const start = (
+      owner: Owner,
+      kind: TestJob,
+      job: (context: JobContext, started: () => void) => Promise<void>,
+      waitingFor?: Owner,
+    ) => this.#start(owner, kind, job, waitingFor, undefined, ref.forced);
     let running: Promise<void> | undefined;
     if (ref.job === 'topicSearch') {
       const topic = store.topics.get(ref.id);
       if (topic && !isFinal(topic.status)) {
-        running = this.#start(topic, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic);
+        running = start(topic, 'topicSearch', (job, started) => searchTopic(job, topic, started), topic);
       }
     } else if (ref.job === 'generation') {
       const generation = store.generations.get(ref.id);
       if (generation && !isFinal(generation.status)) {
-        running = this.#start(generation, 'generation', (job) => generate(job, generation));
+        running = start(generation, 'generation', (job) => generate(job, generation));
       }
     } else {
       const video = store.videos.get(ref.id);
       if (video && ref.job === 'render' && video.renders.some((render) => !isFinal(render.status))) {
-        running = this.#start(video, 'render', (job) => renderFinal(job, video, this.#webhooks));
+        running = start(video, 'render', (job) => renderFinal(job, video, this.#webhooks));
       } else if (video?.storyboard && ref.job === 'preview') {
         const board = video.storyboard;
         running = this.#start(video, undefined, (job) => this.#renderPreview(job, video, board));
@@ -432,7 +440,8 @@ export class Jobs {
    * Starts a job of `owner`'s (a new one of `kind`, or one resumed) with its own context, made when
    * it first runs (after its record is committed; not again when a refused step is retried): what
    * a test forced on it is taken then, once. A job of `waitingFor` counts as one of its waiting
-   * jobs until it calls `started` (or settles).
+   * jobs until it calls `started` (or settles). With a shared queue the outcome is taken as the
+   * job is queued, and `carried` is what a job claimed from the queue took.
    */
   #start(
     owner: Owner,
@@ -440,30 +449,42 @@ export class Jobs {
     job: (context: JobContext, started: () => void) => Promise<void>,
     waitingFor?: Owner,
     queued?: JobRef,
+    carried?: ForcedOutcome,
   ): Promise<void> | undefined {
-    // Several services on one database: the job commits with its record, and runs where it is claimed.
+    // Several services on one database: the job commits with its record (and the outcome it took,
+    // taken from the database's queue in the same transaction), and runs where it is claimed.
     if (this.#queue && queued) {
       this.#admit?.(owner.partnerID, queued.id);
-      this.#store.queueJob(this.#queue.insert(queued));
+      const forced = kind === undefined ? undefined : this.#take(kind, owner);
+      this.#store.queueJob(this.#queue.insert(forced ? { ...queued, forced: forced.outcome } : queued));
       return undefined;
     }
     const turn = new ClockTurn();
     let context: JobContext | undefined;
     return this.#run(
       owner.partnerID,
-      (started) => job((context ??= this.#contextOf(owner, kind, turn)), started),
+      (started) => job((context ??= this.#contextOf(owner, kind, turn, carried)), started),
       turn,
       waitingFor,
     );
   }
 
-  /** The context of one job of `owner`'s: its clock, its `jobMs` and what a test forced on it. */
-  #contextOf(owner: Owner, kind: TestJob | undefined, turn: ClockTurn): JobContext {
+  /** What a test forced on `owner`'s next job of `kind`, taken from the queue of outcomes. */
+  #take(kind: TestJob, owner: Owner) {
+    return this.#controls?.take(kind, owner, this.#store.accounts.get(owner.accountID)?.externalID);
+  }
+
+  /**
+   * The context of one job of `owner`'s: its clock, its `jobMs` and what a test forced on it (with
+   * a shared queue, what it `carried` from there; nothing is taken when it runs).
+   */
+  #contextOf(owner: Owner, kind: TestJob | undefined, turn: ClockTurn, carried?: ForcedOutcome): JobContext {
     const { partnerID } = owner;
-    const forced =
-      kind === undefined
+    const forced = this.#queue
+      ? carried && forcedBy(carried)
+      : kind === undefined
         ? undefined
-        : this.#controls?.take(kind, owner, this.#store.accounts.get(owner.accountID)?.externalID);
+        : this.#take(kind, owner);
     const outcome = forced?.outcome;
     const { signal } = this.#jobsOf(partnerID);
     return {

@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import { Claims } from './claims.js';
+import type { ForcedOutcome } from './test-controls.js';
 
 export { SWEEP_MS } from './claims.js';
 
@@ -26,6 +27,8 @@ export interface JobRef {
   job: 'topicSearch' | 'generation' | 'render' | 'preview';
   /** The topic's ID, the generation's requestId, or the video's ID. */
   id: string;
+  /** The outcome a test forced on it (test-controls.ts), taken when it was queued: it runs so wherever it is claimed. */
+  forced?: ForcedOutcome;
 }
 
 /** One statement of pg-boss's, to run in the store's transaction. */
@@ -164,6 +167,13 @@ export class JobQueue {
       // Never waited for: a lock held elsewhere means the job runs there (a claim handed on twice).
       if (!(await this.#claims.take(job.id))) throw new Error('the job runs in another process');
       try {
+        // A forced outcome is spent by the run that begins: a run after this one's process ended
+        // runs as usual, as a job resumed after a restart does (and a released stall stays released).
+        if (job.data.forced) {
+          await this.#claims
+            .query(`UPDATE ${SCHEMA}.job SET data = data - 'forced' WHERE name = $1 AND id = $2`, [QUEUE, job.id])
+            .catch(() => undefined);
+        }
         await run(job.data);
         // Stopped by the service's close, not done: pg-boss hands it to another process.
         if (this.#stopped) throw new Error('the service stopped while it ran');

@@ -6,6 +6,12 @@
  * that job, to stall at one of its stages, or to take a given time. The queue is in memory, per
  * partner; the job that takes an outcome is the first of that kind started after it was queued.
  *
+ * On a database several processes share, the queue is the database's instead (the store's
+ * outcome records): the job that takes an outcome is the first of its kind that any process
+ * queues after it, in the transaction that queues it, and the outcome travels with the job to
+ * whichever process runs it (jobs.ts). A release on any process clears that queue and, through
+ * the store's change feed, lets go of the stalled jobs of every process.
+ *
  * The channel is the partner's back end (POST /api/test/outcomes, authenticated like its event log)
  * or the RunningService (`service.testControls`), never the SDK's public types: nothing a page or
  * its users send can force anything, and a service started without the flag refuses every request
@@ -22,6 +28,8 @@ import {
   type ProgressStage,
 } from 'video-plugin/internal';
 import type { Partner } from '../config.js';
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
 import type { Owner } from '../store/records.js';
 import type { ClockTurn } from './clock.js';
 
@@ -102,6 +110,20 @@ interface Queued extends ForceRequest {
   partnerID: string;
 }
 
+/** What a job forced with `outcome` works with. */
+export function forcedBy(outcome: ForcedOutcome): Forced {
+  return {
+    outcome,
+    failure:
+      'fail' in outcome
+        ? { code: outcome.fail, message: `Forced by the test controls: ${FAILURE_MESSAGES[outcome.fail]}` }
+        : undefined,
+  };
+}
+
+/** The store's shared queue of forced outcomes (a database several processes share). */
+type SharedOutcomes = Pick<Store, 'queueOutcome' | 'takeOutcome' | 'releaseOutcomes' | 'onRelease'>;
+
 /** The forced outcomes waiting for their job, and the jobs stalled by one. */
 export class TestControls {
   /** Whether the service was started with the test controls. */
@@ -111,11 +133,21 @@ export class TestControls {
   readonly #queued: Queued[] = [];
   /** The stalled jobs, per partner: each one's release, and its turn (told when it waits again). */
   readonly #stalled = new Map<string, Set<{ release: () => void; turn: ClockTurn | undefined }>>();
+  /** The database's queue instead of {@link #queued}, when several processes share it. */
+  readonly #shared: SharedOutcomes | undefined;
 
-  constructor(enabled: boolean, partners: ReadonlyMap<string, Partner>, media: 'real' | 'placeholder') {
+  constructor(
+    enabled: boolean,
+    partners: ReadonlyMap<string, Partner>,
+    media: 'real' | 'placeholder',
+    shared?: SharedOutcomes,
+  ) {
     this.enabled = enabled;
     this.#partners = partners;
     this.#media = media;
+    this.#shared = shared;
+    // A release another process received lets go of the stalled jobs here too (not waited for there).
+    shared?.onRelease((partnerID) => void this.#letGo(partnerID));
   }
 
   /**
@@ -134,24 +166,33 @@ export class TestControls {
       ...(parsed.account !== undefined ? { account: parsed.account } : {}),
       outcome,
     };
-    this.#queued.push({ ...queued, partnerID });
+    if (this.#shared) this.#shared.queueOutcome({ id: randomUUID(), partnerID, ...queued });
+    else this.#queued.push({ ...queued, partnerID });
     return queued;
   }
 
   /**
    * Clears the partner's queued outcomes and lets its stalled jobs go on (without a partner: every
    * partner's); resolves once each released job has saved its steps up to its next timed wait (or
-   * its end), and says how many of each.
+   * its end), and says how many of each. With the database's queue, `cleared` counts what it held,
+   * and `released` this process's jobs: the other processes let go of theirs when they read the
+   * release, and this does not wait for them.
    */
   async release(partnerID?: string): Promise<{ cleared: number; released: number }> {
     this.requireEnabled();
     if (partnerID !== undefined) this.#partner(partnerID);
     let cleared = 0;
+    if (this.#shared) cleared = this.#shared.releaseOutcomes(partnerID);
     for (let index = this.#queued.length - 1; index >= 0; index--) {
       if (partnerID !== undefined && this.#queued[index]!.partnerID !== partnerID) continue;
       this.#queued.splice(index, 1);
       cleared++;
     }
+    return { cleared, released: await this.#letGo(partnerID) };
+  }
+
+  /** Lets the partner's stalled jobs (without a partner: every one) go on; how many, once they have saved their steps. */
+  async #letGo(partnerID: string | undefined): Promise<number> {
     let released = 0;
     const going: Promise<void>[] = [];
     for (const [id, stalled] of this.#stalled) {
@@ -164,7 +205,7 @@ export class TestControls {
       this.#stalled.delete(id);
     }
     await Promise.all(going);
-    return { cleared, released };
+    return released;
   }
 
   /**
@@ -172,21 +213,19 @@ export class TestControls {
    * taken from the queue: the first queued for the account, or for any of the partner's accounts.
    */
   take(job: TestJob, owner: Owner, externalID: string | undefined): Forced | undefined {
-    const index = this.#queued.findIndex(
-      (queued) =>
-        queued.partnerID === owner.partnerID &&
-        queued.job === job &&
-        (queued.account === undefined || queued.account === owner.accountID || queued.account === externalID),
-    );
+    const matches = (queued: Omit<Queued, 'outcome'>) =>
+      queued.partnerID === owner.partnerID &&
+      queued.job === job &&
+      (queued.account === undefined || queued.account === owner.accountID || queued.account === externalID);
+    if (this.#shared) {
+      // Within the transaction that queues the job (jobs.ts): taken once, with the job's commit.
+      const taken = this.#shared.takeOutcome(matches);
+      return taken && forcedBy(taken.outcome);
+    }
+    const index = this.#queued.findIndex(matches);
     if (index === -1) return undefined;
     const [{ outcome }] = this.#queued.splice(index, 1) as [Queued];
-    return {
-      outcome,
-      failure:
-        'fail' in outcome
-          ? { code: outcome.fail, message: `Forced by the test controls: ${FAILURE_MESSAGES[outcome.fail]}` }
-          : undefined,
-    };
+    return forcedBy(outcome);
   }
 
   /**

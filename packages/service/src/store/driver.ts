@@ -10,6 +10,7 @@ import type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  OutcomeRecord,
   SandboxEnd,
   SandboxRecord,
   SessionRecord,
@@ -83,14 +84,25 @@ export interface Driver {
   putSandbox?(record: SandboxRecord): void;
   /** Runs a statement of the shared job queue's (pg-boss's insert) in the current transaction. */
   putQueued?(insert: { sql: string; values: unknown[] }): void;
+  /** Saves a forced outcome of the test controls, on a database several processes share. */
+  putOutcome?(record: OutcomeRecord): void;
+  /** Removes a forced outcome its job took (in the transaction that queues the job). */
+  deleteOutcome?(id: string): void;
+  /**
+   * Removes the partner's forced outcomes (none given: every partner's) and tells the other
+   * processes to let go of the partner's stalled jobs (a `release` change).
+   */
+  releaseOutcomes?(partnerID: string | undefined): void;
 }
 
 /**
  * A row another process wrote (`record` undefined: removed), a sandbox it made (`sandbox`, the
- * record), or a partner whose rows it removed (`partner`; the record `{ ended }` for a sandbox).
+ * record), a partner whose rows it removed (`partner`; the record `{ ended }` for a sandbox), a
+ * forced outcome queued or taken (`outcome`), or a release of the test controls (`release`, keyed
+ * by its partner ID, empty for every partner).
  */
 export interface RemoteChange {
-  kind: Kind | 'partner' | 'sandbox';
+  kind: Kind | 'partner' | 'sandbox' | 'outcome' | 'release';
   key: string;
   record: unknown;
 }

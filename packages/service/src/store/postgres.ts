@@ -25,6 +25,7 @@ import type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  OutcomeRecord,
   SandboxEnd,
   SandboxRecord,
   SessionRecord,
@@ -227,6 +228,20 @@ const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    name: "the test controls' forced outcomes waiting for their job: queued on any process, taken by the job any of them queues",
+    up: () => [
+      {
+        sql: `
+        CREATE TABLE video_plugin.test_outcomes (
+          id text PRIMARY KEY,
+          partner_id text NOT NULL,
+          record text NOT NULL,
+          ord bigserial
+        );`,
+      },
+    ],
+  },
 ];
 
 /** The schema version this code writes (the number of migrations). */
@@ -255,6 +270,9 @@ const SQL = {
   pruneEvents: `DELETE FROM events WHERE created_at < $1`,
   putSandbox: `INSERT INTO sandboxes (partner_id, expires_at, record) VALUES ($1, $2, $3)`,
   deleteSandbox: `DELETE FROM sandboxes WHERE partner_id = $1`,
+  putOutcome: `INSERT INTO test_outcomes (id, partner_id, record) VALUES ($1, $2, $3)`,
+  deleteOutcome: `DELETE FROM test_outcomes WHERE id = $1`,
+  deleteOutcomes: `DELETE FROM test_outcomes WHERE partner_id = $1 OR $1 = ''`,
 } as const;
 
 /** How one row of each kind is read back by its key (to undo a change that was not saved): SQL, and the key's parts. */
@@ -654,6 +672,7 @@ export class PostgresDatabase implements Driver {
     );
     return {
       sandboxes,
+      outcomes: records<OutcomeRecord>('test_outcomes'),
       idempotencyKeys: keys.map((row) => ({
         partnerID: row.partner_id as string,
         accountID: row.account_id as string,
@@ -817,7 +836,20 @@ export class PostgresDatabase implements Driver {
         partnerID,
       ]),
       [SQL.deleteSandbox, partnerID],
+      [SQL.deleteOutcomes, partnerID],
     ]);
+  }
+
+  putOutcome(record: OutcomeRecord): void {
+    this.#write('outcome', record.id, record, [[SQL.putOutcome, record.id, record.partnerID, JSON.stringify(record)]]);
+  }
+
+  deleteOutcome(id: string): void {
+    this.#write('outcome', id, undefined, [[SQL.deleteOutcome, id]]);
+  }
+
+  releaseOutcomes(partnerID: string | undefined): void {
+    this.#write('release', partnerID ?? '', undefined, [[SQL.deleteOutcomes, partnerID ?? '']]);
   }
 
   close(): void {

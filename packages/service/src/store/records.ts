@@ -15,6 +15,7 @@ import type {
   StatusError,
 } from 'video-plugin/internal';
 import type { Storyboard } from '../media/storyboard.js';
+import type { ForcedOutcome, TestJob } from '../jobs/test-controls.js';
 
 /** Status of a topic search, a generation or a render: the contract's (`STATUSES`). */
 export type Status = ActionStatus;
@@ -196,6 +197,21 @@ export interface Snapshot {
   idempotencyKeys?: IdempotencyRecord[];
   /** The sandboxes, on a database several processes share (none in a data file: they live in memory there). */
   sandboxes?: SandboxRecord[];
+  /** The test controls' forced outcomes waiting for their job, oldest first, on a database several processes share. */
+  outcomes?: OutcomeRecord[];
+}
+
+/**
+ * A forced outcome waiting for its job (jobs/test-controls.ts), on a database several processes
+ * share: the first job of its kind that any of them queues for the partner (or the account) takes it.
+ */
+export interface OutcomeRecord {
+  id: string;
+  partnerID: string;
+  job: TestJob;
+  /** The account (its external ID, or its ID) whose job takes it; none: any of the partner's. */
+  account?: string;
+  outcome: ForcedOutcome;
 }
 
 /**

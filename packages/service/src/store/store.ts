@@ -41,6 +41,7 @@ import type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  OutcomeRecord,
   Owner,
   Patch,
   RecordRef,
@@ -63,6 +64,7 @@ export type {
   DeliveryRecord,
   GenerationRecord,
   IdempotencyRecord,
+  OutcomeRecord,
   Owner,
   RenderRecord,
   SandboxEnd,
@@ -137,7 +139,7 @@ export class Store {
   readonly #lock: Lock | undefined;
   /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
   readonly #dropped = new WeakSet<object>();
-  #transaction: { touched: Touch[]; after: (() => void)[] } | undefined;
+  #transaction: { touched: Touch[]; after: (() => void)[]; taken?: Set<string> } | undefined;
   #closed = false;
   /**
    * A failed write could not be undone by reading its rows back (the database was unreachable):
@@ -155,6 +157,13 @@ export class Store {
    */
   readonly sandboxes: ReadonlyMap<string, Readonly<SandboxRecord>> = this.#sandboxes;
   readonly #sandboxListeners = new Set<SandboxListener>();
+  /**
+   * The forced outcomes of the test controls waiting for their job, by ID, in the order they were
+   * committed: on a database several processes share (empty elsewhere: test-controls.ts keeps them).
+   */
+  readonly #outcomes = new Map<string, OutcomeRecord>();
+  /** Told of each release of the test controls another process committed, see {@link onRelease}. */
+  readonly #releases = new Set<(partnerID: string | undefined) => void>();
 
   #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
@@ -727,6 +736,83 @@ export class Store {
     return this.#forgetPartner(partnerID);
   }
 
+  // --- the test controls' forced outcomes as shared records (a database several processes share) ---
+
+  /** Whether forced outcomes are records of the database, taken by the jobs of every process that shares it. */
+  get sharesOutcomes(): boolean {
+    return this.#db?.putOutcome !== undefined;
+  }
+
+  /**
+   * Saves a forced outcome, queued after every one committed before it (by any process).
+   *
+   * @throws {InvalidStateError} when outcomes are no records here (a data file, memory).
+   */
+  queueOutcome(record: OutcomeRecord): void {
+    const db = this.#db;
+    if (!db?.putOutcome) throw new InvalidStateError('queueOutcome: this store keeps no forced outcomes.');
+    this.#shared(() => {
+      this.#refuseRemoved(record.partnerID);
+      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+      db.putOutcome?.(record);
+      this.afterCommit(() => this.#outcomes.set(record.id, record));
+    });
+  }
+
+  /**
+   * Takes the first queued outcome that `matches`, in the transaction that queues its job: that
+   * transaction has read every process's commits under their common lock, so each outcome is taken
+   * once, by the first job queued after it, and is gone only if the job commits.
+   */
+  takeOutcome(matches: (record: Readonly<OutcomeRecord>) => boolean): OutcomeRecord | undefined {
+    const db = this.#db;
+    if (!db?.deleteOutcome) return undefined;
+    return this.#shared(() => {
+      const taken = (this.#transaction!.taken ??= new Set());
+      for (const [id, record] of this.#outcomes) {
+        if (taken.has(id) || !matches(record)) continue;
+        db.deleteOutcome?.(id);
+        taken.add(id);
+        this.afterCommit(() => this.#outcomes.delete(id));
+        return record;
+      }
+      return undefined;
+    });
+  }
+
+  /**
+   * Removes the partner's queued outcomes (none given: every partner's), and tells the other
+   * processes, whose {@link onRelease} listeners let go of their stalled jobs. How many were queued.
+   */
+  releaseOutcomes(partnerID: string | undefined): number {
+    const db = this.#db;
+    if (!db?.releaseOutcomes) throw new InvalidStateError('releaseOutcomes: this store keeps no forced outcomes.');
+    return this.#shared(() => {
+      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+      const cleared = [...this.#outcomes.values()].filter(
+        (record) => partnerID === undefined || record.partnerID === partnerID,
+      ).length;
+      db.releaseOutcomes?.(partnerID);
+      this.afterCommit(() => this.#dropOutcomes(partnerID));
+      return cleared;
+    });
+  }
+
+  /**
+   * Calls `listener` with the partner ID (undefined: every partner) of each release of the test
+   * controls that another process committed. Returns the unsubscribe.
+   */
+  onRelease(listener: (partnerID: string | undefined) => void): () => void {
+    this.#releases.add(listener);
+    return () => this.#releases.delete(listener);
+  }
+
+  #dropOutcomes(partnerID: string | undefined): void {
+    for (const [id, record] of this.#outcomes) {
+      if (partnerID === undefined || record.partnerID === partnerID) this.#outcomes.delete(id);
+    }
+  }
+
   /** Takes the partner's records out of the Maps (removed from the database, here or by another process). */
   #forgetPartner(partnerID: string): RemovedPartner {
     this.#removedPartners.add(partnerID);
@@ -752,6 +838,7 @@ export class Store {
     take(this.#idempotencyKeys);
     for (const key of [...this.#usedJtis.keys()]) if (key.startsWith(`${partnerID}\n`)) this.#usedJtis.delete(key);
     this.#events.removePartner(partnerID);
+    this.#dropOutcomes(partnerID);
     return { sessionKeys, videoIDs, topicIDs };
   }
 
@@ -807,6 +894,7 @@ export class Store {
     this.#closed = true;
     this.#listeners.clear();
     this.#sessionsEnded.clear();
+    this.#releases.clear();
     clearInterval(this.#stale);
     try {
       this.#db?.close();
@@ -943,6 +1031,18 @@ export class Store {
         for (const listener of this.#sandboxListeners) listener.made(sandbox);
         continue;
       }
+      if (kind === 'outcome') {
+        if (!record) this.#outcomes.delete(key);
+        else if (!this.#removedPartners.has((record as OutcomeRecord).partnerID))
+          this.#outcomes.set(key, record as OutcomeRecord);
+        continue;
+      }
+      if (kind === 'release') {
+        const partnerID = key === '' ? undefined : key;
+        this.#dropOutcomes(partnerID);
+        for (const listener of this.#releases) listener(partnerID);
+        continue;
+      }
       if (this.#removedPartners.has((record as { partnerID?: string } | undefined)?.partnerID ?? '')) continue;
       const ended = kind === 'session' && !record && this.#sessions.has(key);
       const changed = this.#apply(kind, key, record);
@@ -1018,6 +1118,7 @@ export class Store {
       map.clear();
     }
     this.#idempotencyKeys.clear();
+    this.#outcomes.clear();
     this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
     this.#events.retain((seq) => events.has(seq));
     for (const [partnerID, how, removed] of ended) {
@@ -1067,6 +1168,7 @@ export class Store {
       this.#idempotencyKeys.set(`${record.partnerID}\n${record.accountID}\n${record.key}`, record);
     }
     for (const record of snapshot.sandboxes ?? []) this.#sandboxes.set(record.partnerID, record);
+    for (const record of snapshot.outcomes ?? []) this.#outcomes.set(record.id, record);
   }
 }
 

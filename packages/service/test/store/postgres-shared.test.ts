@@ -173,8 +173,9 @@ test(
   async () => {
     const { database, mediaDir } = await server!.place();
     const args = ['--database', database, '--media-dir', mediaDir, '--job-ms', '1000'];
-    // A stalls its search while it reads the page (the test controls are A's own): however slowly B
-    // starts on a busy machine, the job is still running on A when A is killed.
+    // A stalls its search while it reads the page: however slowly B starts on a busy machine, the
+    // job is still running on A when A is killed. The stall is spent by the run that began on A, so
+    // B's run after the kill goes on as usual (B has no test controls to release it with).
     const a = runService([...args, '--test-controls']);
     const onA = { url: await a.listening } as RunningService;
     const forced = await api(onA, 'POST', '/api/test/outcomes', {

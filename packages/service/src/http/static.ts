@@ -136,9 +136,9 @@ export async function serveAsset(
 /**
  * A video's media (`/media/videos/<id>/<name>`, names in `MEDIA_FILES`): real files (MP4 with HTTP
  * range requests, so that players can seek; JPEG thumbnail and poster; WebVTT captions and
- * chapters; the plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only once they
- * exist — a final render's files once the render is COMPLETE — and all by the same rule: the
- * unguessable video ID is the key (see SECURITY.md).
+ * chapters; the plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only
+ * once they exist — a final render's files once the render is COMPLETE — and all by the same
+ * rule: the unguessable video ID is the key (see SECURITY.md).
  *
  * With an S3 media store, a file whose record names its content's hash is read from the store
  * ({@link sendStored}); one the store does not have (made before the service had a store, into

@@ -7,6 +7,7 @@
  * tested without rendering.
  */
 import { SentenceSplitter } from './source/sentences.js';
+import type { Chapter } from 'video-plugin/internal';
 import { frameAt, VOICE_LEAD, type Storyboard } from './storyboard.js';
 
 /** Most characters of one caption cue (two lines of a player's captions); longer ones are split. */
@@ -95,13 +96,6 @@ export function captions(board: Storyboard, voiced?: readonly number[]): string 
     (cue, index) => `${index + 1}\n${vttTime(cue.start)} --> ${vttTime(cue.end)}\n${cue.text}\n`,
   );
   return `WEBVTT\n\n${list.join('\n')}`;
-}
-
-/** One chapter of a video: a scene, titled by its heading, from `start` to `end` in seconds. */
-export interface Chapter {
-  title: string;
-  start: number;
-  end: number;
 }
 
 /**

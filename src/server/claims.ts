@@ -156,7 +156,7 @@ export const VideoCompletedEventSchema = z.object({
 
 /**
  * `video.rendered`: the video's final render is ready; `renders` lists them as the API's video does:
- * the video's URL, `files` (video, poster, captions, transcript: each URL with its type; see
+ * the video's URL, `files` (video, poster, captions, chapters, transcript: each URL with its type; see
  * `RenderFiles`), `altText` and (real media) the `quality` report, everything needed to publish it
  * accessibly.
  */

@@ -7,6 +7,7 @@
 import type * as z from 'zod/mini';
 import type {
   accountSchema,
+  chapterSchema,
   hostConfigSchema,
   mediaFileSchema,
   renderFilesSchema,
@@ -33,6 +34,9 @@ export type RenderFiles = z.infer<typeof renderFilesSchema>;
 
 /** One rendition of a completed video. */
 export type Render = z.infer<typeof renderSchema>;
+
+/** A chapter of a video (`Video.chapters`): one scene, its heading and its times in seconds. */
+export type Chapter = z.infer<typeof chapterSchema>;
 
 /** A video saved on the account. */
 export type Video = z.infer<typeof videoSchema>;

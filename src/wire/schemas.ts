@@ -43,10 +43,11 @@ export const mediaFileSchema = z.object({
 
 /**
  * Every file a finished render has, for publishing it without another request. Real media:
- * `video` (`video/mp4`), `poster` (`image/jpeg`, a frame of the video), `captions` (WebVTT, with
- * the narration's `language`) and `transcript` (`text/plain; charset=utf-8`, the narration scene by
- * scene). Placeholder media (SVG stand-ins): `video` and `poster` (`image/svg+xml`) only — a
- * stand-in has no narration, so no captions and no transcript.
+ * `video` (`video/mp4`, with the captions and the chapters inside it too), `poster` (`image/jpeg`,
+ * a frame of the video), `captions` (WebVTT, with the narration's `language`), `chapters` (WebVTT,
+ * one cue per scene) and `transcript` (`text/plain; charset=utf-8`, the narration scene by scene).
+ * Placeholder media (SVG stand-ins): `video` and `poster` (`image/svg+xml`) only — a stand-in has
+ * no narration and no scenes, so no captions, chapters or transcript.
  */
 export const renderFilesSchema = z.object({
   /** The video itself (the same URL as the render's `url`): `<video src>`/`<source src type>`. */
@@ -55,8 +56,21 @@ export const renderFilesSchema = z.object({
   poster: mediaFileSchema,
   /** Captions of the narration: `<track kind="captions" src srclang={language}>`. */
   captions: z.optional(z.object({ url: z.string(), type: z.string(), language: z.string(), sha256: optionalString })),
+  /**
+   * One chapter per scene, titled by its heading (the video's `chapters`), as WebVTT:
+   * `<track kind="chapters" src srclang={captions.language}>`. Absent from renders made before
+   * renders wrote it.
+   */
+  chapters: z.optional(mediaFileSchema),
   /** The narration as plain text, scene by scene, for a transcript beside the player. */
   transcript: z.optional(mediaFileSchema),
+});
+
+/** A chapter of a video: one scene, titled by its heading, from `start` to `end` (seconds). */
+export const chapterSchema = z.object({
+  title: z.string(),
+  start: z.number(),
+  end: z.number(),
 });
 
 export const renderSchema = z.object({
@@ -69,7 +83,7 @@ export const renderSchema = z.object({
   /** Set when `status` is `COMPLETE`: the video file (also `files.video.url`). */
   url: optionalString,
   renderedAt: optionalString,
-  /** Set when `status` is `COMPLETE`: the video, poster, captions and transcript, each with its type. */
+  /** Set when `status` is `COMPLETE`: the video, poster, captions, chapters and transcript, each with its type. */
   files: z.optional(renderFilesSchema),
   /**
    * Set when `status` is `COMPLETE`: a short description of the video in its language (its length,
@@ -95,6 +109,12 @@ export const videoSchema = z.object({
   isCompleted: z.boolean(),
   thumbnailURL: optionalString,
   renders: z.array(renderSchema),
+  /**
+   * Real media: one chapter per scene of its storyboard, in order, titled by the scene's heading,
+   * at the scene's cut points (the chapters inside its MP4 and its `files.chapters`). Absent
+   * without a storyboard (placeholder media).
+   */
+  chapters: z.optional(z.array(chapterSchema)),
   /**
    * The `metadata` its generation was started with, exactly as given (same keys, same order, same
    * strings); absent when none was given. See `METADATA_LIMITS`.

@@ -17,6 +17,22 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 export type Duration = (typeof DURATIONS)[number];
 /** A language of a generation (its narration and voice). */
 export type Language = (typeof LANGUAGES)[number];
+/**
+ * Each language as the three letters (ISO 639-2/T) an MP4 track's language is written in: the
+ * service tags the captions track inside the final file with it. MP4 has no region, so every
+ * English is `eng`.
+ */
+export const MP4_LANGUAGES = {
+  de: 'deu',
+  'en-AU': 'eng',
+  'en-GB': 'eng',
+  'en-NZ': 'eng',
+  'en-US': 'eng',
+  es: 'spa',
+  fr: 'fra',
+  'it-IT': 'ita',
+  pt: 'por',
+} as const satisfies Record<Language, string>;
 /** The language of a generation whose params name none (docs/plugin-api.md). */
 export const DEFAULT_LANGUAGE: Language = 'en-US';
 /** Longest `videoInstructions` of a generation, in characters. */

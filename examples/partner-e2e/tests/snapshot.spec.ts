@@ -3,7 +3,7 @@
 // service), through the service's documented HTTP API: a 5 s, 16:9 video of the app's business
 // page, completed; each served file hashes to its `sha256`; the captions and transcript equal the
 // committed snapshots (`UPDATE_SNAPSHOTS=1` rewrites them); a second video of the same page and
-// settings gives the same four hashes. The MP4 and poster are compared within the run only: another
+// settings gives the same five hashes. The MP4 and poster are compared within the run only: another
 // ffmpeg build gives other (stable) bytes (docs/testing.md, "Snapshot-testing your integration").
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -95,7 +95,7 @@ test('a render is byte-identical: served files match their sha256, captions and 
   const sourceURL = new URL('/business.html', baseURL).href;
 
   const first = await renderedVideo(session, sourceURL);
-  expect(Object.keys(first.files).sort()).toEqual(['captions', 'poster', 'transcript', 'video']);
+  expect(Object.keys(first.files).sort()).toEqual(['captions', 'chapters', 'poster', 'transcript', 'video']);
 
   // (a) Each file the service serves hashes to the sha256 the render reports.
   const bytes: Record<string, Buffer> = {};

@@ -135,10 +135,10 @@ export async function serveAsset(
 
 /**
  * A video's media (`/media/videos/<id>/<name>`, names in `MEDIA_FILES`): real files (MP4 with HTTP
- * range requests, so that players can seek; JPEG thumbnail and poster; WebVTT captions; the
- * plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only once they
- * exist — a final render's files once the render is COMPLETE — and all by the same rule: the
- * unguessable video ID is the key (see SECURITY.md).
+ * range requests, so that players can seek; JPEG thumbnail and poster; WebVTT captions and
+ * chapters; the plain-text transcript) or the SVG stand-ins of `media: placeholder`. Served only
+ * once they exist — a final render's files once the render is COMPLETE — and all by the same
+ * rule: the unguessable video ID is the key (see SECURITY.md).
  *
  * With an S3 media store, a file whose record names its content's hash is read from the store
  * ({@link sendStored}); one the store does not have (made before the service had a store, into
@@ -163,7 +163,7 @@ export async function serveMedia(
     if (mediaStore && hash && (await sendStored(req, res, mediaStore, hash, type))) return;
     return sendFile(req, res, file, type);
   }
-  const match = /^\/media\/videos\/([\w-]+)\/([\w.]+)$/.exec(path);
+  const match = /^\/media\/videos\/([\w-]+)\/([\w.-]+)$/.exec(path);
   const video = match ? store.videos.get(match[1] as string) : undefined;
   const name = match?.[2] ?? '';
   if (!video) throw missing(path);

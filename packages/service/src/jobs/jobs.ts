@@ -24,7 +24,15 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { availableParallelism } from 'node:os';
 import { renderVideo, type RenderedFiles } from '../media/render.js';
 import { CACHE_BYTES, SceneCache, type EntryLock } from '../media/segments.js';
-import { isFile, keptPictureHash, keptPicturePath, RENDER_FORMAT, renderName, videosDir } from '../media/files.js';
+import {
+  isFile,
+  keptPictureHash,
+  keptPicturePath,
+  RENDER_FILE_KINDS,
+  RENDER_FORMAT,
+  renderName,
+  videosDir,
+} from '../media/files.js';
 import { contentKey, MediaStoreUnavailable, type MediaStore } from '../media/store.js';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
@@ -603,7 +611,7 @@ export class Jobs {
   }
 
   /**
-   * With a media store: stores a finished render's four files there under their content's key
+   * With a media store: stores a finished render's files there under their content's key
    * (waiting while the store cannot be reached, then throwing `MediaStoreUnavailable`), and
    * removes the local copies either way, since files are then served from the store only. Without
    * one, the files stay where the render put them.
@@ -611,7 +619,7 @@ export class Jobs {
   async #keepRender(files: RenderedFiles, signal: AbortSignal): Promise<void> {
     const store = this.#mediaStore;
     if (!store) return;
-    const kept = (['video', 'thumbnail', 'captions', 'transcript'] as const).map((file) => ({
+    const kept = RENDER_FILE_KINDS.map((file) => ({
       path: files[file],
       key: contentKey(files.sha256[file]),
     }));

@@ -1,11 +1,14 @@
 /**
  * The words that make a finished video accessible: the captions (WebVTT cues of the narration, each
- * short and slow enough to read), the transcript (the narration as plain text, scene by scene) and
- * the alt text (one short sentence for a page's `alt`/`aria-label`). Pure: all are functions of the
- * storyboard and the video's name, so they are tested without rendering.
+ * short and slow enough to read), the chapters (one per scene, titled by its heading: a list, a
+ * WebVTT `kind="chapters"` file and the MP4's chapters as an ffmetadata file), the transcript (the
+ * narration as plain text, scene by scene) and the alt text (one short sentence for a page's
+ * `alt`/`aria-label`). Pure: all are functions of the storyboard and the video's name, so they are
+ * tested without rendering.
  */
 import { SentenceSplitter } from './source/sentences.js';
-import { VOICE_LEAD, type Storyboard } from './storyboard.js';
+import type { Chapter } from 'video-plugin/internal';
+import { frameAt, VOICE_LEAD, type Storyboard } from './storyboard.js';
 
 /** Most characters of one caption cue (two lines of a player's captions); longer ones are split. */
 export const MAX_CUE_CHARS = 84;
@@ -80,17 +83,71 @@ export function cueTexts(narration: string, splitter: SentenceSplitter): string[
   return [text];
 }
 
+/** `seconds` as a WebVTT timestamp: `00:00:02.520`. */
+function vttTime(seconds: number): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, size = 2) => String(n).padStart(size, '0');
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+}
+
 /** WebVTT captions of {@link cues} (`voiced`: where the voice starts each one, in seconds). */
 export function captions(board: Storyboard, voiced?: readonly number[]): string {
-  const time = (seconds: number) => {
-    const ms = Math.round(seconds * 1000);
-    const pad = (n: number, size = 2) => String(n).padStart(size, '0');
-    return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-  };
   const list = cues(board, voiced).map(
-    (cue, index) => `${index + 1}\n${time(cue.start)} --> ${time(cue.end)}\n${cue.text}\n`,
+    (cue, index) => `${index + 1}\n${vttTime(cue.start)} --> ${vttTime(cue.end)}\n${cue.text}\n`,
   );
   return `WEBVTT\n\n${list.join('\n')}`;
+}
+
+/**
+ * The chapters of `board`: one per scene, in order, titled by the scene's heading on one line (a
+ * heading's line breaks and runs of spaces become one space), from the frame the scene starts on
+ * to the frame the next one does (the render's cut points: scenes start on whole frames, so the
+ * second scene of a 5 s video at 25 fps starts at 2.52 s, not 2.5 s).
+ */
+export function chapters(board: Storyboard): Chapter[] {
+  const at = (seconds: number) => frameAt(board, seconds) / board.fps;
+  return board.scenes.map((scene) => ({
+    title: scene.heading.replace(/\s+/gu, ' ').trim(),
+    start: at(scene.start),
+    end: at(scene.start + scene.duration),
+  }));
+}
+
+/** `text` as WebVTT cue text: `&`, `<` and `>` as character references (so `-->` cannot end a cue). */
+const vttText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** The {@link chapters} as a WebVTT file for `<track kind="chapters">`: one cue per scene. */
+export function chaptersVtt(board: Storyboard): string {
+  const list = chapters(board).map(
+    (chapter, index) =>
+      `${index + 1}\n${vttTime(chapter.start)} --> ${vttTime(chapter.end)}\n${vttText(chapter.title)}\n`,
+  );
+  return `WEBVTT\n\n${list.join('\n')}`;
+}
+
+/**
+ * `value` as an ffmetadata value: FFmpeg's metadata file reads `=`, `;`, `#`, `\` and a line
+ * break as syntax unless a backslash comes before them.
+ */
+export const ffmetadataValue = (value: string): string => value.replace(/[=;#\\\n]/gu, (char) => `\\${char}`);
+
+/**
+ * The {@link chapters} as an FFmpeg metadata file (`-f ffmetadata`), which the final mux reads
+ * with `-map_chapters`: a `[CHAPTER]` per scene, its start and end counted in frames (the file's
+ * time base is one frame), so the MP4's chapters fall exactly on the scenes' cuts.
+ */
+export function chapterMetadata(board: Storyboard): string {
+  const titles = chapters(board).map((chapter) => chapter.title);
+  const sections = board.scenes.map((scene, index) =>
+    [
+      '[CHAPTER]',
+      `TIMEBASE=1/${board.fps}`,
+      `START=${frameAt(board, scene.start)}`,
+      `END=${frameAt(board, scene.start + scene.duration)}`,
+      `title=${ffmetadataValue(titles[index]!)}`,
+    ].join('\n'),
+  );
+  return `;FFMETADATA1\n${sections.join('\n')}\n`;
 }
 
 /** The alt text stops adding scene headings once it is this long (screen readers read it whole). */

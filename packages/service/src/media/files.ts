@@ -22,8 +22,23 @@ export type RenderKind = 'preview' | 'final';
 /** Format of the renders: MP4 (`media: real`), or an animated SVG stand-in (`media: placeholder`). */
 export const RENDER_FORMAT = { real: 'mp4', placeholder: 'svg' } as const;
 
-/** The extension of each file a render writes: `<id>-preview.mp4`, `<id>-final.jpg`… */
-export const RENDER_EXTENSIONS = { video: 'mp4', thumbnail: 'jpg', captions: 'vtt', transcript: 'txt' } as const;
+/**
+ * The extension of each file a render writes: `<id>-preview.mp4`, `<id>-final.jpg`… The chapters
+ * are WebVTT too, so theirs is `chapters.vtt` (`<id>-final.chapters.vtt`): each extension names one file.
+ */
+export const RENDER_EXTENSIONS = {
+  video: 'mp4',
+  thumbnail: 'jpg',
+  captions: 'vtt',
+  chapters: 'chapters.vtt',
+  transcript: 'txt',
+} as const;
+
+/** What a render's file is: `video`, `thumbnail`, `captions`, `chapters` or `transcript`. */
+export type RenderFileKind = keyof typeof RENDER_EXTENSIONS;
+
+/** Every kind of a render's file, in {@link RENDER_EXTENSIONS}' order. */
+export const RENDER_FILE_KINDS = Object.keys(RENDER_EXTENSIONS) as RenderFileKind[];
 
 /** The extension of a render's file (see {@link RENDER_EXTENSIONS}). */
 export type RenderExtension = (typeof RENDER_EXTENSIONS)[keyof typeof RENDER_EXTENSIONS];
@@ -31,7 +46,9 @@ export type RenderExtension = (typeof RENDER_EXTENSIONS)[keyof typeof RENDER_EXT
 /**
  * A video's real media files (`/media/videos/<id>/<name>`): which render's file each name serves,
  * which of that render's hashes (`sha256`) is its content, and the type it is served with.
- * `render.mp4`, `poster.jpg`, `captions.vtt` and `transcript.txt` are the final render's `files`.
+ * `render.mp4`, `poster.jpg`, `captions.vtt`, `chapters.vtt` and `transcript.txt` are the final
+ * render's `files`. A render made before renders wrote their chapters recorded no `chapters` hash
+ * and has no chapters file: its `chapters.vtt` is not found (and its `files` list none).
  */
 export const MEDIA_FILES = {
   'preview.mp4': { kind: 'preview', ext: 'mp4', hash: 'video', type: 'video/mp4' },
@@ -40,6 +57,8 @@ export const MEDIA_FILES = {
   'poster.jpg': { kind: 'final', ext: 'jpg', hash: 'thumbnail', type: 'image/jpeg' },
   'captions.vtt': { kind: 'final', ext: 'vtt', hash: 'captions', type: 'text/vtt; charset=utf-8' },
   'preview.vtt': { kind: 'preview', ext: 'vtt', hash: 'captions', type: 'text/vtt; charset=utf-8' },
+  'chapters.vtt': { kind: 'final', ext: 'chapters.vtt', hash: 'chapters', type: 'text/vtt; charset=utf-8' },
+  'preview-chapters.vtt': { kind: 'preview', ext: 'chapters.vtt', hash: 'chapters', type: 'text/vtt; charset=utf-8' },
   'transcript.txt': { kind: 'final', ext: 'txt', hash: 'transcript', type: 'text/plain; charset=utf-8' },
 } as const satisfies Record<string, { kind: RenderKind; ext: RenderExtension; hash: keyof RenderHashes; type: string }>;
 
@@ -72,12 +91,13 @@ export const renderName = (videoId: string, kind: RenderKind): string => `${vide
 const renderFile = (dir: string, name: string, ext: RenderExtension): string => join(dir, `${name}.${ext}`);
 
 /** The paths of the files render.ts writes into `dir` for the render named `name` (`<name>.mp4`…). */
-export function renderFiles(dir: string, name: string): Record<keyof typeof RENDER_EXTENSIONS, string> {
-  const { video, thumbnail, captions, transcript } = RENDER_EXTENSIONS;
+export function renderFiles(dir: string, name: string): Record<RenderFileKind, string> {
+  const { video, thumbnail, captions, chapters, transcript } = RENDER_EXTENSIONS;
   return {
     video: renderFile(dir, name, video),
     thumbnail: renderFile(dir, name, thumbnail),
     captions: renderFile(dir, name, captions),
+    chapters: renderFile(dir, name, chapters),
     transcript: renderFile(dir, name, transcript),
   };
 }

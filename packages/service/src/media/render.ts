@@ -1,7 +1,8 @@
 /**
- * The render: a storyboard and its voiceover into an MP4 (H.264 video, AAC audio, `+faststart` so
- * players start before the end is loaded), a thumbnail that is a real frame of it, WebVTT
- * captions of the narration and its plain-text transcript (accessibility.ts).
+ * The render: a storyboard and its voiceover into an MP4 (H.264 video, AAC audio, the captions as a
+ * `mov_text` subtitle track tagged with the video's language, one chapter per scene, `+faststart`
+ * so players start before the end is loaded), a thumbnail that is a real frame of it, WebVTT
+ * captions of the narration, WebVTT chapters and its plain-text transcript (accessibility.ts).
  *
  * Scene by scene (docs/service.md, "Scenes, segments and the cache"):
  * 1. `voicing`: each scene's narration is spoken (voice.ts) and padded to the scene's frames; the
@@ -12,7 +13,9 @@
  *    in and out); the segments of a render are encoded in parallel, at most `encodes`' limit at
  *    once across every render of the service.
  * 3. `rendering`: the segments are joined without re-encoding (ffmpeg's concat demuxer) and muxed
- *    with the voice track, encoded once as AAC.
+ *    with the voice track, encoded once as AAC, the captions (their WebVTT, written just before)
+ *    and the chapters (an ffmetadata file). The subtitle track and the chapters exist only in this
+ *    mux, which copies the picture and the sound: they change no scene's cache key.
  * A scene's segment and voice are kept in the scene cache (segments.ts) under a key of everything
  * they depend on: the next render of an unchanged scene takes them as they are.
  *
@@ -28,14 +31,14 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { captions, transcript } from './accessibility.js';
+import { captions, chapterMetadata, chaptersVtt, transcript } from './accessibility.js';
 import { BITEXACT, encode, RenderError, type RunOptions } from './encoder.js';
-import { renderFiles } from './files.js';
+import { RENDER_FILE_KINDS, renderFiles, type RenderFileKind } from './files.js';
 import { loudnessFilter, loudnessGain } from './loudness.js';
 import { cacheKey, SceneCache } from './segments.js';
-import type { Scene, Storyboard } from './storyboard.js';
+import { frameAt, type Scene, type Storyboard } from './storyboard.js';
 import { type Backgrounds, sceneStill } from './still.js';
-import type { ProgressStage } from 'video-plugin/internal';
+import { MP4_LANGUAGES, type ProgressStage } from 'video-plugin/internal';
 import { currentFfmpeg, ffmpegVersion } from './tools.js';
 import { parseWav, type Pcm, voiceover, wavFile } from './voice.js';
 
@@ -67,15 +70,12 @@ export interface RenderStats {
 
 export { captions } from './accessibility.js';
 
-export interface RenderedFiles {
-  video: string;
-  thumbnail: string;
-  captions: string;
-  transcript: string;
+/** A render's files (their paths, by kind: files.ts), the SHA-256 of each, and what the render did. */
+export type RenderedFiles = Record<RenderFileKind, string> & {
   /** The SHA-256 (hex) of each file. */
-  sha256: { video: string; thumbnail: string; captions: string; transcript: string };
+  sha256: Record<RenderFileKind, string>;
   stats: RenderStats;
-}
+};
 
 export interface RenderOptions {
   signal?: AbortSignal | undefined;
@@ -110,11 +110,17 @@ export const H264 = [
  * 1.37 s for FFmpeg's default (`twoloop`), and closer to the source (SNR 38 dB against 24 dB).
  */
 const AAC = ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '96k', '-ar', '44100', '-ac', '2'];
+/**
+ * {@link BITEXACT} for the final mux: no global or stream metadata from the inputs, but the
+ * chapters' titles from the ffmetadata input (`-map_metadata -1` would drop those too, leaving
+ * chapters without titles).
+ */
+const MUX_BITEXACT = [
+  ...BITEXACT.slice(0, BITEXACT.indexOf('-map_metadata')),
+  ...['-map_metadata:g', '-1', '-map_metadata:s', '-1'],
+];
 /** Share of the `rendering` stage that joining and muxing takes (the rest: the scenes' encodes). */
 const JOIN_SHARE = 0.25;
-
-/** The frame at which `seconds` begin (scenes start and end on whole frames). */
-const frameAt = (board: Storyboard, seconds: number) => Math.round(seconds * board.fps);
 
 /** The number of frames of `scene`. */
 const framesOf = (board: Storyboard, scene: Scene) =>
@@ -264,9 +270,9 @@ async function sha256(file: string): Promise<string> {
 }
 
 /**
- * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions)
- * and `<name>.txt` (transcript), the names of files.ts. Resolves with their paths, hashes and what
- * the render did once all four are in place.
+ * Renders `board` into `dir` as `<name>.mp4`, `<name>.jpg` (thumbnail), `<name>.vtt` (captions),
+ * `<name>.chapters.vtt` (chapters) and `<name>.txt` (transcript), the names of files.ts. Resolves
+ * with their paths, hashes and what the render did once all five are in place.
  *
  * `options.progress` is told each stage as it starts (`voicing`, `composing_scenes`, `rendering`,
  * `finishing`) and how far the stage is; scenes taken from the cache count as done at once.
@@ -424,14 +430,21 @@ export async function renderVideo(
     stopped();
     const list = join(work, 'segments.txt');
     await writeFile(list, board.scenes.map((_, index) => `file 'segment-${index}.mp4'\n`).join(''));
+    // The captions go into the file as a subtitle track too, and the chapters as its chapters: both
+    // are written before the mux that reads them.
+    const vtt = join(work, 'captions.vtt');
+    await writeFile(vtt, captions(board, voiced));
+    const metadata = join(work, 'chapters.txt');
+    await writeFile(metadata, chapterMetadata(board));
     const video = join(work, 'video.mp4');
     await audioDone;
     await encode(
       'rendering',
       [
-        ...['-f', 'concat', '-safe', '0', '-i', list, '-i', audio],
-        ...['-map', '0:v', '-map', '1:a', '-c', 'copy'],
-        ...BITEXACT,
+        ...['-f', 'concat', '-safe', '0', '-i', list, '-i', audio, '-i', vtt, '-f', 'ffmetadata', '-i', metadata],
+        ...['-map', '0:v', '-map', '1:a', '-map', '2:s', '-map_chapters', '3', '-c', 'copy', '-c:s', 'mov_text'],
+        ...['-metadata:s:s:0', `language=${MP4_LANGUAGES[board.language]}`],
+        ...MUX_BITEXACT,
         ...['-movflags', '+faststart', video],
       ],
       { ...run, onTime: (seconds) => progress?.within(1 - JOIN_SHARE + (JOIN_SHARE * seconds) / board.duration) },
@@ -439,24 +452,29 @@ export async function renderVideo(
 
     progress?.stage('finishing');
     await poster;
-    const vtt = join(work, 'captions.vtt');
-    await writeFile(vtt, captions(board, voiced));
+    const chapterCues = join(work, 'chapters.vtt');
+    await writeFile(chapterCues, chaptersVtt(board));
     const text = join(work, 'transcript.txt');
     await writeFile(text, transcript(board));
-    const [videoHash, thumbnailHash, captionsHash, transcriptHash] = await Promise.all(
-      [video, thumbnail, vtt, text].map(sha256),
-    );
+    const written: Record<RenderFileKind, string> = {
+      video,
+      thumbnail,
+      captions: vtt,
+      chapters: chapterCues,
+      transcript: text,
+    };
+    const hashes = Object.fromEntries(
+      await Promise.all(RENDER_FILE_KINDS.map(async (kind) => [kind, await sha256(written[kind])] as const)),
+    ) as Record<RenderFileKind, string>;
     const files = renderFiles(dir, name);
     // Readable by the service's user only, like the data file (the service serves them itself).
-    await Promise.all([thumbnail, vtt, text, video].map((file) => chmod(file, 0o600)));
-    await rename(thumbnail, files.thumbnail);
-    await rename(vtt, files.captions);
-    await rename(text, files.transcript);
+    await Promise.all(RENDER_FILE_KINDS.map((kind) => chmod(written[kind], 0o600)));
     // The video last: once it is there, everything is.
+    for (const kind of RENDER_FILE_KINDS.filter((kind) => kind !== 'video')) await rename(written[kind], files[kind]);
     await rename(video, files.video);
     return {
       ...files,
-      sha256: { video: videoHash!, thumbnail: thumbnailHash!, captions: captionsHash!, transcript: transcriptHash! },
+      sha256: hashes,
       stats: { scenes, scenesRendered: made.size, scenesReused: scenes - made.size, ms: Date.now() - started },
     };
   } finally {

@@ -157,6 +157,12 @@ export interface Storyboard {
   scenes: Scene[];
 }
 
+/**
+ * The frame at which `seconds` of `board` begin: a scene starts and ends on whole frames (its
+ * segment has whole frames), so its cut point in the file is this frame's time, not `start` itself.
+ */
+export const frameAt = (board: Pick<Storyboard, 'fps'>, seconds: number): number => Math.round(seconds * board.fps);
+
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** The palette and pace that `videoInstructions` ask for. */

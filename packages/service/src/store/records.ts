@@ -115,6 +115,8 @@ export interface RenderHashes {
   video: string;
   thumbnail: string;
   captions: string;
+  /** Absent from renders made before renders wrote their chapters (they have no chapters file). */
+  chapters?: string;
   transcript: string;
 }
 

@@ -4,7 +4,7 @@
  * depend on where the service listens.
  */
 import type { GenerationJSON, RenderFiles, RenderJSON, TopicJSON, VideoJSON } from 'video-plugin/internal';
-import { altText } from '../media/accessibility.js';
+import { altText, chapters } from '../media/accessibility.js';
 import { MEDIA_FILES, SVG_TYPE, topicPicturePath, videoMediaURL, type MediaFileName } from '../media/files.js';
 import type { AccountRecord, GenerationRecord, RenderRecord, TopicRecord, VideoRecord } from './store.js';
 
@@ -80,14 +80,18 @@ export function videoView(video: VideoRecord, baseURL: string): VideoView {
       ...(render.status === 'COMPLETE' && render.quality ? { quality: render.quality } : {}),
       ...(render.status === 'COMPLETE' && render.stats ? { stats: { ...render.stats } } : {}),
     })),
+    // The chapters of the storyboard as it is now: what its preview, and once completed its final
+    // render, shows (placeholder media has no storyboard, so no chapters).
+    ...(video.storyboard ? { chapters: chapters(video.storyboard) } : {}),
     ...(video.metadata ? { metadata: video.metadata } : {}),
   };
 }
 
 /**
  * The files of a COMPLETE render under `media` (the video's media URL), each with its SHA-256 when
- * the render recorded it. Real media has all four; the SVG stand-ins only a video and a poster
- * (they have no narration to caption or transcribe).
+ * the render recorded it. Real media has all five, but a render made before renders wrote their
+ * chapters has no chapters file (its record has no chapters hash), so it lists none; the SVG
+ * stand-ins only a video and a poster (they have no narration to caption or transcribe).
  */
 function renderFiles(video: VideoRecord, media: string, { format, sha256 }: RenderRecord): RenderFiles {
   if (video.media === 'mp4') {
@@ -100,6 +104,7 @@ function renderFiles(video: VideoRecord, media: string, { format, sha256 }: Rend
       video: file('render.mp4', sha256?.video),
       poster: file('poster.jpg', sha256?.thumbnail),
       captions: { ...file('captions.vtt', sha256?.captions), language: video.storyboard?.language ?? video.language },
+      ...(sha256?.chapters ? { chapters: file('chapters.vtt', sha256.chapters) } : {}),
       transcript: file('transcript.txt', sha256?.transcript),
     };
   }

@@ -47,6 +47,7 @@ export function testEventInput(type: WebhookEventType, baseURL: string): Webhook
                 video: file('render.mp4'),
                 poster: file('poster.jpg'),
                 captions: { ...file('captions.vtt'), language: video.language },
+                chapters: file('chapters.vtt'),
                 transcript: file('transcript.txt'),
               },
               altText: `A ${video.duration}-second video: ${video.name}.`,

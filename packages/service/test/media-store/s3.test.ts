@@ -124,7 +124,14 @@ async function previewStats(service: RunningService, session: string, videoId: s
 const first = join(work, 'media-1');
 const second = join(work, 'media-2');
 /** What the first service made, for the second. */
-let made: { accountID: string; topicId: string; videoId: string; render: Record<string, string>; picture: string };
+let made: {
+  accountID: string;
+  topicId: string;
+  videoId: string;
+  render: Record<string, string>;
+  chapters: Record<string, string>;
+  picture: string;
+};
 
 describe('media on S3', () => {
   test(
@@ -162,8 +169,9 @@ describe('media on S3', () => {
         assert.equal(sha256(served), hash);
         assert.equal(sha256(stored), hash);
         assert.ok(served.equals(stored));
-        for (const name of ['poster', 'captions', 'transcript'] as const) {
+        for (const name of ['poster', 'captions', 'chapters', 'transcript'] as const) {
           const file = render.files[name];
+          assert.ok(file, name);
           const answer = await fetch(file.url);
           assert.equal(answer.status, 200, name);
           assert.equal(answer.headers.get('content-type'), file.type, name);
@@ -214,6 +222,7 @@ describe('media on S3', () => {
           topicId,
           videoId,
           render: { url: new URL(url).pathname, hash },
+          chapters: { url: new URL(render.files.chapters.url).pathname, hash: render.files.chapters.sha256 },
           picture: topic.pictures[0] as string,
         };
       } finally {
@@ -234,6 +243,10 @@ describe('media on S3', () => {
       const service = (service2 = await start(second));
       const served = Buffer.from(await (await fetch(`${service.url}${made.render.url}`)).arrayBuffer());
       assert.equal(sha256(served), made.render.hash);
+      // The chapters too: from the bucket, with their type.
+      const chapters = await fetch(`${service.url}${made.chapters.url}`);
+      assert.equal(chapters.headers.get('content-type'), 'text/vtt; charset=utf-8');
+      assert.equal(sha256(Buffer.from(await chapters.arrayBuffer())), made.chapters.hash);
       const picture = await fetch(`${service.url}${made.picture}`);
       assert.equal(picture.status, 200);
       assert.equal(picture.headers.get('content-type'), made.picture.endsWith('.png') ? 'image/png' : 'image/jpeg');

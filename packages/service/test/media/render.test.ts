@@ -1,6 +1,8 @@
 // The local service's renderer (packages/service/src/media/): storyboards from a topic, the voiceover, and
 // real MP4 files read back with a media parser (mp4box): duration, dimensions, codecs, an audio
-// track, a thumbnail that is a frame showing the scene's image, WebVTT captions. Images: images.test.ts. Also: a render that fails leaves no file behind (the render queue: test/jobs/slots.test.ts).
+// track, a thumbnail that is a frame showing the scene's image, WebVTT captions; and with ffprobe:
+// the captions inside the MP4 (a mov_text track in the video's language, the same cues) and one
+// chapter per scene, titled by its heading at its cut, as in the WebVTT chapters file. Images: images.test.ts. Also: a render that fails leaves no file behind (the render queue: test/jobs/slots.test.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -8,12 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { transcript } from '../../src/media/accessibility.js';
+import { chapters, chaptersVtt, transcript } from '../../src/media/accessibility.js';
+import { parseVtt } from '../../src/media/quality.js';
 import { RenderError, captions, renderVideo } from '../../src/media/render.js';
-import { buildStoryboard, sceneCount, styleOf, type StoryboardSource } from '../../src/media/storyboard.js';
+import {
+  buildStoryboard,
+  sceneCount,
+  styleOf,
+  type Storyboard,
+  type StoryboardSource,
+} from '../../src/media/storyboard.js';
 import { type Backgrounds, sceneStill } from '../../src/media/still.js';
 import { ffmpegPath } from '../../src/media/tools.js';
-import { picture as pictureIn, probe } from '../support/media-helpers.js';
+import { ffprobe, picture as pictureIn, probe } from '../support/media-helpers.js';
 import { parseWav, speak, VOICES } from '../../src/media/voice.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-render-'));
@@ -40,6 +49,61 @@ function pixel(file: string, x: number, y: number): [number, number, number] {
   ]);
   const at = (y * 16 + x) * 3;
   return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+}
+
+/**
+ * Checks what is inside the MP4 `video` of `board` besides its picture and sound: the captions as
+ * a `mov_text` track tagged `language` with the cues of the `captions` file, and one chapter per
+ * scene titled by its heading, starting and ending within a frame of the scene, as `chaptersFile`
+ * (the WebVTT chapters) lists them.
+ */
+function assertInside(
+  video: string,
+  board: Storyboard,
+  files: { captions: string; chapters: string },
+  language: string,
+) {
+  const probed = ffprobe(video);
+  const subtitles = probed.streams.filter((stream) => stream.codec_type === 'subtitle');
+  assert.deepEqual(
+    subtitles.map((stream) => [stream.codec_name, stream.tags?.language]),
+    [['mov_text', language]],
+  );
+  // The track says what the side file says, cue for cue (mov_text keeps milliseconds).
+  const track = execFileSync(ffmpegPath(), ['-loglevel', 'error', '-i', video, '-map', '0:s', '-f', 'webvtt', '-']);
+  const inside = parseVtt(track.toString('utf8'));
+  const side = parseVtt(readFileSync(files.captions, 'utf8'));
+  assert.deepEqual(
+    inside.map((cue) => cue.text),
+    side.map((cue) => cue.text),
+  );
+  for (const [index, cue] of inside.entries()) {
+    assert.ok(Math.abs(cue.start - side[index]!.start) < 0.002, `cue ${index + 1} starts at ${cue.start}`);
+    assert.ok(Math.abs(cue.end - side[index]!.end) < 0.002, `cue ${index + 1} ends at ${cue.end}`);
+  }
+  const frame = 1 / board.fps;
+  const listed = parseVtt(readFileSync(files.chapters, 'utf8'));
+  assert.equal(readFileSync(files.chapters, 'utf8'), chaptersVtt(board));
+  assert.equal(probed.chapters.length, board.scenes.length);
+  assert.equal(listed.length, board.scenes.length);
+  for (const [index, scene] of board.scenes.entries()) {
+    const chapter = probed.chapters[index]!;
+    const [start, end] = [Number(chapter.start_time), Number(chapter.end_time)];
+    assert.equal(chapter.tags?.title, scene.heading, `chapter ${index + 1}`);
+    assert.ok(
+      Math.abs(start - scene.start) <= frame,
+      `chapter ${index + 1} starts at ${start}, its scene at ${scene.start}`,
+    );
+    const sceneEnd = scene.start + scene.duration;
+    assert.ok(Math.abs(end - sceneEnd) <= frame, `chapter ${index + 1} ends at ${end}, its scene at ${sceneEnd}`);
+    // The file's chapters, the WebVTT chapters and the video's `chapters` agree to the millisecond.
+    const expected = chapters(board)[index]!;
+    assert.deepEqual(
+      [Math.round(start * 1000), Math.round(end * 1000)],
+      [Math.round(expected.start * 1000), Math.round(expected.end * 1000)],
+    );
+    assert.deepEqual(listed[index], { start: expected.start, end: expected.end, text: scene.heading });
+  }
 }
 
 const SOURCE: StoryboardSource = {
@@ -252,7 +316,7 @@ describe('voice', () => {
 
 describe('render', () => {
   test(
-    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, a real thumbnail, captions, a transcript',
+    'a 5 s 16:9 video: an MP4 of that length and size, H.264 and AAC, captions and chapters inside, a real thumbnail, captions, chapters, a transcript',
     { timeout: 60_000 },
     async () => {
       const red = picture('red.png', 'red');
@@ -279,25 +343,45 @@ describe('render', () => {
       assert.equal(readFileSync(files.captions, 'utf8'), captions(board, [0.15, 2.67]));
       assert.match(captions(board), /^WEBVTT\n\n1\n00:00:00\.150 --> 00:00:02\.500\nHarbor Lane Coffee Roasters\./);
       assert.equal(readFileSync(files.transcript, 'utf8'), transcript(board));
+      // Inside the MP4: the captions in English (en-GB: MP4 has no region), two chapters, the cut at 2.52 s.
+      assertInside(files.video, board, files, 'eng');
+      assert.deepEqual(
+        chapters(board).map(({ start, end }) => [start, end]),
+        [
+          [0, 2.52],
+          [2.52, 5],
+        ],
+      );
       // Readable by the service's user only, like the data file.
-      for (const file of [files.video, files.thumbnail, files.captions, files.transcript]) {
+      for (const file of [files.video, files.thumbnail, files.captions, files.chapters, files.transcript]) {
         assert.equal(statSync(file).mode & 0o777, 0o600, file);
       }
       // Nothing else is left in the folder (the work files are gone).
-      assert.deepEqual(readdirSync(dir).sort(), ['vid_1.jpg', 'vid_1.mp4', 'vid_1.txt', 'vid_1.vtt']);
+      assert.deepEqual(readdirSync(dir).sort(), [
+        'vid_1.chapters.vtt',
+        'vid_1.jpg',
+        'vid_1.mp4',
+        'vid_1.txt',
+        'vid_1.vtt',
+      ]);
     },
   );
 
   test(
-    'a 15 s 4:5 video without images: 1080×1350, 15 s, text scenes in the palette',
+    'a 15 s 4:5 video without images: 1080×1350, 15 s, text scenes in the palette, French captions, chapters whose titles keep =, ; and #',
     { timeout: 60_000 },
     async () => {
-      const board = buildStoryboard(SOURCE, {
-        aspectRatio: '4:5',
-        duration: 15,
-        language: 'fr',
-        videoInstructions: 'fresh and green',
-      });
+      // Headings with what an ffmetadata file reads as syntax (`=`, `;`, `#`, `\`) keep it in their chapters.
+      const headings = ['Roast = love; #1 \\ beans', ...SOURCE.headings!.slice(1)];
+      const board = buildStoryboard(
+        { ...SOURCE, headings },
+        {
+          aspectRatio: '4:5',
+          duration: 15,
+          language: 'fr',
+          videoInstructions: 'fresh and green',
+        },
+      );
       const files = await renderVideo(board, join(work, 'renders'), 'vid_2');
       const movie = await probeFile(files.video);
       assert.ok(Math.abs(movie.duration / movie.timescale - 15) < 0.15);
@@ -305,6 +389,13 @@ describe('render', () => {
       const [r, g, b] = pixel(files.thumbnail, 1, 1);
       // The "fresh" palette's dark green background (0x052e16).
       assert.ok(g > r && g > b && g < 90, `background is dark green: ${[r, g, b]}`);
+      // Four scenes at 3.75 s each, cut on whole frames (3.76, 7.52, 11.24 s); French is `fra`.
+      assert.equal(board.scenes[1]!.heading, 'Roast = love; #1 \\ beans');
+      assertInside(files.video, board, files, 'fra');
+      assert.deepEqual(
+        chapters(board).map(({ start }) => start),
+        [0, 3.76, 7.52, 11.24],
+      );
     },
   );
 

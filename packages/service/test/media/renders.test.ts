@@ -1,18 +1,32 @@
 // Everything a finished video needs, in one result (issue 21, item 5): each COMPLETE render lists
-// its video, poster, captions and transcript (URL and type) and an alt text, in the API's video and
-// in the video.rendered webhook alike; every URL answers through the real service with its type.
-// Real media end to end (a 5 s render), the SVG stand-ins of placeholder media, the access rules.
+// its video, poster, captions, chapters and transcript (URL and type) and an alt text, in the API's
+// video and in the video.rendered webhook alike; every URL answers through the real service with its
+// type; the video lists its chapters. Real media end to end (a 5 s render), a render made before
+// chapters were written, the SVG stand-ins of placeholder media, the access rules, the chapters'
+// WebVTT and ffmetadata text.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { verifyWebhook, type WebhookEvent } from '../../../../src/server/index.js';
-import { altText, transcript } from '../../src/media/accessibility.js';
+import Database from 'better-sqlite3';
+import {
+  altText,
+  chapterMetadata,
+  chapters,
+  chaptersVtt,
+  ffmetadataValue,
+  transcript,
+} from '../../src/media/accessibility.js';
+import { removeMediaOf, renderFiles, renderName, RENDER_FILE_KINDS, videosDir } from '../../src/media/files.js';
+import { parseVtt } from '../../src/media/quality.js';
 import { buildStoryboard } from '../../src/media/storyboard.js';
-import { startService } from '../../src/server.js';
-import type { Render } from '../../../../src/wire/api.js';
+import { startService, type ServiceOptions } from '../../src/server.js';
+import type { Render, Video } from '../../../../src/wire/api.js';
+import { ffprobePath } from '../support/media-helpers.js';
 import {
   EventStream,
   PARTNER,
@@ -67,16 +81,18 @@ async function renderedEvent(path: string): Promise<Extract<WebhookEvent, { type
  * service, the session, the video ID, the renders the status stream showed when the render was
  * COMPLETE, and what the API showed while it was PROCESSING.
  */
-async function renderedVideo(media: 'real' | 'placeholder', hook: string, language = 'en-GB') {
-  const service = await startService({
+async function renderedVideo(media: 'real' | 'placeholder', hook: string, language = 'en-GB', dataFile?: string) {
+  const options: ServiceOptions = {
     port: 0,
     allowLoopbackSources: true,
     jobMs: 40,
     media,
     mediaDir: join(work, hook),
+    ...(dataFile ? { dataFile } : {}),
     webhookRetryMs: 10,
     partners: [{ id: PARTNER, secret: SECRET, webhookSecrets: [WEBHOOK_SECRET], webhookURLs: [`${receiver}/${hook}`] }],
-  });
+  };
+  const service = await startService(options);
   after(() => service.close());
   const { session } = await createAccount(service);
   const stream = await EventStream.open(service, session);
@@ -99,7 +115,7 @@ async function renderedVideo(media: 'real' | 'placeholder', hook: string, langua
     (event) => event.event === 'video' && event.data.id === videoId && event.data.renders[0]?.status === 'COMPLETE',
   );
   stream.close();
-  return { service, session, videoId, processing, renders: rendered.data.renders as Render[] };
+  return { service, options, session, videoId, processing, renders: rendered.data.renders as Render[] };
 }
 
 /** GETs `url`: its status, Content-Type, Access-Control-Allow-Origin and body as text. */
@@ -116,7 +132,7 @@ async function get(url: string): Promise<{ status: number; type: string | null; 
 
 describe('the files of a finished render', () => {
   test(
-    'real media: the render lists its MP4, poster, captions and transcript, each served with its type, and an alt text',
+    'real media: the render lists its MP4, poster, captions, chapters and transcript, each served with its type, and an alt text; the video its chapters',
     { timeout: 90_000 },
     async () => {
       const { service, session, videoId, processing, renders } = await renderedVideo('real', 'real');
@@ -138,6 +154,11 @@ describe('the files of a finished render', () => {
           type: 'text/vtt; charset=utf-8',
           language: 'en-GB',
           sha256: render!.files!.captions!.sha256,
+        },
+        chapters: {
+          url: `${media}/chapters.vtt`,
+          type: 'text/vtt; charset=utf-8',
+          sha256: render!.files!.chapters!.sha256,
         },
         transcript: {
           url: `${media}/transcript.txt`,
@@ -183,13 +204,34 @@ describe('the files of a finished render', () => {
       }
       assert.ok(!text.includes('-->'), 'the transcript is plain text, not cues');
 
+      // One chapter per scene, titled by its heading, at the scenes' cuts (on whole frames: 2.52 s),
+      // in the video and as the chapters file's cues.
+      const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video as Video;
+      assert.deepEqual(video.chapters, [
+        { title: scenes[0]!.heading, start: 0, end: 2.52 },
+        { title: scenes[1]!.heading, start: 2.52, end: 5 },
+      ]);
+      const cues = parseVtt((await get(render!.files!.chapters!.url)).text);
+      assert.deepEqual(
+        cues,
+        video.chapters!.map(({ title, start, end }) => ({ text: title, start, end })),
+      );
+      // The preview has its chapters file too, with the hash its record keeps.
+      const { preview } = (await api(service, 'GET', `/api/videos/${videoId}/storyboard`, { session })).body as {
+        preview: { sha256: Record<string, string> };
+      };
+      const previewChapters = await fetch(`${media}/preview-chapters.vtt`);
+      assert.equal(previewChapters.status, 200);
+      assert.equal(previewChapters.headers.get('content-type'), 'text/vtt; charset=utf-8');
+      const previewBytes = Buffer.from(await previewChapters.arrayBuffer());
+      assert.equal(createHash('sha256').update(previewBytes).digest('hex'), preview.sha256.chapters);
+
       // The alt text names the video (its current name) and says what it is.
       assert.equal(render!.altText, 'A 5-second video about “Harbor Lane spring ad”.');
 
       // The quality report of the finished file (quality.test.ts checks its figures).
       assert.equal(typeof render!.quality?.loudnessLUFS, 'number');
       // The API's video, and the video.rendered webhook, carry the same renders (the report too).
-      const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
       assert.deepEqual(video.renders, renders);
       const event = await renderedEvent('/real');
       // The webhook's renders are the API's without the job's bookkeeping (status, progress, stats).
@@ -201,10 +243,11 @@ describe('the files of a finished render', () => {
   );
 
   test(
-    'real media: a render made before transcripts were written gets one from its storyboard',
+    'real media: a render made before transcripts were written gets one from its storyboard; one made before chapters lists none and is served',
     { timeout: 90_000 },
     async () => {
-      const { service, videoId, renders } = await renderedVideo('real', 'older', 'de');
+      const dataFile = join(work, 'older.db');
+      const { service, options, session, videoId, renders } = await renderedVideo('real', 'older', 'de', dataFile);
       const transcriptURL = renders[0]!.files!.transcript!.url;
       const first = await get(transcriptURL);
       assert.match(first.text, /Entdecken Sie /); // a local address is not named
@@ -214,6 +257,34 @@ describe('the files of a finished render', () => {
       assert.deepEqual([again.status, again.type, again.text], [200, 'text/plain; charset=utf-8', first.text]);
       assert.equal(readFileSync(join(work, 'older', 'videos', `${videoId}-final.txt`), 'utf8'), first.text);
       assert.equal((await get(`${service.url}/media/videos/${videoId}/constructor`)).status, 404);
+
+      // A render made before renders wrote chapters: its record (and its preview's) has no chapters
+      // hash, and there is no chapters file. Its files list none, `chapters.vtt` is not found, and
+      // everything else is served as before.
+      await service.close();
+      const db = new Database(dataFile);
+      db.prepare(
+        "UPDATE videos SET record = json_remove(record, '$.renders[0].sha256.chapters', '$.preview.sha256.chapters') WHERE id = ?",
+      ).run(videoId);
+      db.close();
+      for (const kind of ['final', 'preview'] as const) {
+        unlinkSync(renderFiles(videosDir(join(work, 'older')), renderName(videoId, kind)).chapters);
+      }
+      const older = await startService({ ...options, port: 0 });
+      after(() => older.close());
+      const video = (await api(older, 'GET', `/api/videos/${videoId}`, { session })).body.video as Video;
+      const [render] = video.renders;
+      assert.equal(render!.status, 'COMPLETE');
+      assert.deepEqual(Object.keys(render!.files!).sort(), ['captions', 'poster', 'transcript', 'video']);
+      const media = `${older.url}/media/videos/${videoId}`;
+      for (const name of ['chapters.vtt', 'preview-chapters.vtt']) {
+        const answer = await get(`${media}/${name}`);
+        assert.equal(answer.status, 404, name);
+        assert.match(answer.text, /Nothing is served at/, name);
+      }
+      for (const file of Object.values(render!.files!)) assert.equal((await get(file.url)).status, 200, file.url);
+      // The video's chapters come from its storyboard, which it still has.
+      assert.equal(video.chapters?.length, 2);
     },
   );
 
@@ -236,13 +307,16 @@ describe('the files of a finished render', () => {
       assert.deepEqual([answer.status, answer.type, answer.cors], [200, file.type, '*'], file.url);
       assert.match(answer.text, /^<svg /);
     }
-    // A stand-in has no narration: nothing is served where real media has captions and a transcript.
-    assert.equal((await get(`${media}/captions.vtt`)).status, 404);
-    assert.equal((await get(`${media}/transcript.txt`)).status, 404);
+    // A stand-in has no narration and no storyboard: nothing is served where real media has
+    // captions, chapters and a transcript, and the video lists no chapters.
+    for (const name of ['captions.vtt', 'chapters.vtt', 'transcript.txt']) {
+      assert.equal((await get(`${media}/${name}`)).status, 404, name);
+    }
     assert.equal(render!.altText, 'A 5-second video about “Harbor Lane spring ad”.');
 
-    const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video;
+    const video = (await api(service, 'GET', `/api/videos/${videoId}`, { session })).body.video as Video;
     assert.deepEqual(video.renders, renders);
+    assert.equal('chapters' in video, false);
     const event = await renderedEvent('/placeholder');
     assert.deepEqual(
       event.data.renders,
@@ -324,6 +398,63 @@ describe('the words of a render', () => {
     assert.equal(altText({ ...video, language: 'pt' }), 'Um vídeo de 30 segundos sobre “Harbor Lane Coffee”.');
     // A language without its own sentence reads in English.
     assert.equal(altText({ ...video, language: 'nl' }), 'A 30-second video about “Harbor Lane Coffee”.');
+  });
+
+  test('the chapters are the scenes: titled by their headings, from cut to cut on whole frames', () => {
+    // 30 s in 6 scenes of 5 s: each cut falls on a frame, so the times are the scenes' own.
+    assert.deepEqual(
+      chapters(board),
+      board.scenes.map((scene) => ({ title: scene.heading, start: scene.start, end: scene.start + scene.duration })),
+    );
+    assert.deepEqual(
+      chapters(board).map((chapter) => chapter.title),
+      ['Harbor Lane Coffee', 'Roasted at dawn', 'Our origins', 'Visit the roastery', 'Wholesale', 'Harbor Lane Coffee'],
+    );
+    // A heading typed over lines is one line of title.
+    const typed = { ...board, scenes: [{ ...board.scenes[0]!, heading: ' Fresh\n  today ' }] };
+    assert.equal(chapters(typed)[0]!.title, 'Fresh today');
+  });
+
+  test('the chapters file is WebVTT with a cue per scene, its title escaped as cue text', () => {
+    const vtt = chaptersVtt(board);
+    assert.match(vtt, /^WEBVTT\n\n1\n00:00:00\.000 --> 00:00:05\.000\nHarbor Lane Coffee\n\n2\n00:00:05\.000 --> /);
+    assert.equal(parseVtt(vtt).length, 6);
+    // `&`, `<` and `>` are markup in a cue: a heading keeps them as text, and `-->` cannot end a cue.
+    const marked = { ...board, scenes: [{ ...board.scenes[0]!, heading: 'Tea & <cake> --> now' }] };
+    assert.match(chaptersVtt(marked), /\n1\n00:00:00\.000 --> 00:00:05\.000\nTea &amp; &lt;cake&gt; --&gt; now\n$/);
+  });
+
+  test('chapter titles are escaped as ffmetadata wants them: ffprobe reads back =, ;, #, \\ and a line break', () => {
+    const title = 'Roast = love; #1 \\ beans\nand more';
+    assert.equal(ffmetadataValue(title), 'Roast \\= love\\; \\#1 \\\\ beans\\\nand more');
+    const dir = mkdtempSync(join(work, 'ffmetadata-'));
+    const file = join(dir, 'metadata.txt');
+    writeFileSync(file, `;FFMETADATA1\ntitle=${ffmetadataValue(title)}\n`);
+    const read = execFileSync(
+      ffprobePath(),
+      ['-v', 'error', '-f', 'ffmetadata', '-show_entries', 'format_tags=title', '-of', 'json', file],
+      { encoding: 'utf8' },
+    );
+    assert.equal((JSON.parse(read) as { format: { tags: { title: string } } }).format.tags.title, title);
+    // The chapters' file: a [CHAPTER] per scene, counted in frames (1/25 s), the title escaped.
+    const marked = { ...board, scenes: [{ ...board.scenes[0]!, heading: 'A = b; #c' }] };
+    assert.equal(
+      chapterMetadata(marked),
+      ';FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/25\nSTART=0\nEND=125\ntitle=A \\= b\\; \\#c\n',
+    );
+  });
+
+  test("a sandbox's reset removes every file of its videos' renders, the chapters too", async () => {
+    const mediaDir = mkdtempSync(join(work, 'reset-'));
+    mkdirSync(videosDir(mediaDir));
+    const written = (['preview', 'final'] as const).flatMap((kind) =>
+      RENDER_FILE_KINDS.map((file) => renderFiles(videosDir(mediaDir), renderName('vid_gone', kind))[file]),
+    );
+    const kept = renderFiles(videosDir(mediaDir), renderName('vid_kept', 'final')).chapters;
+    for (const file of [...written, kept]) writeFileSync(file, 'x');
+    assert.ok(written.some((file) => file.endsWith('vid_gone-final.chapters.vtt')));
+    await removeMediaOf(mediaDir, ['vid_gone'], []);
+    assert.deepEqual(readdirSync(videosDir(mediaDir)), ['vid_kept-final.chapters.vtt']);
   });
 
   test('the alt text stays short: headings stop before it passes 150 characters', () => {

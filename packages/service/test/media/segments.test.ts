@@ -27,7 +27,7 @@ import { SceneCache } from '../../src/media/segments.js';
 import { buildStoryboard, type Storyboard, type StoryboardSource } from '../../src/media/storyboard.js';
 import { ffmpegPath } from '../../src/media/tools.js';
 import { parseWav, voiceover } from '../../src/media/voice.js';
-import { CountingCache, picture } from '../support/media-helpers.js';
+import { CountingCache, ffprobe, ffprobePath, picture } from '../support/media-helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'video-plugin-segments-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -65,11 +65,8 @@ const frameHashes = (video: string) => frames(video).map((frame) => frame.md5);
 
 /** Times (s) of `video`'s key frames, from ffprobe's packet list. */
 function keyFrameTimes(video: string): number[] {
-  // The ffprobe beside the renderer's ffmpeg (the bundled build has none: then the one on PATH).
-  const beside = ffmpegPath().replace(/ffmpeg$/, 'ffprobe');
-  const probe = existsSync(beside) ? beside : 'ffprobe';
   return execFileSync(
-    probe,
+    ffprobePath(),
     ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', video],
     {
       encoding: 'utf8',
@@ -123,7 +120,7 @@ describe('scene-level rendering', () => {
   let first: RenderedFiles;
 
   test(
-    'the same storyboard again reuses every scene and gives the same MP4, poster, captions and transcript',
+    'the same storyboard again reuses every scene and gives the same MP4, poster, captions, chapters and transcript',
     { timeout: 300_000 },
     async () => {
       first = await render(board30(), cache);
@@ -146,6 +143,14 @@ describe('scene-level rendering', () => {
       board.scenes[2] = { ...board.scenes[2]!, heading: 'Fresh today', narration: 'Fresh today.' };
       const edited = await render(board, cache);
       assert.deepEqual({ ...edited.stats, ms: 0 }, { scenes: 6, scenesRendered: 1, scenesReused: 5, ms: 0 });
+      // The chapters follow the edit (they are made by the final mux, which only copies the scenes).
+      const titles = (video: string) => ffprobe(video).chapters.map((chapter) => chapter.tags?.title);
+      assert.deepEqual(titles(edited.video), [
+        ...titles(first.video).slice(0, 2),
+        'Fresh today',
+        ...titles(first.video).slice(3),
+      ]);
+      assert.notEqual(titles(first.video)[2], 'Fresh today');
       const before = frameHashes(first.video);
       const after = frameHashes(edited.video);
       assert.equal(before.length, 750);

@@ -1,6 +1,7 @@
 // What the media tests share: solid-colour pictures made by ffmpeg, and MP4 files read back by a
-// real media parser (mp4box).
+// real media parser (mp4box) and by ffprobe (their streams and chapters).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFile, type Movie } from 'mp4box';
 import { SceneCache } from '../../src/media/segments.js';
@@ -53,6 +54,28 @@ export function framesAt(video: string, times: readonly number[], width: number,
       { maxBuffer: width * height * 3 + 1024 },
     ),
   );
+}
+
+/** The ffprobe beside the renderer's ffmpeg (the bundled build has none: then the one on PATH). */
+export function ffprobePath(): string {
+  const beside = ffmpegPath().replace(/ffmpeg$/, 'ffprobe');
+  return existsSync(beside) ? beside : 'ffprobe';
+}
+
+/** A media file's streams and chapters, as ffprobe lists them. */
+export interface Probed {
+  streams: { index: number; codec_name?: string; codec_type: string; tags?: Record<string, string> }[];
+  chapters: { start_time: string; end_time: string; tags?: { title?: string } }[];
+}
+
+/** Reads `file`'s streams and chapters with ffprobe (`args` before the file: `-f ffmetadata`…). */
+export function ffprobe(file: string, args: string[] = []): Probed & { format?: { tags?: Record<string, string> } } {
+  const json = execFileSync(
+    ffprobePath(),
+    ['-v', 'error', '-show_streams', '-show_chapters', '-show_format', '-of', 'json', ...args, file],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(json) as Probed;
 }
 
 /** A scene cache that counts how often each entry is kept (once per time it was made). */

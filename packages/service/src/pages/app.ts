@@ -43,22 +43,16 @@ studio.endpoint = serveHost({
     } catch (error) {
       return serializeError(error);
     }
-    let allowed: boolean;
     try {
-      ({ allowed } = await api.originAllowed(origin, host.data.authMode));
+      const check = await api.originAllowed(origin, host.data.authMode);
+      // Refused with the service's own words (the error diagnose() gives for this origin too).
+      return check.allowed ? undefined : check.refusal;
     } catch (error) {
       // An unknown partner (partner_not_found), an authMode the partner did not enable
       // (account_methods_disabled) or a service that cannot answer: refused with why, at once,
       // rather than a host left waiting for its connect limit.
       return serializeError(error);
     }
-    return allowed
-      ? undefined
-      : {
-          code: 'origin_not_allowed',
-          message: `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`,
-          data: { origin, partnerID },
-        };
   },
   onConnect(host: HostInfo) {
     studio.config = hostConfigSchema.parse(host.config);

@@ -99,7 +99,10 @@ export class ApiClient {
   }
 
   /** Whether `origin` may embed the studio; rejects (account_methods_disabled) when the partner lacks `authMode`. */
-  originAllowed(origin: string, authMode: string): Promise<{ allowed: boolean }> {
+  originAllowed(
+    origin: string,
+    authMode: string,
+  ): Promise<{ allowed: true } | { allowed: false; refusal: SerializedError }> {
     return this.request(
       'GET',
       `/api/partners/${encodeURIComponent(this.partnerID)}/origin-check?origin=${encodeURIComponent(origin)}&authMode=${encodeURIComponent(authMode)}`,

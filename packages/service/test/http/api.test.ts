@@ -165,6 +165,26 @@ describe('origin check', () => {
     assert.equal(await check('null'), false);
   });
 
+  test('a refused origin comes with the refusal the handshake hands on, word for word the one diagnose gives', async () => {
+    const origin = 'https://evil.example';
+    const checked = await api(
+      service,
+      'GET',
+      `/api/partners/${PARTNER}/origin-check?origin=${encodeURIComponent(origin)}`,
+    );
+    assert.deepEqual(checked.body.refusal, {
+      code: 'origin_not_allowed',
+      message: `The page origin ${origin} is not allowed for partner ${PARTNER}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`,
+      data: { origin, partnerID: PARTNER },
+    });
+    const diagnosed = await api(
+      service,
+      'GET',
+      `/api/diagnose?partnerID=${PARTNER}&origin=${encodeURIComponent(origin)}`,
+    );
+    assert.deepEqual(diagnosed.body.refusal, checked.body.refusal);
+  });
+
   test('an unknown partner is partner_not_found, a missing origin invalid_parameter', async () => {
     const unknown = await api(service, 'GET', '/api/partners/nobody/origin-check?origin=https%3A%2F%2Fshop.example');
     assert.equal(unknown.status, 404);

@@ -5,14 +5,24 @@ import {
   VERSION,
   PROTOCOL_VERSION,
   serializeError,
+  type SerializedError,
 } from 'video-plugin/internal';
 import { AUTH_MODES, type AuthMode, type Partner } from '../../config.js';
 import { frameAncestorSources, isOriginAllowed } from '../../origins.js';
 import { partnerOf, requireAuthMode, type Handler } from './request.js';
 
-/** Why a page of `origin` is refused for `partnerID`, and the fix. */
-export const originRefusal = (origin: string, partnerID: string): string =>
-  `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`;
+/**
+ * What the studio's handshake refuses a page of `origin` with, for `partnerID`: the error the SDK
+ * rebuilds as an `OriginNotAllowedError`, with the fix. Its one author: the origin check sends it
+ * to the studio page, which hands it on, and diagnose sends it to the partner's page.
+ */
+export const originRefusal = (origin: string, partnerID: string): SerializedError =>
+  serializeError(
+    new OriginNotAllowedError(
+      `The page origin ${origin} is not allowed for partner ${partnerID}. Add it to the partner's allowed origins (the local service: --allowed-origin ${origin}).`,
+      { origin, partnerID },
+    ),
+  );
 
 /** `GET /api/health`: a developer's own service lists its partners; a shared one never does. */
 export const health: Handler = ({ ctx }) => ({
@@ -46,7 +56,7 @@ export const originCheck: Handler = (request) => {
     }
     requireAuthMode(partner, authMode as AuthMode);
   }
-  return { status: 200, body: { allowed } };
+  return { status: 200, body: allowed ? { allowed } : { allowed, refusal: originRefusal(origin, partner.id) } };
 };
 
 /**
@@ -95,12 +105,7 @@ export const diagnose: Handler = (request) => {
       // rejects with it when its frame stays silent (the browser stopped it at frame-ancestors).
       ...(originAllowed === false
         ? {
-            refusal: serializeError(
-              new OriginNotAllowedError(originRefusal(origin!, partner.id), {
-                origin,
-                partnerID: partner.id,
-              }),
-            ),
+            refusal: originRefusal(origin!, partner.id),
           }
         : {}),
       // What /plugin?partner=<this partner> is sent: this partner's origins only.

@@ -43,6 +43,9 @@ function chromium(extraArgs = [], preferences) {
 export const API_SUITES = [
   'wire',
   'plugin',
+  'plugin-accounts',
+  'plugin-jobs',
+  'plugin-ui',
   'element',
   'cdn',
   'cdn-markup',
@@ -74,7 +77,7 @@ export const API_SUITES = [
  * against the classic CDN script); every page load in them proves that a denied storage breaks
  * nothing. The others never reload a signed-in studio and read no storage, so they run with the
  * default rules in every engine: faults (the service's faults and the configuration faults; the
- * frame stays loaded), plugin (its one reload, a mount without moveBefore, is session's subject),
+ * frame stays loaded), plugin and plugin-accounts, -jobs and -ui (their one reload, a mount without moveBefore, is session's subject),
  * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn, cdn-markup,
  * stage. docs/testing.md, "Engines and storage rules", says more.
  */

@@ -212,7 +212,10 @@ test(
     // The sweep (1 s) and the claim's grace (3 s), plus 5 s.
     assert.ok(tookOverMs < SWEEP_MS + 3000 + 5000, `taken over ${tookOverMs} ms after the kill`);
     const seen = await statusesUntilFinal(watch, 'generation', (data) => data.requestId === requestId);
-    assert.equal(seen.at(-1), 'COMPLETE');
+    if (seen.at(-1) !== 'COMPLETE') {
+      const record = (await api(onB, 'GET', `/api/generations/${requestId}`, { session })).body;
+      assert.fail(`B ended the generation ${seen.join(' → ')}: ${JSON.stringify(record)}\nB printed:\n${b.output()}`);
+    }
     watch.close();
 
     const finished = await preview(onB, session, videoId);

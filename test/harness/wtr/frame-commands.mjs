@@ -122,6 +122,17 @@ const PICTURES = (selector) => {
 };
 
 /**
+ * What the frame shows, for a command that gave up: its views (data-view), its alert and the
+ * values of its fields, so that a timeout names the screen the test did not expect.
+ */
+const SHOWN = () => {
+  const views = [...document.querySelectorAll('[data-view]')].map((view) => view.dataset.view);
+  const alert = document.querySelector('[role="alert"]')?.textContent.trim();
+  const fields = [...document.querySelectorAll('input')].map((input) => `#${input.id}=${JSON.stringify(input.value)}`);
+  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''} (${document.readyState})`;
+};
+
+/**
  * frame-policy: what the frame's policies do to a string given to a DOM XSS sink and to an image
  * from `url`. Resolves once the image loads (not refused) or its `img-src` violation event arrives;
  * after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
@@ -167,12 +178,15 @@ const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(what, timeout, probe) {
+async function until(what, timeout, probe, shown) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const found = await probe();
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeout} ms`);
+    if (Date.now() > deadline) {
+      const seen = shown && (await shown().catch((error) => `nothing readable (${error.message})`));
+      throw new Error(`${what} within ${timeout} ms${seen ? `; the frame shows ${seen}` : ''}`);
+    }
     await pause(50);
   }
 }
@@ -274,16 +288,24 @@ async function puppeteerCommand(session, command, args) {
   }
 }
 
+/** What a Puppeteer frame shows (SHOWN), for a command's timeout. */
+const shownIn = (frame) => () => frame.evaluate(SHOWN);
+
 async function puppeteerAction(page, frame, command, { selector, value, url, timeout }) {
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-probe') {
-    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector));
+    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector), shownIn(frame));
   }
   if (command === 'frame-fit') {
-    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(FIT, selector));
+    return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(FIT, selector), shownIn(frame));
   }
   if (command === 'frame-pictures') {
-    return until(`no loaded ${selector} in the frame`, timeout, () => frame.evaluate(PICTURES, selector));
+    return until(
+      `no loaded ${selector} in the frame`,
+      timeout,
+      () => frame.evaluate(PICTURES, selector),
+      shownIn(frame),
+    );
   }
   if (command === 'frame-policy') return frame.evaluate(POLICY, url);
   if (command === 'frame-screenshot') {
@@ -365,6 +387,7 @@ async function webdriverAction(session, command, { channel, selector, value, url
     webdriver('POST', '/execute/sync', { script: FIND_IFRAME, args: [channel] }),
   );
   await webdriver('POST', '/frame', { id: iframe });
+  const shown = () => webdriver('POST', '/execute/sync', { script: `return (${SHOWN})();`, args: [] });
   try {
     if (command === 'frame-storage') {
       return webdriver('POST', '/execute/sync', { script: `return (${STORAGE_ACTIONS[value]})();`, args: [] });
@@ -384,8 +407,11 @@ async function webdriverAction(session, command, { channel, selector, value, url
     }
     if (command === 'frame-probe' || command === 'frame-fit' || command === 'frame-pictures') {
       const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES }[command] ?? PROBE;
-      return until(`no ${selector} in the frame`, timeout, () =>
-        webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
+      return until(
+        `no ${selector} in the frame`,
+        timeout,
+        () => webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
+        shown,
       );
     }
     if (command === 'frame-screenshot') {
@@ -397,10 +423,15 @@ async function webdriverAction(session, command, { channel, selector, value, url
       return path.pathname;
     }
     if (command === 'frame-key') {
-      const [found] = await until(`no ${selector} in the frame`, timeout, async () => {
-        const elements = await webdriver('POST', '/elements', { using: 'css selector', value: selector });
-        return elements.length ? elements : undefined;
-      });
+      const [found] = await until(
+        `no ${selector} in the frame`,
+        timeout,
+        async () => {
+          const elements = await webdriver('POST', '/elements', { using: 'css selector', value: selector });
+          return elements.length ? elements : undefined;
+        },
+        shown,
+      );
       await webdriver('POST', `/element/${Object.values(found)[0]}/click`, {});
       await webdriver('POST', '/actions', {
         actions: [
@@ -419,11 +450,15 @@ async function webdriverAction(session, command, { channel, selector, value, url
     }
     if (command === 'frame-text') {
       // One script that finds and reads: a re-render between two commands would leave a stale node.
-      const read = await until(`no ${selector} in the frame`, timeout, () =>
-        webdriver('POST', '/execute/sync', {
-          script: 'const found = document.querySelector(arguments[0]); return found && [found.textContent.trim()];',
-          args: [selector],
-        }),
+      const read = await until(
+        `no ${selector} in the frame`,
+        timeout,
+        () =>
+          webdriver('POST', '/execute/sync', {
+            script: 'const found = document.querySelector(arguments[0]); return found && [found.textContent.trim()];',
+            args: [selector],
+          }),
+        shown,
       );
       return read[0];
     }

@@ -164,7 +164,8 @@ function build(host: Element, embed: Embed): void {
     if (error instanceof VideoPluginError) fail(host, forHost(error));
   });
   for (const name of FORWARDED_ATTRIBUTES) forward(host, element, name);
-  if (site.serviceURL !== undefined) element.setAttribute('service-url', site.serviceURL);
+  // A property, not the attribute: the site's own script chose it (attributes.ts, markupService).
+  if (site.serviceURL !== undefined) element.serviceURL = site.serviceURL;
   if (site.debug) {
     element.setAttribute('debug', '');
     warnUnknown(host);

@@ -33,7 +33,7 @@ export interface Look {
 }
 
 /** The element's properties a configuration is made of (set as attributes or as properties). */
-export interface ElementProperties {
+export interface ElementProperties extends Pick<Element, 'getAttribute'> {
   partnerID?: string | undefined;
   environment?: string | undefined;
   authMode?: string | undefined;
@@ -71,10 +71,17 @@ export function configOf(
       );
     }
   }
+  const serviceURL = given(element.serviceURL);
+  if (serviceURL && markupService(element, serviceURL)) {
+    return new InvalidParameterError(
+      `<video-plugin>: the service-url attribute ${serviceURL} is not allowed in markup: set the serviceURL property, or list it in <meta name="${SERVICE_META}" content="…"> in <head>.`,
+      { field: 'service-url' },
+    );
+  }
   const options: Record<string, unknown> = {
     environment: given(element.environment),
     authMode: given(element.authMode),
-    serviceURL: given(element.serviceURL),
+    serviceURL,
     isDebug: element.debug ?? false,
     connectTimeout: given(element.connectTimeout),
     callTimeout: given(element.callTimeout),
@@ -85,6 +92,27 @@ export function configOf(
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
   return { partnerID: given(element.partnerID), options, display: display as Display };
 }
+
+/**
+ * Whether `url` is a service URL that the page's markup chose and the page did not allow. A CMS
+ * author who can write `<video-plugin service-url=…>` must not send the page's login tokens to a
+ * service of their choosing, so the attribute is obeyed only for a loopback host (a developer's own
+ * local service) or a URL that the page's `<head>` lists, as written, in
+ * `<meta name="video-plugin-service-url" content="url …">`. Set as the property from script (no
+ * attribute of that value), it is the site's own choice. Anything that is not plainly loopback is
+ * refused (`http://127.0.0.1:80@elsewhere` included); what is not an http(s) URL at all is left to
+ * the `Plugin`'s own check, which names it.
+ */
+function markupService(element: ElementProperties, url: string): boolean {
+  return (
+    element.getAttribute('service-url') === url &&
+    /^https?:\/\/(?!(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$))/i.test(url) &&
+    !document.head.querySelector(`meta[name=${SERVICE_META}][content="${CSS.escape(url)}"]`)
+  );
+}
+
+/** The `<meta name>` by which a page lists the service URLs its markup may name. */
+const SERVICE_META = 'video-plugin-service-url';
 
 /** The appearance (with `theme` as its colorScheme) and locale the element asks for. */
 export function lookOf(element: ElementProperties): Look {

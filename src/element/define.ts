@@ -31,8 +31,8 @@ export function defineVideoPlugin(): boolean {
   const theirs = (existing as { version?: unknown }).version;
   console.warn(
     `[video-plugin] <${TAG_NAME}> is already registered by another copy of video-plugin` +
-      `${typeof theirs === 'string' ? ` (version ${theirs})` : ''}; this copy (version ${VERSION}) was not ` +
-      'registered and the page keeps using the first one. Load video-plugin once per page: the CDN script or your bundle, not both.',
+      `${typeof theirs === 'string' ? ` (version ${theirs})` : ''}; this copy (${VERSION}) is not used. ` +
+      'Load video-plugin once per page: the CDN script or your bundle.',
   );
   return false;
 }

@@ -102,7 +102,7 @@ export class PluginSlot {
     this.#settle(
       undefined,
       new DestroyedError(
-        '<video-plugin> was removed from the document before this call could run. Insert it again, then retry.',
+        '<video-plugin> was removed from the document before this call ran: insert it again, then retry.',
       ),
     );
     return plugin;
@@ -117,13 +117,13 @@ export class PluginSlot {
     const plugin = this.#plugin;
     if (plugin?.isDestroyed) {
       throw new DestroyedError(
-        `<video-plugin>.${method}() was called after cleanup(). Change an attribute or insert the element again to start a new session.`,
+        `<video-plugin>.${method}() was called after cleanup(): change an attribute or insert the element again.`,
       );
     }
     if (plugin) return plugin;
     if (this.#removed) {
       throw new DestroyedError(
-        `<video-plugin>.${method}() was called after the element was removed from the document, which ended its session. Insert it again to start a new session.`,
+        `<video-plugin>.${method}() was called after the element was removed from the document (its session ended): insert it again.`,
       );
     }
     if (this.#failure) throw this.#failure;

@@ -147,7 +147,11 @@ export class VideoPluginElement extends ReactiveElement {
   declare environment: 'prod' | 'demo' | undefined;
   /** `jwt` (default: your code manages accounts with tokens) or `uncontrolled` (the UI does). */
   declare authMode: 'jwt' | 'uncontrolled' | undefined;
-  /** Base URL of the service, overriding `environment` (the local service, staging, tests). */
+  /**
+   * Base URL of the service, overriding `environment` (the local service, staging, tests). As an
+   * attribute written in markup, obeyed only for a loopback URL or one the page's `<head>` lists in
+   * `<meta name="video-plugin-service-url">`; set as the property, always (docs/element-guide.md).
+   */
   declare serviceURL: string | undefined;
   /** Logs every message, state change and timing to the console. */
   declare debug: boolean | undefined;
@@ -244,7 +248,7 @@ export class VideoPluginElement extends ReactiveElement {
     this.#slot.emit(
       'error',
       new InvalidParameterError(
-        '<video-plugin>: the property plugin is read-only; the element creates its Plugin from its attributes (partner-id, service-url...).',
+        "<video-plugin>: the property plugin is read-only: set the element's attributes instead.",
         { field: 'plugin' },
       ),
     );

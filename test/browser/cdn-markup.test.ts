@@ -67,7 +67,7 @@ describe('CDN scripts: the data-video-plugin markup', () => {
     // The attributes of <video-plugin> and the data- forms are the same list, but for height
     // (data-height is the embed's own: a CSS height, or auto, the element's height="auto") and the
     // two that only the site-wide <script> sets.
-    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(el.serviceURL).to.equal(service);
     expect(el.hasAttribute('debug')).to.equal(false);
     const attributes = [...win.VideoPlugin!.VideoPluginElement.observedAttributes].sort();
     expect(attributes).to.deep.equal([...forwarded, 'service-url', 'debug', 'height'].sort());

@@ -152,7 +152,7 @@ describe('CDN scripts: what only the site-wide <script> sets (data-service-url, 
     const host = insert(win, await markup({ 'data-open-on': 'none' }));
     await afterMutations();
     const el = host.querySelector('video-plugin') as VideoPluginElement;
-    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(el.serviceURL).to.equal(service);
     expect(el.hasAttribute('debug')).to.equal(true);
     expect(await el.getVideos()).to.deep.equal([]);
     expect(win.logs.some((line) => line.startsWith('[video-plugin]'))).to.equal(true);
@@ -186,7 +186,7 @@ describe('CDN scripts: what only the site-wide <script> sets (data-service-url, 
       host.removeAttribute(attribute);
       await opened;
       const el = host.querySelector('video-plugin') as VideoPluginElement;
-      expect(el.getAttribute('service-url')).to.equal(service);
+      expect(el.serviceURL).to.equal(service);
       expect(el.hasAttribute('debug')).to.equal(false);
     });
   }
@@ -200,7 +200,7 @@ describe('CDN scripts: what only the site-wide <script> sets (data-service-url, 
     const failed = next<VideoPluginError>(host, 'error');
     host.setAttribute('data-service-url', elsewhere());
     expect((await failed).detail.data?.field).to.equal('data-service-url');
-    expect(el.getAttribute('service-url')).to.equal(service);
+    expect(el.serviceURL).to.equal(service);
     expect(await el.getVideos()).to.deep.equal([]);
   });
 
@@ -214,7 +214,7 @@ describe('CDN scripts: what only the site-wide <script> sets (data-service-url, 
     await afterMutations();
     const el = win.document.querySelector('[data-video-plugin] > video-plugin') as VideoPluginElement;
     expect(el, 'the embed is built').to.not.equal(null);
-    expect([service, null]).to.include(el.getAttribute('service-url'));
+    expect([service, undefined]).to.include(el.serviceURL);
     expect(el.hasAttribute('debug')).to.equal(false);
   });
 

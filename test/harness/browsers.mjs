@@ -60,6 +60,7 @@ export const API_SUITES = [
   'stage',
   'diagnose',
   'fit',
+  'trust',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**

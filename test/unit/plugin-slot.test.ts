@@ -99,7 +99,7 @@ describe('calls before, between and after Plugins', () => {
     assert.equal(slot.empty(), asPlugin);
     assert.equal(slot.plugin, undefined);
     const removed =
-      /^<video-plugin>\.openEditor\(\) was called after the element was removed from the document, which ended its session\. Insert it again to start a new session\.$/;
+      /^<video-plugin>\.openEditor\(\) was called after the element was removed from the document \(its session ended\): insert it again\.$/;
     assert.throws(
       () => slot.current('openEditor'),
       (error) => error instanceof DestroyedError && removed.test(error.message),
@@ -114,7 +114,7 @@ describe('calls before, between and after Plugins', () => {
     assert.ok(outcome.error instanceof DestroyedError);
     assert.equal(
       outcome.error.message,
-      '<video-plugin> was removed from the document before this call could run. Insert it again, then retry.',
+      '<video-plugin> was removed from the document before this call ran: insert it again, then retry.',
     );
   });
 
@@ -128,7 +128,7 @@ describe('calls before, between and after Plugins', () => {
       (error) =>
         error instanceof DestroyedError &&
         error.message ===
-          '<video-plugin>.searchTopic() was called after cleanup(). Change an attribute or insert the element again to start a new session.',
+          '<video-plugin>.searchTopic() was called after cleanup(): change an attribute or insert the element again.',
     );
   });
 });

@@ -419,10 +419,16 @@ describe('partner demo', { skip }, () => {
     const secret = service.partners[0]!.secret;
     assert.ok(served.length >= 5, 'responses were recorded');
     assert.ok(!served.some((body) => body.includes(secret)), 'no response of the demo site contains the secret');
-    const cspViolations = problems.filter((line) => /Content.Security.Policy|Refused to/i.test(line));
+    // One refusal is the page's CSP at work, as documented (docs/plugin-api.md, "When the studio
+    // cannot start"): a frame that has not loaded after 600 ms (a busy machine) makes the SDK ask
+    // the service why, over HTTP, and this page's connect-src 'self' refuses the question. Nothing
+    // else may fail.
+    const asked = /(Connecting to|Fetch API cannot load) '?http:\/\/127\.0\.0\.1:\d+\/api\/diagnose\?partnerID=/;
+    const unexpected = problems.filter((line) => !asked.test(line));
+    const cspViolations = unexpected.filter((line) => /Content.Security.Policy|Refused to/i.test(line));
     // Each message names what failed on the page, so that a CI log's first line of the failure says it.
     assert.deepEqual(cspViolations, [], `CSP violations on the page: ${cspViolations.join(' | ')}`);
-    assert.deepEqual(problems, [], `failed on the page: ${problems.join(' | ')}`);
+    assert.deepEqual(unexpected, [], `failed on the page: ${unexpected.join(' | ')}`);
   });
 });
 

@@ -70,7 +70,13 @@ describe('hostile bursts get their budget and no more', () => {
     assert.ok(served <= most('topicSearches.account', elapsed), `${served} served in ${elapsed.toFixed(0)} ms`);
     for (const answer of refused) {
       assert.equal(answer.body.error.code, 'rate_limited');
-      assert.equal(answer.body.error.data.limit, 'topicSearches.account');
+      // The account's budget refuses first when the burst arrives at once; on a busy machine the
+      // budget refills while the burst arrives, and the account's cap on waiting searches (50
+      // PENDING, docs/service.md "Waiting jobs") refuses the rest: both are 429 and name their limit.
+      assert.ok(
+        ['topicSearches.account', 'waitingJobs.account'].includes(answer.body.error.data.limit),
+        answer.body.error.data.limit,
+      );
       assert.ok(Number(answer.headers.get('retry-after')) >= 1);
     }
     assert.equal(service.stats().topics, served, 'a refused search made no topic');

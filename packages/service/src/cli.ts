@@ -90,6 +90,9 @@ function banner(service: RunningService): string {
     `  plugin page:     ${service.url}/plugin`,
     `  job time:        ${service.jobMs} ms`,
     `  local sites:     ${loopbackLine(service.allowLoopbackSources)}`,
+    service.shared
+      ? '  partner IDs:     not named to callers (--shared: health, diagnose and partner_not_found list none)'
+      : "  partner IDs:     named to callers (a developer's own service; --shared for a team's or a CI's)",
     // Printed only when on: a service that lets partners force outcomes must say so to whoever runs it.
     ...(service.testControls.enabled
       ? ['  test controls:   on, for tests only (POST /api/test/outcomes forces job outcomes)']

@@ -515,13 +515,18 @@ function defaultPublicDir(): string {
 }
 
 /**
- * A URL as it may appear in a log line: its origin and path, without a user, a password, a query
- * or a fragment, where a receiver's URL may carry a secret of its own.
+ * A URL as it may appear in a log line: its origin and the first segment of its path, without a
+ * user, a password, the rest of the path, a query or a fragment, where a receiver's URL may carry a
+ * secret of its own.
  */
 export function loggable(url: string): string {
   try {
     const { origin, pathname, search, hash } = new URL(url);
-    return `${origin}${pathname}${search || hash ? ' (query not shown)' : ''}`;
+    // The first segment names the endpoint; what follows may be a capability (Slack's, Discord's
+    // and Zapier's hook URLs carry their secret in the path), as may a query or a fragment.
+    const [first = '', ...rest] = pathname.slice(1).split('/');
+    const more = rest.some(Boolean);
+    return `${origin}/${first}${more ? '/…' : ''}${more || search || hash ? ' (the rest not shown)' : ''}`;
   } catch {
     return '(not a URL)';
   }

@@ -61,6 +61,8 @@ export interface RunningService {
   readonly jobMs: number;
   /** Whether topic searches may reach this machine: on any port (`true`), the ports listed, or not. */
   readonly allowLoopbackSources: boolean | readonly number[];
+  /** Meant for shared use (`--shared`): no answer names a partner ID (config.ts). */
+  readonly shared: boolean;
   /**
    * The sandboxes' settings: `http` says whether `POST /api/sandboxes` is open (an operator key
    * was given; the key itself is not shown), and the limits (docs/service.md "Sandboxes").
@@ -310,6 +312,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     })),
     jobMs: config.jobMs,
     allowLoopbackSources: config.allowLoopbackSources,
+    shared: config.shared,
     sandboxes: {
       http: config.sandboxes.operatorKey !== undefined,
       max: config.sandboxes.max,

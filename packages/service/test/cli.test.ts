@@ -62,7 +62,7 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
     '--data',
     dataFile,
     '--webhook-url',
-    'http://127.0.0.1:9/hooks?key=receiver-secret',
+    'http://127.0.0.1:9/hooks/T0/B0/path-secret?key=receiver-secret',
     '--webhook-secret',
     'cli-webhook-secret-0123456789abcdef0123',
   ]);
@@ -80,9 +80,15 @@ test('prints its actual URL, partner, secret and origins; serves; stops cleanly 
   assert.match(stdout, /job time: +50 ms/);
   // Off unless asked for: a search would show whoever asks what another local port serves.
   assert.match(stdout, /local sites: +not searched \(--allow-loopback-sources to search a site on this machine\)\n/);
-  // A receiver's URL is printed without its query, where it may carry a secret of its own.
-  assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks \(query not shown\)\n/);
-  assert.doesNotMatch(stdout, /receiver-secret/);
+  // A receiver's URL is printed without the rest of its path and its query, where it may carry a
+  // secret of its own (a Slack-style hook URL has it in the path).
+  assert.match(stdout, /webhooks to: +http:\/\/127\.0\.0\.1:9\/hooks\/… \(the rest not shown\)\n/);
+  assert.doesNotMatch(stdout, /receiver-secret|path-secret/);
+  // A developer's own service names its partners to callers, and says how to stop it.
+  assert.match(
+    stdout,
+    /partner IDs: +named to callers \(a developer's own service; --shared for a team's or a CI's\)\n/,
+  );
 
   const token = await createAccountToken({
     partnerID: 'cli-partner',
@@ -222,6 +228,15 @@ test('the command line is parsed into service options', () => {
   ]) {
     assert.throws(() => parseCommandLine(argv), { name: 'Error' }, argv.join(' '));
   }
+});
+
+test('the banner of a --shared service says that it names no partner ID', async () => {
+  const service = run(['--port', '0', '--shared']);
+  await service.banner;
+  assert.match(
+    service.output().stdout,
+    /partner IDs: +not named to callers \(--shared: health, diagnose and partner_not_found list none\)\n/,
+  );
 });
 
 test('--shared (or VIDEO_PLUGIN_SHARED=1) marks a service for shared use; off by default; a bad value names the variable', () => {

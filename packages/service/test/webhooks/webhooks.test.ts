@@ -371,8 +371,9 @@ describe('delivery', () => {
     new Webhooks(config, store, () => 'http://127.0.0.1:0').resume();
     assert.equal(warnings.length, 1);
     const [line] = warnings as [string];
-    assert.match(line, /evt_left → http:\/\/127\.0\.0\.1:9\/hooks\/kept \(query not shown\): dropped/);
-    for (const secret of ['hook-user', 'hook-password', 'query-secret', 'fragment-secret']) {
+    assert.match(line, /evt_left → http:\/\/127\.0\.0\.1:9\/hooks\/… \(the rest not shown\): dropped/);
+    // The path after its first segment may be the secret itself (Slack-style hook URLs).
+    for (const secret of ['hook-user', 'hook-password', 'kept', 'query-secret', 'fragment-secret']) {
       assert.ok(!line.includes(secret), `${secret} is not in the line`);
     }
     assert.equal(store.deliveries().length, 0, 'and it is gone from the outbox');

@@ -1,7 +1,8 @@
 /**
  * The numbered change log: every change of a topic, generation or video that the store publishes,
  * numbered, shaped once as the API shows it, and kept for replay — the last
- * {@link REPLAY_LIMIT} changes of this run of the service. Its doors: the status stream
+ * {@link REPLAY_LIMIT} changes of this run of the service. Whether a reader's replay is whole
+ * depends on its own account's changes only (`#dropped`). Its doors: the status stream
  * (`GET /api/events`, stream.ts), the change feed (`GET /api/changes?after=<id>`, routes/events.ts)
  * and the plugin page's socket (`/api/live`, live.ts).
  *
@@ -46,6 +47,12 @@ export class ChangeLog {
   readonly #seal = new CursorSeal(randomBytes(32));
   #seq = 0;
   readonly #recent: LoggedChange[] = [];
+  /**
+   * For each account whose changes the window has dropped, the position of the latest one: a
+   * reader's replay is whole when none of its own changes after its position was dropped, whatever
+   * the other accounts did meanwhile (one entry per such account, as many as the store's).
+   */
+  readonly #dropped = new Map<string, number>();
   readonly #listeners = new Set<(logged: LoggedChange) => void>();
 
   /** Follows `store`'s changes; `baseURL` is the service's origin, for the videos' media URLs. */
@@ -68,25 +75,26 @@ export class ChangeLog {
   }
 
   /**
-   * The changes after the position `after`, or undefined when they are not all known (another run,
-   * too old). Of every account: the caller keeps those it may see.
+   * The changes after the position `after`, or undefined when `owner`'s are not all known (another
+   * run, or one of its changes since was dropped). Of every account: the caller keeps those it may see.
    */
-  since(after: string | undefined): LoggedChange[] | undefined {
+  since(after: string | undefined, owner: Owner): LoggedChange[] | undefined {
     const seq = this.#position(after, undefined);
-    return typeof seq === 'number' ? this.#after(seq) : undefined;
+    return typeof seq === 'number' ? this.#after(seq, owner) : undefined;
   }
 
   /**
    * The owner's changes after `after`, in order, and the cursor to ask from next. Without `after`,
-   * only the cursor (no changes). `changes` is null when `after` is not a position of this run
-   * among the last {@link REPLAY_LIMIT} changes, or is another account's: the caller must re-read
+   * only the cursor (no changes). `changes` is null when `after` is not a position of this run, when
+   * one of the owner's changes after it left the last {@link REPLAY_LIMIT}, or when it is another
+   * account's: the caller must re-read
    * what it follows (the socket; the feed refuses another account's first, {@link refuseForeign}).
    */
   changes(owner: Owner, after: string | undefined): ChangeFeed {
     const cursor = this.cursor(owner);
     if (after === undefined) return { cursor, changes: [] };
     const seq = this.#position(after, owner);
-    const missed = typeof seq === 'number' ? this.#after(seq) : undefined;
+    const missed = typeof seq === 'number' ? this.#after(seq, owner) : undefined;
     if (!missed) return { cursor, changes: null };
     const changes = missed
       .filter((logged) => owns(owner, logged.change))
@@ -125,10 +133,13 @@ export class ChangeLog {
     return opened.problem === 'foreign' ? 'foreign' : undefined;
   }
 
-  /** The logged changes after position `seq`, or undefined when the log no longer has them all. */
-  #after(seq: number): LoggedChange[] | undefined {
-    const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
-    if (seq > this.#seq || seq < oldest - 1) return undefined;
+  /**
+   * The logged changes after position `seq`, or undefined when the log no longer has all of
+   * `owner`'s: decided by the owner's own changes only, so that the answer tells nothing of how
+   * much the other accounts did (a window of the service's last changes would).
+   */
+  #after(seq: number, owner: Owner): LoggedChange[] | undefined {
+    if (seq > this.#seq || (this.#dropped.get(readerOf(owner)) ?? -1) > seq) return undefined;
     return this.#recent.filter((logged) => logged.seq > seq);
   }
 
@@ -156,7 +167,10 @@ export class ChangeLog {
     const id = this.#cursorOf(seq, { partnerID, accountID });
     const logged: LoggedChange = { seq, id, change, view, data: JSON.stringify(view) };
     this.#recent.push(logged);
-    if (this.#recent.length > REPLAY_LIMIT) this.#recent.shift();
+    if (this.#recent.length > REPLAY_LIMIT) {
+      const dropped = this.#recent.shift()!;
+      this.#dropped.set(readerOf(dropped.change.record), dropped.seq);
+    }
     for (const listener of this.#listeners) listener(logged);
   }
 }

@@ -132,7 +132,7 @@ export class Streams {
       return filter.videos.has(change.record.id);
     };
     res.write('retry: 2000\n\n');
-    const missed = this.log.since(lastEventId);
+    const missed = this.log.since(lastEventId, owner);
     if (missed) {
       for (const logged of missed) if (wanted(logged.change)) res.write(eventText(logged));
     } else {

@@ -130,7 +130,7 @@ describe('GET /api/changes', () => {
     assert.deepEqual(ids((await foreign.feed(foreignStart)).body.changes), [foreignTopic]);
   });
 
-  test('a cursor it cannot replay from — malformed, ahead, from another run, too old — answers null and the current cursor', async () => {
+  test("a cursor it cannot replay from — malformed, ahead, from another run, too old for its own account's changes — answers null and the current cursor; another account's changes never make it too old", async () => {
     const owner = await account('replay');
     const bystander = await account('bystander');
     const current = await cursorOf(owner);
@@ -161,7 +161,7 @@ describe('GET /api/changes', () => {
     });
     const { requestId, videoId } = started.body;
     await statusesUntilFinal(owner.stream, 'generation', (data) => data.requestId === requestId);
-    const before = await cursorOf(owner);
+    const [before, bystanderBefore] = await Promise.all([cursorOf(owner), cursorOf(bystander)]);
     const rename = async (i: number) => {
       const renamed = await api(service, 'PATCH', `/api/videos/${videoId}`, {
         session: owner.session,
@@ -183,6 +183,12 @@ describe('GET /api/changes', () => {
     );
     // Another account asking from the same position gets none of them, and not null.
     assert.deepEqual((await bystander.feed(bystanderAfterFirst)).body, {
+      cursor: await cursorOf(bystander),
+      changes: [],
+    });
+    // Nor from before them all: more than REPLAY_LIMIT changes of the owner later, the bystander's
+    // own changes are all still known. A null would tell it that someone made that many meanwhile.
+    assert.deepEqual((await bystander.feed(bystanderBefore)).body, {
       cursor: await cursorOf(bystander),
       changes: [],
     });

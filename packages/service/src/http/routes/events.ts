@@ -27,7 +27,7 @@ export const events: Handler = (request) => {
   // of the service, a gap of more than its last changes) starts with the current state of every
   // record of the account: else what changed in the gap would be lost without a word.
   const wholeAccount = filter.topics.size + filter.generations.size + filter.videos.size === 0;
-  if (wholeAccount && lastEventId !== undefined && streams.log.since(lastEventId) === undefined) {
+  if (wholeAccount && lastEventId !== undefined && streams.log.since(lastEventId, owner) === undefined) {
     const all: Change[] = [
       ...[...store.topics.values()].map((record): Change => ({ kind: 'topic', record })),
       ...[...store.generations.values()].map((record): Change => ({ kind: 'generation', record })),

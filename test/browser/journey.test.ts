@@ -18,7 +18,6 @@ import {
   statusLog,
   testConfig,
   token,
-  until,
 } from '../support/plugin.js';
 
 afterEach(cleanupPlugins);
@@ -311,17 +310,46 @@ describe('the editor of a completed video', () => {
       expect((await frame.probe('[data-action="complete"]'))!.disabled).to.equal(true);
       expect(await frame.text('[data-action="save"]')).to.equal('Save');
     };
+    // Edits typed and not saved (markup in them stays text), and a name of spaces, which the
+    // service refuses: Complete says so in the studio, completes nothing and keeps the edits.
+    const heading = 'Typed <b>& never saved</b>';
+    const narration = 'Warm bread & <fresh> coffee, typed and never saved.';
+    await frame.fill('#scene-0-heading', heading);
+    await frame.fill('#scene-0-narration', narration);
+    await frame.fill('#video-name', '   ');
+    const reported = nextEvent(plugin, 'error');
+    await frame.click('[data-action="complete"]');
+    expect((await reported).code).to.equal('invalid_parameter');
+    expect((await frame.probe('[role="alert"][data-error="invalid_parameter"]'))!.text).to.equal(
+      'The video was not completed. Your changes are still here, not saved yet. Please check what you entered and try again.',
+    );
+    expect((await plugin.getVideoData(videoId))!.isCompleted).to.equal(false);
+    expect((await frame.probe('#scene-0-heading'))!.value).to.equal(heading);
+
+    // Named again, Complete saves the edits with the completion: the final render is made of them.
     const completed = nextEvent(plugin, 'videoCompleted');
     const rendered = nextEvent(plugin, 'videoRendered');
-    await frame.fill('#scene-0-heading', 'An edit never saved');
+    await frame.fill('#video-name', 'Typed, never saved');
     await frame.click('[data-action="complete"]');
-    expect((await completed).renders.map((render) => render.status)).to.deep.equal(['PROCESSING']);
+    const completedVideo = await completed;
+    expect(completedVideo.renders.map((render) => render.status)).to.deep.equal(['PROCESSING']);
+    expect(completedVideo.name).to.equal('Typed, never saved');
     await expectReadOnly();
-    // The scenes as saved, which the final render shows: the edit that was not saved is gone.
-    await until('the saved scenes', async () => (await frame.probe('#scene-0-heading'))!.value === 'Sunny Bakery');
-    await rendered;
+    expect((await frame.probe('[data-view="editor"]'))!.text).not.to.contain('not completed');
+    expect((await frame.probe('#scene-0-heading'))!.value).to.equal(heading);
+    const files = (await rendered).renders[0]!.files!;
     await frame.text('[data-render-status="COMPLETE"]');
     await expectReadOnly();
+    // The player shows the final render with its chapters.
+    await frame.probe(`video track[kind="chapters"][label="Chapters"][src="${files.chapters!.url}"]`);
+    // What the render was made of: the video's chapters (its storyboard) and the files themselves.
+    expect((await plugin.getVideoData(videoId))!.chapters?.[0]?.title).to.equal(heading);
+    const read = async (file?: { url: string }) => (await fetch(file!.url)).text();
+    expect(await read(files.transcript))
+      .to.match(/^\[0:00\] /)
+      .and.contain(`${heading}\n${narration}\n`);
+    expect(await read(files.chapters)).to.contain('\nTyped &lt;b&gt;&amp; never saved&lt;/b&gt;\n');
+    expect(await read(files.captions)).to.contain('Warm bread &amp; &lt;fresh&gt; coffee');
 
     // The name can still change: saved alone, with no error in the studio or for the page.
     const errors: unknown[] = [];
@@ -347,7 +375,7 @@ describe('the editor of a completed video', () => {
     const shown = (await frame.probe('[role="alert"][data-error="invalid_state"]'))!;
     expect(shown.lang).to.equal('de');
     expect(shown.text).to.equal(
-      'Das ist nicht mehr möglich: Das Video hat sich geändert. Öffnen Sie den Editor erneut, um es im aktuellen Stand zu sehen.',
+      'Das Video wurde nicht fertiggestellt. Ihre Änderungen sind noch hier, aber noch nicht gespeichert. Das ist nicht mehr möglich: Das Video hat sich geändert. Öffnen Sie den Editor erneut, um es im aktuellen Stand zu sehen.',
     );
     // End users see no developer text.
     expect(shown.text).not.to.contain(videoId);
@@ -396,13 +424,15 @@ describe('pictures in the studio', () => {
     expect(await frame.text('[data-view="prompt"] h2 + p')).to.equal('<script>alert(2)</script> Fresh bread daily.');
   }).timeout(20000);
 
-  it('the editor shows the scenes’ pictures from the service’s own origin', async () => {
+  it('the editor shows the scenes’ pictures from the service’s own origin, and a player with the preview’s captions and chapters in the studio’s language', async () => {
     const { realServiceURL } = await testConfig();
     // Real media: only real media has scenes, each with its picture.
-    const plugin = await createPlugin({ real: true });
+    const plugin = await createPlugin({ real: true, locale: 'de' });
     await plugin.openEditorForVideo(await generatedVideo(plugin, undefined, PICTURES_URL));
     const frame = inFrame(plugin);
     await frame.text('#video-name');
     expectOwnPictures(await frame.pictures('[data-view="editor"] li[data-scene] img'), realServiceURL);
+    await frame.probe('video track[kind="captions"][label="Untertitel"][srclang="en"][src$="/preview.vtt"]');
+    await frame.probe('video track[kind="chapters"][label="Kapitel"][srclang="en"][src$="/preview-chapters.vtt"]');
   }).timeout(60000);
 });

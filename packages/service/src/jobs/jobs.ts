@@ -275,13 +275,15 @@ export class Jobs {
 
   /**
    * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
-   * its duration, each with the topic image it names (`images[index]`) or none; then the preview
-   * is rendered again. The old preview is served until the new one is whole.
+   * its duration, each with the topic image it names (`images[index]`) or none; then, with
+   * `preview`, the preview is rendered again (the old one is served until the new one is whole).
+   * Without it (scenes saved as the video is completed) the final render is the one made of them.
    */
   editScenes(
     video: Readonly<VideoRecord>,
     scenes: readonly { heading: string; body?: string | undefined; narration: string; image: number | null }[],
     images: readonly string[],
+    { preview }: { preview: boolean },
   ): void {
     const board = video.storyboard;
     if (!board) return;
@@ -309,6 +311,7 @@ export class Jobs {
     };
     this.#store.transaction(() => {
       this.#store.update({ kind: 'video', record: video }, { storyboard: edited });
+      if (!preview) return;
       this.#start(video, undefined, (job) => this.#renderPreview(job, video, edited), undefined, {
         job: 'preview',
         id: video.id,

@@ -90,10 +90,23 @@ function vttTime(seconds: number): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
 }
 
+/**
+ * `text` as WebVTT cue text: `&`, `<` and `>` as character references (else `<b>` is markup that
+ * players show as bold and drop, and `-->` can end a cue), and no blank line (one ends the cue).
+ * Text without them is written as it is, so renders of such text keep their bytes.
+ */
+const vttText = (text: string) =>
+  text
+    .replace(/\r\n?/gu, '\n')
+    .replace(/\n\s*\n/gu, '\n')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+
 /** WebVTT captions of {@link cues} (`voiced`: where the voice starts each one, in seconds). */
 export function captions(board: Storyboard, voiced?: readonly number[]): string {
   const list = cues(board, voiced).map(
-    (cue, index) => `${index + 1}\n${vttTime(cue.start)} --> ${vttTime(cue.end)}\n${cue.text}\n`,
+    (cue, index) => `${index + 1}\n${vttTime(cue.start)} --> ${vttTime(cue.end)}\n${vttText(cue.text)}\n`,
   );
   return `WEBVTT\n\n${list.join('\n')}`;
 }
@@ -112,9 +125,6 @@ export function chapters(board: Storyboard): Chapter[] {
     end: at(scene.start + scene.duration),
   }));
 }
-
-/** `text` as WebVTT cue text: `&`, `<` and `>` as character references (so `-->` cannot end a cue). */
-const vttText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 /** The {@link chapters} as a WebVTT file for `<track kind="chapters">`: one cue per scene. */
 export function chaptersVtt(board: Storyboard): string {

@@ -108,7 +108,13 @@ export interface ParsedCue {
   text: string;
 }
 
-/** The cues of a WebVTT file (its text with tags removed and lines joined by a space). */
+/** What the captions' writer escapes in cue text (accessibility.ts), read back. */
+const VTT_REFERENCES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
+
+/**
+ * The cues of a WebVTT file (its text with tags removed, lines joined by a space, and the
+ * character references the writer makes read back as their characters).
+ */
 export function parseVtt(vtt: string): ParsedCue[] {
   const seconds = (time: string) =>
     time
@@ -125,6 +131,7 @@ export function parseVtt(vtt: string): ParsedCue[] {
       .slice(at + 1)
       .join(' ')
       .replace(/<[^>]*>/g, '')
+      .replace(/&(?:amp|lt|gt);/g, (reference) => VTT_REFERENCES[reference]!)
       .trim();
     cues.push({ start: seconds(start!), end: seconds(end!), text });
   }

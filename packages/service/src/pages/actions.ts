@@ -42,7 +42,7 @@ export const actions: ViewActions = {
     try {
       const scenes = scenesEditable(view) ? board?.scenes : undefined;
       const video = await api.saveVideo(editing.id, { name, ...(scenes ? { scenes } : {}) });
-      showInEditor(video.id, { video, error: undefined });
+      showInEditor(video.id, { video, error: undefined, notCompleted: false });
       emit('videoSaved', video);
     } catch (error) {
       refused(editing.id, error);
@@ -85,17 +85,25 @@ export const actions: ViewActions = {
   },
   cancelComplete: () => studio.view.name === 'editor' && show({ ...studio.view, confirming: false }),
   complete: async () => {
-    if (studio.view.name !== 'editor') return;
-    const { id } = studio.view.video;
+    const { view } = studio;
+    if (view.name !== 'editor') return;
+    const { id } = view.video;
+    // What the editor shows is what the final render shows: the name and scenes not saved yet go
+    // with the completion, saved with it or (refused) neither saved nor completed.
+    const name = studio.root.querySelector<HTMLInputElement>('#video-name')?.value;
+    const scenes = scenesEditable(view) ? view.board?.scenes : undefined;
     try {
-      const video = await api.completeVideo(id);
-      showInEditor(id, { video, confirming: false, error: undefined });
+      const video = await api.completeVideo(id, {
+        ...(name !== undefined ? { name } : {}),
+        ...(scenes ? { scenes } : {}),
+      });
+      showInEditor(id, { video, confirming: false, error: undefined, notCompleted: false });
       followRender(video);
-      // The scenes as saved, which the final render shows: edits not saved are dropped.
+      // The scenes as the service saved them (trimmed, with their sources): what the final render shows.
       void api.storyboard(id).then((board) => showInEditor(id, { board }), reportError);
     } catch (error) {
-      if (studio.view.name === 'editor') show({ ...studio.view, confirming: false });
-      refused(id, error);
+      // The edits stay on screen, to be put right and completed again.
+      refused(id, error, true);
     }
   },
   exitEditor: () => {

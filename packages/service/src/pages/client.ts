@@ -147,8 +147,9 @@ export class ApiClient {
   storyboard(id: string): Promise<EditorBoard> {
     return this.request<EditorBoard>('GET', `/api/videos/${encodeURIComponent(id)}/storyboard`);
   }
-  completeVideo(id: string): Promise<VideoJSON> {
-    return this.request<{ video: VideoJSON }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`).then(
+  /** Completes the video with `edits` not saved yet (a save's changes): saved with it, or neither is done. */
+  completeVideo(id: string, edits: { name?: string; scenes?: SceneDraft[] } = {}): Promise<VideoJSON> {
+    return this.request<{ video: VideoJSON }>('POST', `/api/videos/${encodeURIComponent(id)}/complete`, edits).then(
       (r) => r.video,
     );
   }

@@ -99,10 +99,11 @@ export function showInEditor(videoId: string, patch: Partial<Extract<View, { nam
 
 /**
  * An editor action the service refused: shown in the studio in its language (by the error's code),
- * and sent to the page as `error` with the technical message.
+ * and sent to the page as `error` with the technical message. `notCompleted`: the action was the
+ * completion, which the studio says was not done.
  */
-export function refused(videoId: string, error: unknown): void {
-  showInEditor(videoId, { error: error as UserError });
+export function refused(videoId: string, error: unknown, notCompleted = false): void {
+  showInEditor(videoId, { error: error as UserError, notCompleted, confirming: false });
   reportError(error);
 }
 

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { parseVtt } from '../../src/media/quality.js';
 import { startService } from '../../src/server.js';
+import type { Render } from '../../../../src/wire/api.js';
 import { picture, probe } from '../support/media-helpers.js';
 import { EventStream, PARTNER, SECRET, api, createAccount, serve, statusesUntilFinal } from '../support/helpers.js';
 
@@ -208,6 +210,68 @@ describe('real media', () => {
           (await api(service, 'GET', `/api/videos/${videoId}/storyboard`, { session })).body.editable,
           false,
         );
+        stream.close();
+      } finally {
+        await service.close();
+      }
+    },
+  );
+
+  test(
+    'completing with the editor’s edits not saved yet: refused, nothing is saved or completed; accepted, they are saved with it and the final render is made of them',
+    { timeout: 180_000 },
+    async () => {
+      const service = await start({ mediaDir: join(work, 'media-complete-edits') });
+      try {
+        const { session, stream, videoId } = await generated(service);
+        const url = `/api/videos/${videoId}`;
+        const board = (await api(service, 'GET', `${url}/storyboard`, { session })).body;
+        // Markup in the texts as typed: the files keep it as text (captions and chapters escape it).
+        const heading = 'Tea <b>& cake</b>';
+        const narration = 'Tea & cake, <fresh> today.';
+        const scenes = [{ ...board.scenes[0], heading, narration }, ...board.scenes.slice(1)];
+
+        // Edits the service refuses, each naming its field: the video is neither saved nor completed.
+        const refusals: [Record<string, unknown>, string][] = [
+          [{ scenes: [{ ...scenes[0], narration: ' ' }] }, 'scenes.0.narration'],
+          [{ name: ' ', scenes }, 'name'],
+          [{ scenes: [{ ...scenes[0], image: 5 }] }, 'scenes.0.image'],
+        ];
+        for (const [body, field] of refusals) {
+          const refused = await api(service, 'POST', `${url}/complete`, { session, body });
+          assert.equal(refused.status, 400, field);
+          assert.equal(refused.body.error.data.field, field);
+        }
+        const untouched = (await api(service, 'GET', url, { session })).body.video;
+        assert.equal(untouched.isCompleted, false);
+        assert.deepEqual((await api(service, 'GET', `${url}/storyboard`, { session })).body.scenes, board.scenes);
+
+        const completed = await api(service, 'POST', `${url}/complete`, {
+          session,
+          body: { name: 'Tea time', scenes },
+        });
+        assert.equal(completed.status, 200);
+        assert.deepEqual([completed.body.video.name, completed.body.video.isCompleted], ['Tea time', true]);
+        const saved = (await api(service, 'GET', `${url}/storyboard`, { session })).body;
+        assert.deepEqual(
+          [saved.scenes[0].heading, saved.scenes[0].narration, saved.editable],
+          [heading, narration, false],
+        );
+        const rendered = await stream.next(
+          (event) =>
+            event.event === 'video' && event.data.id === videoId && event.data.renders[0]?.status === 'COMPLETE',
+        );
+        const [render] = rendered.data.renders as Render[];
+        // Made of the edited scenes: the first scene rendered anew, the other reused from the preview.
+        assert.deepEqual({ ...render!.stats, ms: 0 }, { scenes: 2, scenesRendered: 1, scenesReused: 1, ms: 0 });
+        const text = async (file?: { url: string }) => (await fetch(file!.url)).text();
+        const captions = await text(render!.files!.captions);
+        assert.ok(captions.includes('\nTea &amp; cake, &lt;fresh&gt; today.\n'), captions);
+        assert.equal(parseVtt(captions)[0]!.text, narration);
+        assert.equal(parseVtt(await text(render!.files!.chapters))[0]!.text, heading);
+        assert.match(await text(render!.files!.transcript), new RegExp(`^\\[0:00\\] ${heading}\n${narration}\n`));
+        // No preview was rendered from the edits: the preview is still the generation's.
+        assert.deepEqual(saved.preview, board.preview);
         stream.close();
       } finally {
         await service.close();

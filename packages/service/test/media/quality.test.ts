@@ -204,13 +204,17 @@ function voiceStarts(video: string): number[] {
   return [...log.matchAll(/silence_end: ([\d.]+)/g)].map((match) => Number(match[1]));
 }
 
+/** The character references cue text writes `&`, `<` and `>` as. */
+const REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>' };
+
 /** The cues of a WebVTT file: start, end, text (read here, not by the service's parser). */
 function vttCues(vtt: string): { start: number; end: number; text: string }[] {
   const time = (t: string) => t.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
   return [...vtt.matchAll(/([\d:.]+) --> ([\d:.]+)[^\n]*\n([\s\S]*?)(?:\n\n|\n?$)/g)].map((m) => ({
     start: time(m[1]!),
     end: time(m[2]!),
-    text: m[3]!.replace(/\n/g, ' '),
+    // Cue text writes `&`, `<` and `>` as character references: each is one character read.
+    text: m[3]!.replace(/\n/g, ' ').replace(/&(amp|lt|gt);/g, (_, name: string) => REFERENCES[name]!),
   }));
 }
 

@@ -15,9 +15,11 @@ import { verifyWebhook, type WebhookEvent } from '../../../../src/server/index.j
 import Database from 'better-sqlite3';
 import {
   altText,
+  captions,
   chapterMetadata,
   chapters,
   chaptersVtt,
+  cues,
   ffmetadataValue,
   transcript,
 } from '../../src/media/accessibility.js';
@@ -26,6 +28,7 @@ import { parseVtt } from '../../src/media/quality.js';
 import { buildStoryboard } from '../../src/media/storyboard.js';
 import { startService, type ServiceOptions } from '../../src/server.js';
 import type { Render, Video } from '../../../../src/wire/api.js';
+import { ffmpegPath } from '../../src/media/tools.js';
 import { ffprobePath } from '../support/media-helpers.js';
 import {
   EventStream,
@@ -422,6 +425,51 @@ describe('the words of a render', () => {
     // `&`, `<` and `>` are markup in a cue: a heading keeps them as text, and `-->` cannot end a cue.
     const marked = { ...board, scenes: [{ ...board.scenes[0]!, heading: 'Tea & <cake> --> now' }] };
     assert.match(chaptersVtt(marked), /\n1\n00:00:00\.000 --> 00:00:05\.000\nTea &amp; &lt;cake&gt; --&gt; now\n$/);
+  });
+
+  test('the captions escape their cue text: it reads back as typed, from the file and from the MP4’s track', () => {
+    // Text without `&`, `<`, `>` or a blank line is each cue's text as it is: such renders keep their bytes.
+    const blocks = (vtt: string) => vtt.split('\n\n').slice(1);
+    assert.deepEqual(
+      blocks(captions(board)).map((block) => block.split('\n').slice(2).join('\n').replace(/\n$/, '')),
+      cues(board).map((cue) => cue.text),
+    );
+    // `<b>` would be bold (and gone) and `-->` could end the cue; a blank line would end it.
+    const typed = 'Tea <b>& cake</b> --> now';
+    const marked = { ...board, scenes: [board.scenes[0]!, { ...board.scenes[1]!, narration: `${typed}\n\nSee you.` }] };
+    const vtt = captions(marked);
+    assert.equal(
+      blocks(vtt)[1]!.split('\n').slice(2).join('\n'),
+      'Tea &lt;b&gt;&amp; cake&lt;/b&gt; --&gt; now\nSee you.\n',
+    );
+    assert.equal(parseVtt(vtt)[1]!.text, `${typed} See you.`);
+    // The MP4's subtitle track is made from this file (render.ts): FFmpeg reads the text back as typed.
+    const dir = mkdtempSync(join(work, 'captions-'));
+    writeFileSync(join(dir, 'captions.vtt'), vtt);
+    const ffmpeg = ffmpegPath();
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-i',
+      join(dir, 'captions.vtt'),
+      '-c:s',
+      'mov_text',
+      join(dir, 'subtitles.mp4'),
+    ]);
+    const track = execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-i',
+      join(dir, 'subtitles.mp4'),
+      '-map',
+      '0:s',
+      '-c',
+      'copy',
+      '-f',
+      'data',
+      '-',
+    ]);
+    assert.ok(track.includes(`${typed}\nSee you.`), JSON.stringify(track.toString('latin1')));
   });
 
   test('chapter titles are escaped as ffmetadata wants them: ffprobe reads back =, ;, #, \\ and a line break', () => {

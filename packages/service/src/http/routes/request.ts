@@ -46,7 +46,7 @@ export interface ApiContext {
   sandboxes: Sandboxes;
 }
 
-interface Request {
+export interface Request {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;

@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { InvalidParameterError, InvalidStateError, strictObject } from 'video-plugin/internal';
 import { topicPicturePath } from '../../media/files.js';
 import { videoView } from '../../store/shapes.js';
-import { authenticate, body, spend, type Handler } from './request.js';
+import type { VideoRecord } from '../../store/records.js';
+import { authenticate, body, spend, type Handler, type Request } from './request.js';
 
 const SceneInput = strictObject({
   heading: z.string().check(z.trim(), z.minLength(1, { error: 'must not be empty' }), z.maxLength(120)),
@@ -20,6 +21,7 @@ const SaveBody = strictObject({
   ),
   scenes: z.optional(z.array(SceneInput).check(z.minLength(1, { error: 'keep at least one scene' }), z.maxLength(12))),
 });
+type SaveEdits = z.infer<typeof SaveBody>;
 
 export const listVideos: Handler = (request) => {
   const { owner } = authenticate(request);
@@ -40,37 +42,55 @@ export const renameVideo: Handler = async (request) => {
   const { owner } = authenticate(request);
   const { store } = request.ctx;
   const video = store.ownedVideo(owner, request.params.videoId as string);
-  const { name, scenes } = await body(request, SaveBody);
-  const images = store.topics.get(video.topicId ?? '')?.files ?? [];
-  if (scenes !== undefined) {
-    if (video.media !== 'mp4' || !video.storyboard) {
-      throw new InvalidStateError(`Video "${video.id}" has no scenes to edit (placeholder media).`, {
-        videoId: video.id,
-      });
-    }
-    if (video.isCompleted) {
-      throw new InvalidStateError(`Video "${video.id}" is completed: its scenes can no longer change.`, {
-        videoId: video.id,
-      });
-    }
-    for (const [index, scene] of scenes.entries()) {
-      if (scene.image !== null && scene.image >= images.length) {
-        throw new InvalidParameterError(
-          `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`,
-          { field: `scenes.${index}.image` },
-        );
-      }
-    }
-  }
+  const edits = await body(request, SaveBody);
+  const images = checkEdits(request, video, edits);
   // New scenes mean a new preview render.
-  if (scenes !== undefined) spend(request, 'renders', { owner });
+  if (edits.scenes !== undefined) spend(request, 'renders', { owner });
   // The scenes and the name are saved together, or neither is.
-  store.transaction(() => {
-    if (scenes !== undefined) request.ctx.jobs.editScenes(video, scenes, images);
-    if (name !== undefined && video.name !== name) store.update({ kind: 'video', record: video }, { name });
-  });
+  store.transaction(() => saveEdits(request, video, edits, images, { preview: true }));
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };
+
+/**
+ * Checks the `edits` of a save or a completion before anything changes: scenes only with real
+ * media and before completion, each picture one of the topic's. Returns the topic's images.
+ */
+function checkEdits(request: Request, video: Readonly<VideoRecord>, { scenes }: SaveEdits): readonly string[] {
+  const images = request.ctx.store.topics.get(video.topicId ?? '')?.files ?? [];
+  if (scenes === undefined) return images;
+  if (video.media !== 'mp4' || !video.storyboard) {
+    throw new InvalidStateError(`Video "${video.id}" has no scenes to edit (placeholder media).`, {
+      videoId: video.id,
+    });
+  }
+  if (video.isCompleted) {
+    throw new InvalidStateError(`Video "${video.id}" is completed: its scenes can no longer change.`, {
+      videoId: video.id,
+    });
+  }
+  for (const [index, scene] of scenes.entries()) {
+    if (scene.image !== null && scene.image >= images.length) {
+      throw new InvalidParameterError(
+        `scenes.${index}.image: the topic has ${images.length} image(s); give an index below ${images.length}, or null.`,
+        { field: `scenes.${index}.image` },
+      );
+    }
+  }
+  return images;
+}
+
+/** Saves checked `edits` (in the caller's transaction); `preview`: render the preview again from new scenes. */
+function saveEdits(
+  request: Request,
+  video: Readonly<VideoRecord>,
+  { name, scenes }: SaveEdits,
+  images: readonly string[],
+  { preview }: { preview: boolean },
+): void {
+  const { store, jobs } = request.ctx;
+  if (scenes !== undefined) jobs.editScenes(video, scenes, images, { preview });
+  if (name !== undefined && video.name !== name) store.update({ kind: 'video', record: video }, { name });
+}
 
 /** The editor's view of a video's storyboard: its scenes and the topic's images to choose from. */
 export const getStoryboard: Handler = (request) => {
@@ -97,10 +117,16 @@ export const getStoryboard: Handler = (request) => {
   };
 };
 
-export const completeVideo: Handler = (request) => {
+/**
+ * Completes a video. The body, optional, is a save's (`{ name?, scenes? }`): the editor's edits not
+ * saved yet, saved with the completion or not at all, so the final render is made from what the
+ * user sees; no preview is rendered from them, the final render follows.
+ */
+export const completeVideo: Handler = async (request) => {
   const { owner } = authenticate(request);
   const { store, jobs } = request.ctx;
   const video = store.ownedVideo(owner, request.params.videoId as string);
+  const edits = (await body(request, z.optional(SaveBody))) ?? {};
   if (video.isCompleted) {
     throw new InvalidStateError(`Video "${video.id}" is already completed.`, { videoId: video.id });
   }
@@ -111,8 +137,12 @@ export const completeVideo: Handler = (request) => {
       { videoId: video.id, status: generation.status },
     );
   }
+  const images = checkEdits(request, video, edits);
   spend(request, 'renders', { owner });
-  // The video and its `video.completed` webhook are saved together.
-  store.transaction(() => jobs.completeVideo(video));
+  // The edits, the video and its `video.completed` webhook are saved together.
+  store.transaction(() => {
+    saveEdits(request, video, edits, images, { preview: false });
+    jobs.completeVideo(video);
+  });
   return { status: 200, body: { video: videoView(video, request.ctx.baseURL()) } };
 };

@@ -40,6 +40,7 @@ export const de: Messages = {
   'video.previewOf': 'Vorschau von {name}',
   'video.label': '{name}, {duration}',
   'video.captions': 'Untertitel',
+  'video.chapters': 'Kapitel',
   'editor.heading': 'Videoeditor',
   'editor.name': 'Videoname',
   'editor.scenes': 'Szenen',
@@ -63,6 +64,8 @@ export const de: Messages = {
   'editor.sourceVoiceover': 'Sprechertext aus',
   'editor.sourcePicture': 'Bild von',
   'editor.complete': 'Video fertigstellen',
+  'editor.notCompleted':
+    'Das Video wurde nicht fertiggestellt. Ihre Änderungen sind noch hier, aber noch nicht gespeichert.',
   'editor.exit': 'Editor verlassen',
   'editor.rendered': 'Gerendert am {date}:',
   'editor.rendering': 'Wird gerendert…',

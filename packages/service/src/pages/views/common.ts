@@ -12,7 +12,15 @@ export type View =
   | { name: 'search'; sourceURL?: string; searching: boolean; error?: UserError; progress?: Progress }
   | { name: 'prompt'; topic: Topic; error?: UserError }
   | { name: 'preview'; generation: Generation; video?: Video }
-  | { name: 'editor'; video: Video; confirming: boolean; board?: EditorBoard; error?: UserError };
+  | {
+      name: 'editor';
+      video: Video;
+      confirming: boolean;
+      board?: EditorBoard;
+      error?: UserError;
+      /** The error refused the completion: the studio says the video was not completed. */
+      notCompleted?: boolean;
+    };
 
 /** An error to show the user: shown by its code, in the studio's language. */
 export type UserError = { code?: string } | undefined;
@@ -65,7 +73,7 @@ export function formValue(event: Event, name: string): string {
 
 /**
  * The video's picture: with real media, a player of its render (the final one once it exists, the
- * preview before) with captions; with placeholder media, its thumbnail.
+ * preview before) with captions and chapters; with placeholder media, its thumbnail.
  */
 export function videoPicture(video: Video, className: string): TemplateResult | typeof nothing {
   if (!video.thumbnailURL) return nothing;
@@ -75,7 +83,11 @@ export function videoPicture(video: Video, className: string): TemplateResult | 
     </div>`;
   }
   const base = video.thumbnailURL.slice(0, -'thumbnail.jpg'.length);
-  const final = video.renders.some((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+  const finished = video.renders.find((render) => render.format === 'mp4' && render.status === 'COMPLETE');
+  const final = finished !== undefined;
+  // The final render's chapters where it lists them (not one made before chapters existed); the
+  // preview's where the video has chapters (its storyboard's scenes).
+  const chapters = final ? finished.files?.chapters?.url : video.chapters && `${base}preview-chapters.vtt`;
   return html`<div class=${className}>
     <video
       controls
@@ -93,6 +105,16 @@ export function videoPicture(video: Video, className: string): TemplateResult | 
         label=${t('video.captions')}
         src=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
       />
+      ${
+        chapters
+          ? html`<track
+              kind="chapters"
+              srclang=${video.language.slice(0, 2)}
+              label=${t('video.chapters')}
+              src=${chapters}
+            />`
+          : nothing
+      }
     </video>
   </div>`;
 }

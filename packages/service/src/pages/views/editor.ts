@@ -147,6 +147,7 @@ export function editorView(
   };
   const render = video.renders[0];
   const editable = scenesEditable(view);
+  const refusal = `${view.notCompleted ? `${t('editor.notCompleted')} ` : ''}${errorText(view.error)}`;
   return html`<h2>${t('editor.heading')}</h2>
     ${videoPicture(video, 'preview')}
     <form
@@ -170,7 +171,7 @@ export function editorView(
         </button>
       </div>
     </form>
-    ${view.error ? html`<p role="alert" class="error" data-error=${view.error.code ?? ''}>${errorText(view.error)}</p>` : nothing}
+    ${view.error ? html`<p role="alert" class="error" data-error=${view.error.code ?? ''}>${refusal}</p>` : nothing}
     ${
       video.isCompleted
         ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>

@@ -60,6 +60,8 @@ export const API_SUITES = [
   'stage',
   'diagnose',
   'fit',
+  'axe',
+  'reflow',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**

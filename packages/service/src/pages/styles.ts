@@ -192,6 +192,13 @@ export const STYLE = html`<style>
   .sources p {
     margin: var(--vp-space) 0 0;
   }
+  /* A disclosure's summary is a control too: as tall a target as the buttons. */
+  .sources summary {
+    box-sizing: border-box;
+    min-height: 44px;
+    padding: calc(var(--vp-space) * 2.5) 0;
+    cursor: pointer;
+  }
   .skeleton {
     display: inline-block;
     background: var(--vp-surface);

@@ -49,9 +49,7 @@ async function inEveryLanguage(plugin: Plugin, view: string, selector: string, b
         audit.names.map(({ control }) => control),
         `${view} (${locale}): the same controls as in English`,
       ).to.deep.equal(english.names.map(({ control }) => control));
-      const untranslated = audit.names.filter(
-        ({ name }, i) => !NEUTRAL.test(name) && name === english!.names[i]!.name,
-      );
+      const untranslated = audit.names.filter(({ name }, i) => !NEUTRAL.test(name) && name === english!.names[i]!.name);
       expect(untranslated, `${view} (${locale}): names left in English`).to.deep.equal([]);
     }
   }
@@ -73,11 +71,16 @@ describe('axe-core, WCAG 2.2 AA, in every view and language', () => {
     const plugin = await createPlugin({ slow: true });
     await signUp(plugin);
     let topicId = '';
-    await inEveryLanguage(plugin, 'prompt, reading', '[data-view="prompt"] [data-topic-status="PROCESSING"]', async () => {
-      ({ topicId } = await plugin.startTopicSearch(BUSINESS_URL));
-      await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('PROCESSING');
-      await plugin.openPlugin({ topicId });
-    });
+    await inEveryLanguage(
+      plugin,
+      'prompt, reading',
+      '[data-view="prompt"] [data-topic-status="PROCESSING"]',
+      async () => {
+        ({ topicId } = await plugin.startTopicSearch(BUSINESS_URL));
+        await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('PROCESSING');
+        await plugin.openPlugin({ topicId });
+      },
+    );
     await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');
     await inEveryLanguage(plugin, 'preview, generating', '[data-view="preview"] [data-loading]', async () => {
       const { requestId } = await plugin.startVideoGeneration({ topicId, aspectRatio: '16:9', duration: 5 });
@@ -87,7 +90,10 @@ describe('axe-core, WCAG 2.2 AA, in every view and language', () => {
   }).timeout(120000);
 
   it('the prompt, the preview (player), the editor (scenes), the confirmation dialog, the render', async () => {
-    const plugin = await createPlugin({ real: true, editor: { labels: { completeVideoConfirmation: { shouldShow: true } } } });
+    const plugin = await createPlugin({
+      real: true,
+      editor: { labels: { completeVideoConfirmation: { shouldShow: true } } },
+    });
     await signUp(plugin);
     const { topicId } = await plugin.startTopicSearch(BUSINESS_URL);
     await statusLog((cb) => plugin.subscribeToTopicSearchStatusUpdates(topicId, cb)).until('COMPLETE');

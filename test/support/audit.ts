@@ -19,8 +19,7 @@ export interface Audit {
   headings: number[];
 }
 
-const channelOf = (iframe: HTMLIFrameElement) =>
-  new URLSearchParams(new URL(iframe.src).hash.slice(1)).get('channel')!;
+const channelOf = (iframe: HTMLIFrameElement) => new URLSearchParams(new URL(iframe.src).hash.slice(1)).get('channel')!;
 
 /** Once `selector` is in the frame: axe-core's WCAG 2.2 AA run over the page, its lang, names and headings. */
 export function axe(iframe: HTMLIFrameElement, selector: string): Promise<Audit> {
@@ -36,13 +35,18 @@ export function textSpacing(iframe: HTMLIFrameElement): Promise<boolean> {
   return executeServerCommand<boolean, Record<string, unknown>>('frame-spacing', { channel: channelOf(iframe) });
 }
 
-/** Once `selector` is in the frame: every element cut off or overlapping a sibling, in words. */
-export async function clipped(iframe: HTMLIFrameElement, selector: string): Promise<string[]> {
-  const { problems } = await executeServerCommand<{ problems: string[] }, Record<string, unknown>>('frame-clip', {
+/**
+ * Once `selector` is in the frame: every element cut off or overlapping a sibling, in words
+ * (`problems`), and apart the selects whose chosen option is cut off (`truncated`).
+ */
+export function clipped(
+  iframe: HTMLIFrameElement,
+  selector: string,
+): Promise<{ problems: string[]; truncated: string[] }> {
+  return executeServerCommand<{ problems: string[]; truncated: string[] }, Record<string, unknown>>('frame-clip', {
     channel: channelOf(iframe),
     selector,
   });
-  return problems;
 }
 
 /** A PNG of the frame as the page shows it, in .test-results/screenshots/ (kept out of git). */

@@ -11,7 +11,7 @@
 
 import { readFileSync } from 'node:fs';
 
-/* global getComputedStyle, NodeFilter -- these run inside the frame */
+/* global getComputedStyle, NodeFilter, scrollY, innerHeight -- these run inside the frame */
 
 /** axe-core, as the browser tests load it: evaluated by the automation (the studio's CSP refuses a script tag). */
 const AXE_SOURCE = readFileSync(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
@@ -100,9 +100,13 @@ const SPACING = () => {
  * - an element wider than the frame or beyond its left or right edge;
  * - an element that hides its overflow (hidden, clip) and has more content than its box;
  * - text outside its box (the nearest ancestor that is not inline);
- * - two in-flow siblings (not inline, not positioned out of flow) whose boxes intersect.
- * Fields (input, textarea, select) scroll their own text by design and are left out of the
- * overflow checks, not of the overlap check.
+ * - two in-flow siblings (not inline, not positioned out of flow) whose boxes intersect;
+ * - an element above the page's top, or beyond the frame's top or bottom in a fixed layer (the
+ *   confirmation dialog) with no scrolling box to reach it;
+ * - apart (`truncated`): a select whose chosen option's text is wider than the room beside its
+ *   arrow (engines draw it on one line, cut off; its open list shows every option whole).
+ * Text fields (input, textarea) scroll their own text by design and are left out of the overflow
+ * checks, not of the others.
  */
 const CLIPPED = (selector) => {
   const root = document.documentElement;
@@ -110,6 +114,7 @@ const CLIPPED = (selector) => {
   for (const details of document.querySelectorAll('details')) details.open = true;
   const width = root.clientWidth;
   const problems = [];
+  const truncated = [];
   const px = (n) => n.toFixed(1);
   const nameOf = (element) => {
     const data = [...element.attributes].find((attribute) => attribute.name.startsWith('data-'));
@@ -117,8 +122,12 @@ const CLIPPED = (selector) => {
       data ? `[${data.name}=${JSON.stringify(data.value)}]` : ''
     } "${element.textContent.replace(/\s+/g, ' ').trim().slice(0, 30)}"`;
   };
+  // What is drawn: not the page's head or a style sheet, nor the inside of a control the engine
+  // draws itself (a select's options, a video's fallback), nor what has no box.
   const shown = (element) => {
-    if (element.closest('head, style, script, template, select, video, textarea')) return false;
+    if (element.matches('style, script, template') || element.parentElement?.closest('select, video, textarea')) {
+      return false;
+    }
     const style = getComputedStyle(element);
     if (style.display === 'none' || style.visibility === 'hidden') return false;
     const box = element.getBoundingClientRect();
@@ -129,12 +138,59 @@ const CLIPPED = (selector) => {
     const style = getComputedStyle(element);
     return !['inline', 'contents'].includes(style.display) && ['static', 'relative', 'sticky'].includes(style.position);
   };
+  // A fixed layer's element is within reach when a scrolling box between them lets it be scrolled to.
+  const scrollable = (element) => {
+    for (let box = element.parentElement; box; box = box.parentElement) {
+      if (/auto|scroll/.test(getComputedStyle(box).overflowY) && box.scrollHeight > box.clientHeight) return true;
+      if (box.matches('[role="dialog"]')) return false;
+    }
+    return false;
+  };
+  // The drop-down arrow beside a select's text: about 20 px in every engine.
+  const ARROW = 20;
+  const measure = (control, text) => {
+    const style = getComputedStyle(control);
+    const probe = document.createElement('span');
+    probe.textContent = text;
+    for (const property of [
+      'font-family',
+      'font-size',
+      'font-weight',
+      'font-style',
+      'letter-spacing',
+      'word-spacing',
+    ]) {
+      probe.style.setProperty(property, style.getPropertyValue(property));
+    }
+    probe.style.setProperty('position', 'absolute');
+    probe.style.setProperty('white-space', 'pre');
+    probe.style.setProperty('visibility', 'hidden');
+    document.body.append(probe);
+    const measured = probe.getBoundingClientRect().width;
+    probe.remove();
+    return measured;
+  };
   const elements = [...document.body.querySelectorAll('*')].filter(shown);
   for (const element of elements) {
     const box = element.getBoundingClientRect();
     const style = getComputedStyle(element);
     if (box.left < -1 || box.right > width + 1) {
       problems.push(`${nameOf(element)} spans ${px(box.left)}–${px(box.right)} px of a ${width} px frame`);
+    }
+    // Above the page's top, or (in a fixed layer, which does not scroll with the page) beyond the
+    // frame's top or bottom: nobody can scroll to it.
+    const fixed =
+      element.closest('[role="dialog"]') && getComputedStyle(element.closest('[role="dialog"]')).position === 'fixed';
+    if (box.top + scrollY < -1 || (fixed && (box.top < -1 || box.bottom > innerHeight + 1) && !scrollable(element))) {
+      problems.push(
+        `${nameOf(element)} spans ${px(box.top)}–${px(box.bottom)} px of a ${innerHeight} px high frame, out of reach`,
+      );
+    }
+    // A select shows its chosen option on one line: the text must fit beside the arrow.
+    if (element.localName === 'select' && element.selectedOptions[0]) {
+      const text = measure(element, element.selectedOptions[0].textContent.trim());
+      const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
+      if (text > room) truncated.push(`select#${element.id} shows ${px(text)} px of text in ${px(room)} px`);
     }
     if (!field(element)) {
       const clipsX = /hidden|clip/.test(style.overflowX) || style.textOverflow === 'ellipsis';
@@ -188,7 +244,7 @@ const CLIPPED = (selector) => {
       }
     }
   }
-  return { problems: [...new Set(problems)] };
+  return { problems: [...new Set(problems)], truncated };
 };
 
 /** The in-frame scripts, each with its argument from the command's payload. */

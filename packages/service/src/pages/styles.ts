@@ -249,6 +249,16 @@ export const STYLE = html`<style>
     box-sizing: border-box;
     max-width: min(420px, 100vw - 32px);
   }
+  /* A dialog taller than a short frame (zoomed, a small modal) scrolls, its top within reach:
+     centred by its margins, which shrink to nothing before it would overflow upwards. */
+  [role='dialog'] {
+    place-items: normal;
+    overflow: auto;
+    padding: calc(var(--vp-space) * 4);
+  }
+  [role='dialog'] > div {
+    margin: auto;
+  }
   @media (max-width: 600px) {
     /* One column: the picture, the fields, then the buttons. */
     .scenes li {

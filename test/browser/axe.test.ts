@@ -3,8 +3,8 @@
 // scenes, the confirmation dialog, the completed video's render) in each of its six languages,
 // switched live with update({ locale }), passes axe-core's WCAG 2.2 AA rules (wcag2a, wcag2aa,
 // wcag21a, wcag21aa, wcag22aa) with no violation; the page's lang is the locale; every control has
-// a name, in that language (not the English one); the headings make an outline (one h1, no level
-// skipped). axe runs inside the cross-origin frame (test/harness/wtr/frame-audit.mjs).
+// a name, in that language (not the English one), that contains the words it shows; the page's
+// title is the studio's, in that language; the headings make an outline (one h1, no level skipped). axe runs inside the cross-origin frame (test/harness/wtr/frame-audit.mjs).
 import { expect } from '@open-wc/testing';
 import { CATALOGUES } from '../../packages/service/src/pages/i18n.js';
 import type { Plugin } from '../../src/plugin.js';
@@ -27,8 +27,14 @@ function expectAccessible(audit: Audit, view: string, locale: string): void {
   const violations = audit.violations.map(({ id, help, nodes }) => `${id}: ${help}\n    ${nodes.join('\n    ')}`);
   expect(violations, `${where}: axe-core's WCAG 2.2 AA violations`).to.deep.equal([]);
   expect(audit.lang, `${where}: <html lang>`).to.equal(locale);
+  expect(audit.title, `${where}: the page's title`).to.equal(CATALOGUES[locale]!['studio.title']);
   const unnamed = audit.names.filter(({ control, name }) => !name && !control.startsWith('img'));
   expect(unnamed, `${where}: controls without a name`).to.deep.equal([]);
+  // 2.5.3: a control that shows words is named with them (a voice user says what they see).
+  const mismatched = audit.names.filter(
+    ({ name, text }) => /\p{L}/u.test(text) && !name.toLowerCase().includes(text.toLowerCase()),
+  );
+  expect(mismatched, `${where}: names without the words shown`).to.deep.equal([]);
   expect(outlineFaults(audit.headings), `${where}: headings ${audit.headings.join(' ')}`).to.deep.equal([]);
 }
 

@@ -13,8 +13,10 @@ export interface Audit {
   violations: { id: string; help: string; nodes: string[] }[];
   /** The page's `<html lang>`. */
   lang: string;
-  /** Every control (and image) in document order, with its accessible name. */
-  names: { control: string; name: string }[];
+  /** The page's title. */
+  title: string;
+  /** Every control (and image) in document order, with its accessible name and (buttons, links) its text. */
+  names: { control: string; name: string; text: string }[];
   /** The levels of the rendered headings, in document order. */
   headings: number[];
 }

@@ -46,7 +46,8 @@ const NAMES = () => {
       '';
     const id = control.id ? `#${control.id}` : '';
     const data = [...control.attributes].find((attribute) => attribute.name.startsWith('data-'));
-    return { control: `${control.localName}${id}${data ? `[${data.name}]` : ''}`, name: name.trim() };
+    const shownText = control.matches('button, a, summary') ? text(control) : '';
+    return { control: `${control.localName}${id}${data ? `[${data.name}]` : ''}`, name: name.trim(), text: shownText };
   });
   return { names, headings: headings.map((heading) => Number(heading.localName[1])) };
 };
@@ -78,7 +79,7 @@ const AXE = ({ selector, tags, run }) => {
   const violations = runs[run];
   if (!violations) return null;
   delete runs[run];
-  return { violations, lang: document.documentElement.lang };
+  return { violations, lang: document.documentElement.lang, title: document.title };
 };
 
 /** WCAG 1.4.12's minimums, each as an override the page must survive (the W3C's bookmarklet's rules). */

@@ -267,6 +267,14 @@ export const STYLE = html`<style>
     .scenes li > .row {
       margin-top: 0;
     }
+    /* Narrower margins: a zoomed or small frame keeps its width for the text. */
+    header,
+    section {
+      padding-inline: calc(var(--vp-space) * 3);
+    }
+    .scenes {
+      padding-inline: calc(var(--vp-space) * 2);
+    }
   }
   /* Auto height (the host's height: 'auto'): the page lays out at its natural height, and nothing
      in it depends on the frame's own height (which follows it), so the height cannot feed back. */

@@ -392,7 +392,8 @@ async function webdriverAction(session, command, { channel, selector, value, url
   await webdriver('POST', '/frame', { id: iframe });
   const shown = () => webdriver('POST', '/execute/sync', { script: `return (${SHOWN})();`, args: [] });
   try {
-    if (isAudit(command)) return webdriverAudit(webdriver, command, { selector, value, timeout }, until, shown);
+    // Awaited here: the frame is switched back in `finally`, after the audit, not before.
+    if (isAudit(command)) return await webdriverAudit(webdriver, command, { selector, value, timeout }, until, shown);
     if (command === 'frame-storage') {
       return webdriver('POST', '/execute/sync', { script: `return (${STORAGE_ACTIONS[value]})();`, args: [] });
     }

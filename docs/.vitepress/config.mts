@@ -46,6 +46,7 @@ const guides: DefaultTheme.SidebarItem[] = [
     text: 'Guides',
     items: [
       { text: 'White label', link: '/docs/white-label' },
+      { text: 'Accessibility (WCAG 2.2 AA)', link: '/docs/accessibility' },
       { text: 'Browsers, storage, CSP', link: '/docs/browsers' },
       { text: 'Diagnose an integration', link: '/docs/diagnose' },
       { text: 'Testing your integration', link: '/docs/testing-your-integration' },

@@ -61,6 +61,8 @@ export const API_SUITES = [
   'diagnose',
   'fit',
   'trust',
+  'axe',
+  'reflow',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**

@@ -24,8 +24,10 @@
 //                                         one matches the pattern `until` (the browser reports them
 //                                         a little later than the page sees its answers), or false
 //                                         in WebKit (WebDriver classic sees neither)
+//   frame-axe, frame-spacing, frame-clip  the accessibility audits (frame-audit.mjs)
 
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { isAudit, puppeteerAudit, webdriverAudit } from './frame-audit.mjs';
 
 /* global sessionStorage, DOMException, getComputedStyle, Image -- these run inside the frame */
 // What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
@@ -308,6 +310,7 @@ async function puppeteerAction(page, frame, command, { selector, value, url, tim
     );
   }
   if (command === 'frame-policy') return frame.evaluate(POLICY, url);
+  if (isAudit(command)) return puppeteerAudit(frame, command, { selector, value, timeout }, until, shownIn(frame));
   if (command === 'frame-screenshot') {
     const path = screenshotPath(value);
     writeFileSync(path, await (await frame.frameElement()).screenshot());
@@ -389,6 +392,8 @@ async function webdriverAction(session, command, { channel, selector, value, url
   await webdriver('POST', '/frame', { id: iframe });
   const shown = () => webdriver('POST', '/execute/sync', { script: `return (${SHOWN})();`, args: [] });
   try {
+    // Awaited here: the frame is switched back in `finally`, after the audit, not before.
+    if (isAudit(command)) return await webdriverAudit(webdriver, command, { selector, value, timeout }, until, shown);
     if (command === 'frame-storage') {
       return webdriver('POST', '/execute/sync', { script: `return (${STORAGE_ACTIONS[value]})();`, args: [] });
     }

@@ -47,11 +47,12 @@ export function resolveLocale(requested: string | undefined, browser: readonly s
 let messages: Messages = en;
 let tag = 'en';
 
-/** Switches the studio's language and the page's `lang`. */
+/** Switches the studio's language, the page's `lang` and its title. */
 export function useLocale(resolved: Resolved): void {
   messages = CATALOGUES[resolved.language] ?? en;
   tag = resolved.tag;
   document.documentElement.lang = tag;
+  document.title = t('studio.title');
 }
 
 /** The message `key` in the current language, with `{name}` placeholders filled from `params`. */

@@ -192,6 +192,13 @@ export const STYLE = html`<style>
   .sources p {
     margin: var(--vp-space) 0 0;
   }
+  /* A disclosure's summary is a control too: as tall a target as the buttons. */
+  .sources summary {
+    box-sizing: border-box;
+    min-height: 44px;
+    padding: calc(var(--vp-space) * 2.5) 0;
+    cursor: pointer;
+  }
   .skeleton {
     display: inline-block;
     background: var(--vp-surface);
@@ -242,6 +249,16 @@ export const STYLE = html`<style>
     box-sizing: border-box;
     max-width: min(420px, 100vw - 32px);
   }
+  /* A dialog taller than a short frame (zoomed, a small modal) scrolls, its top within reach:
+     centred by its margins, which shrink to nothing before it would overflow upwards. */
+  [role='dialog'] {
+    place-items: normal;
+    overflow: auto;
+    padding: calc(var(--vp-space) * 4);
+  }
+  [role='dialog'] > div {
+    margin: auto;
+  }
   @media (max-width: 600px) {
     /* One column: the picture, the fields, then the buttons. */
     .scenes li {
@@ -249,6 +266,14 @@ export const STYLE = html`<style>
     }
     .scenes li > .row {
       margin-top: 0;
+    }
+    /* Narrower margins: a zoomed or small frame keeps its width for the text. */
+    header,
+    section {
+      padding-inline: calc(var(--vp-space) * 3);
+    }
+    .scenes {
+      padding-inline: calc(var(--vp-space) * 2);
     }
   }
   /* Auto height (the host's height: 'auto'): the page lays out at its natural height, and nothing

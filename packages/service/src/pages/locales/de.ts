@@ -49,7 +49,7 @@ export const de: Messages = {
   'editor.sceneText': 'Text von Szene {n}',
   'editor.sceneVoiceover': 'Sprechertext von Szene {n}',
   'editor.scenePicture': 'Bild von Szene {n}',
-  'editor.noPicture': 'Kein Bild (Text auf Farbfläche)',
+  'editor.noPicture': 'Kein Bild',
   'editor.pictureN': 'Bild {n}',
   'editor.moveUp': 'Szene {n} nach oben verschieben',
   'editor.moveDown': 'Szene {n} nach unten verschieben',

@@ -51,7 +51,7 @@ export const en = {
   'editor.sceneText': 'Scene {n} text',
   'editor.sceneVoiceover': 'Scene {n} voiceover',
   'editor.scenePicture': 'Scene {n} picture',
-  'editor.noPicture': 'No picture (text on colour)',
+  'editor.noPicture': 'No picture',
   'editor.pictureN': 'Picture {n}',
   'editor.moveUp': 'Move scene {n} up',
   'editor.moveDown': 'Move scene {n} down',

@@ -49,7 +49,7 @@ export const es: Messages = {
   'editor.sceneText': 'Texto de la escena {n}',
   'editor.sceneVoiceover': 'Voz en off de la escena {n}',
   'editor.scenePicture': 'Imagen de la escena {n}',
-  'editor.noPicture': 'Sin imagen (texto sobre fondo de color)',
+  'editor.noPicture': 'Sin imagen',
   'editor.pictureN': 'Imagen {n}',
   'editor.moveUp': 'Mover la escena {n} hacia arriba',
   'editor.moveDown': 'Mover la escena {n} hacia abajo',

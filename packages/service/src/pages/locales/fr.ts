@@ -49,7 +49,7 @@ export const fr: Messages = {
   'editor.sceneText': 'Texte de la scène {n}',
   'editor.sceneVoiceover': 'Voix off de la scène {n}',
   'editor.scenePicture': 'Image de la scène {n}',
-  'editor.noPicture': 'Aucune image (texte sur fond de couleur)',
+  'editor.noPicture': 'Aucune image',
   'editor.pictureN': 'Image {n}',
   'editor.moveUp': 'Déplacer la scène {n} vers le haut',
   'editor.moveDown': 'Déplacer la scène {n} vers le bas',

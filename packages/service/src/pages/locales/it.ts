@@ -49,7 +49,7 @@ export const it: Messages = {
   'editor.sceneText': 'Testo della scena {n}',
   'editor.sceneVoiceover': 'Voce fuori campo della scena {n}',
   'editor.scenePicture': 'Immagine della scena {n}',
-  'editor.noPicture': 'Nessuna immagine (testo su sfondo colorato)',
+  'editor.noPicture': 'Nessuna immagine',
   'editor.pictureN': 'Immagine {n}',
   'editor.moveUp': 'Sposta in alto la scena {n}',
   'editor.moveDown': 'Sposta in basso la scena {n}',

@@ -49,7 +49,7 @@ export const pt: Messages = {
   'editor.sceneText': 'Texto da cena {n}',
   'editor.sceneVoiceover': 'Narração da cena {n}',
   'editor.scenePicture': 'Imagem da cena {n}',
-  'editor.noPicture': 'Sem imagem (texto sobre fundo de cor)',
+  'editor.noPicture': 'Sem imagem',
   'editor.pictureN': 'Imagem {n}',
   'editor.moveUp': 'Mover a cena {n} para cima',
   'editor.moveDown': 'Mover a cena {n} para baixo',

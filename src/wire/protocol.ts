@@ -74,7 +74,13 @@ const id = number;
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
   /** `meta`: the call's metadata (`CallMeta` in api.ts), beside its params; absent when the call has none. */
-  call: /* @__PURE__ */ z.object({ t: kind('call'), id, method: string, params: anything, meta: z.optional(record) }),
+  call: /* @__PURE__ */ z.object({
+    t: kind('call'),
+    id,
+    method: string,
+    params: anything,
+    meta: /* @__PURE__ */ z.optional(record),
+  }),
   sub: /* @__PURE__ */ z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
   unsub: /* @__PURE__ */ z.object({ t: kind('unsub'), sid: id }),
 } as const;

@@ -205,13 +205,14 @@ export type MethodMap = { [method: string]: { params: unknown; answer: unknown }
  * beside the arguments. The host's own options (its timeout, an abort signal, whether it may
  * re-send) stay on the host: the service has nothing to do with them.
  */
-export interface CallMeta {
+// A type, not an interface: it fits the call message's `meta` (a record).
+export type CallMeta = {
   /**
    * `startTopicSearch` and `startVideoGeneration`: the partner's `options.idempotencyKey`, which
    * the page checks in full and sends to the API as the `Idempotency-Key` header.
    */
   idempotencyKey?: string;
-}
+};
 
 /** The frame's answer to `diagnose`: what it sees from inside the partner's page. */
 export interface FrameDiagnosis {

@@ -25,6 +25,7 @@ import {
   parseMessage,
   serviceMessageSchemas,
   type ConnectMessage,
+  type HostMessage,
 } from './protocol.js';
 import type { CallMeta, MethodMap } from './api.js';
 
@@ -106,8 +107,8 @@ type CallArgs<P> = undefined extends P ? [params?: P, options?: CallOptions] : [
 interface PendingCall {
   id: number;
   method: string;
-  params: unknown;
-  meta: CallMeta | undefined;
+  /** What goes out on every port it is sent on: params and metadata as given. */
+  message: HostMessage;
   resend: boolean | undefined;
   /** Whether it went out on the current port. */
   sent?: boolean;
@@ -195,8 +196,7 @@ export class HostConnection<M extends MethodMap = MethodMap> {
       const call: PendingCall = {
         id,
         method,
-        params,
-        meta: options.meta,
+        message: { t: 'call', id, method, params, meta: options.meta },
         resend: options.resend,
         resolve,
         reject,
@@ -448,7 +448,7 @@ export class HostConnection<M extends MethodMap = MethodMap> {
       return call.resolve(undefined);
     }
     try {
-      this.#post({ t: 'call', id: call.id, method: call.method, params: call.params, meta: call.meta });
+      this.#post(call.message);
       call.sent = true;
     } catch (cause) {
       this.#pending.delete(call.id);

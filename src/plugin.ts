@@ -60,9 +60,9 @@ import {
   INTERNAL_EVENTS,
   TOPICS,
   type Account,
-  type Answers,
   type HostConfig,
   type MethodName,
+  type Methods,
   type PluginEventName,
   type TopicSearchStartResult,
   type TopicSearchStatusUpdatePayload,
@@ -86,7 +86,7 @@ export class Plugin {
   readonly serviceURL: string;
 
   readonly #frame: Frame;
-  readonly #connection: HostConnection;
+  readonly #connection: HostConnection<Methods>;
   readonly #emitter = new Emitter();
   /** The status subscriptions and iterators, over the connection. */
   readonly #status: StatusSubscriptions;
@@ -137,7 +137,7 @@ export class Plugin {
         ';min-height:var(--video-plugin-min-height,400px);max-height:var(--video-plugin-max-height,100vh)';
     }
     const started = performance.now();
-    this.#connection = new HostConnection({
+    this.#connection = new HostConnection<Methods>({
       iframe: this.#frame.iframe,
       serviceOrigin: base.origin,
       channel,
@@ -512,7 +512,7 @@ export class Plugin {
    * function's token may expire between its fetch and its use (a slow frame, a cached token): the
    * function is asked again, once; a second expired token rejects as the service said.
    */
-  async #signIn<M extends 'createAccount' | 'loginAccount'>(method: M, token: unknown): Promise<Answers[M]> {
+  async #signIn<M extends 'createAccount' | 'loginAccount'>(method: M, token: unknown): Promise<Methods[M]['answer']> {
     const call = async () => {
       // Also before the second try: after cleanup() the function is not called again.
       this.#ready(method, true);
@@ -538,8 +538,12 @@ export class Plugin {
    * create/login/logout ones) that a frame without the lost session answered, for nobody, rejects
    * with the `session_lost` error instead.
    */
-  async #call<M extends MethodName>(method: M, params: unknown, options?: CallOptions): Promise<Answers[M]> {
-    const call = () => this.#connection.call(method, params, options) as Promise<Answers[M]>;
+  async #call<M extends MethodName>(
+    method: M,
+    params: Methods[M]['params'],
+    options?: CallOptions,
+  ): Promise<Methods[M]['answer']> {
+    const call = () => this.#connection.call(method, params, options);
     let answer = call();
     let restoring: Promise<void> | undefined;
     if (/^(ping|close)$|Account$/.test(method)) return answer;
@@ -556,11 +560,11 @@ export class Plugin {
     return answer;
   }
 
-  async #open<Opened extends 'pluginOpened' | 'editorOpened'>(
-    method: 'openPlugin' | 'openEditorForVideo',
-    opened: Opened,
+  async #open<M extends 'openPlugin' | 'openEditorForVideo'>(
+    method: M,
+    opened: 'pluginOpened' | 'editorOpened',
     failed: 'pluginOpenFailed' | 'editorOpenFailed',
-    params: unknown,
+    params: Methods[M]['params'],
     { timeout = DEFAULT_OPEN_TIMEOUT, signal }: OpenEditorOptions,
   ): Promise<void> {
     const started = performance.now();
@@ -586,21 +590,18 @@ export class Plugin {
   }
 
   /**
-   * The start methods. A call with an idempotency key is safe to send again after a reload
-   * interrupted it: the service answers a repeated key with the request it already started.
+   * The start methods: the idempotency key travels as the call's metadata. A call with a key is
+   * safe to send again after a reload interrupted it: the service answers a repeated key with the
+   * request it already started.
    */
   #start<M extends 'startTopicSearch' | 'startVideoGeneration'>(
     method: M,
-    params: object,
+    params: Methods[M]['params'],
     options: StartOptions | undefined,
-  ): Promise<Answers[M]> {
+  ): Promise<Methods[M]['answer']> {
     const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
     this.#session.require(method);
-    // Without a key the params are as before: a service page of an earlier version takes them.
-    return this.#call(method, idempotencyKey ? { ...params, idempotencyKey } : params, {
-      signal,
-      resend: !!idempotencyKey,
-    });
+    return this.#call(method, params, { meta: { idempotencyKey }, signal, resend: !!idempotencyKey });
   }
 
   #signal(options: SignalOptions | undefined): AbortSignal | undefined {

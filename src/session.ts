@@ -12,7 +12,7 @@ import type { Logger } from './debug.js';
 import { DestroyedError, NotAuthenticatedError, TimeoutError } from './errors.js';
 import { tokenSchema, type GetLoginToken } from './options.js';
 import { parse } from './validate.js';
-import type { Account, PluginEventMap, SessionInfo } from './wire/api.js';
+import type { Methods, PluginEventMap, SessionInfo } from './wire/api.js';
 import type { HostConnection } from './wire/host.js';
 
 export class Session {
@@ -23,7 +23,7 @@ export class Session {
   readonly #authMode: 'jwt' | 'uncontrolled';
   readonly #getLoginToken: GetLoginToken | undefined;
   readonly #timeout: number;
-  readonly #connection: Pick<HostConnection, 'call'>;
+  readonly #connection: Pick<HostConnection<Methods>, 'call'>;
   readonly #log: Logger;
   readonly #onLost: (payload: PluginEventMap['sessionLost']) => void;
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
@@ -37,7 +37,7 @@ export class Session {
    * `timeout` ms; `onLost` reports a session that was lost and not restored (`sessionLost`).
    */
   constructor(
-    connection: Pick<HostConnection, 'call'>,
+    connection: Pick<HostConnection<Methods>, 'call'>,
     authMode: 'jwt' | 'uncontrolled',
     getLoginToken: GetLoginToken | undefined,
     timeout: number,
@@ -211,7 +211,7 @@ export class Session {
   async #logBackIn(accountID: string, getLoginToken: GetLoginToken): Promise<void> {
     const connection = this.#connection;
     const token = await this.token(getLoginToken, 'getLoginToken', accountID);
-    const account = await connection.call<Account>('loginAccount', { token }, { early: true });
+    const account = await connection.call('loginAccount', { token }, { early: true });
     if (account.id !== accountID) {
       await connection.call('logoutAccount', undefined, { early: true });
       throw new Error(`its token logged in the account ${account.id}`);

@@ -7,7 +7,7 @@
 import { LOG_PREFIX } from '../debug.js';
 import type { SerializedError } from '../errors.js';
 import { VERSION } from '../version.js';
-import type { FrameDiagnosis, HostConfig } from '../wire/api.js';
+import type { FrameDiagnosis, HostConfig, Methods } from '../wire/api.js';
 import { HELLO_GRACE_MS, HostConnection } from '../wire/host.js';
 import { HANDSHAKE_KEY, PROTOCOL_VERSION, frameHash } from '../wire/protocol.js';
 
@@ -131,7 +131,7 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
   const started = performance.now();
   let afterLoadTimer: ReturnType<typeof setTimeout> | undefined;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
-  const connection = new HostConnection({
+  const connection = new HostConnection<Methods>({
     iframe,
     serviceOrigin: options.base.origin,
     channel,
@@ -183,7 +183,7 @@ export async function tryHandshake(options: TrialOptions): Promise<TrialResult> 
     if (outcome === 'connected') {
       const ms = Math.round(performance.now() - started);
       try {
-        const frame = await connection.call<FrameDiagnosis>('diagnose', undefined, { timeout: options.timeout });
+        const frame = await connection.call('diagnose', undefined, { timeout: options.timeout });
         return { trial: { kind: 'connected', ms, frame }, hellos, debugLog };
       } catch (error) {
         // A service page from before `diagnose` existed: connected all the same.

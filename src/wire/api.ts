@@ -19,7 +19,8 @@ import type {
   videoSchema,
 } from './schemas.js';
 
-import type { StatusError } from './values.js';
+import type { PluginUpdate, UpdatableAccountInfo, VideoGenerationParams } from '../options.js';
+import type { Language, StatusError } from './values.js';
 
 export * from './values.js';
 
@@ -153,29 +154,65 @@ export const INTERNAL_EVENTS = {
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 
 /**
- * The remote methods and what each resolves to. Params are validated by the Plugin before sending;
- * answers are not re-checked on the host: they come from the service origin over a private port,
- * and a service of another protocol version is refused at the handshake.
+ * The remote methods: for each, the `params` the host sends and the `answer` it resolves to. The
+ * one contract of both ends: the `Plugin`'s calls (`HostConnection<Methods>`) take a method of
+ * this map with its params and return its answer, and the studio page's handlers
+ * (`serveHost<Methods>`, `Handlers<Methods>`) are exactly these methods, each taking its params
+ * and returning its answer, so a method renamed or a param changed on one side fails the type
+ * check on the other (test/typecheck/wire-methods.ts). `undefined` params: the method takes none.
+ *
+ * Params are validated by the `Plugin` before sending and again by the page (any script of the
+ * host page can call); answers are not re-checked on the host: they come from the service origin
+ * over a private port, and a service of another protocol version is refused at the handshake.
  */
-export interface Answers {
-  ping: unknown;
-  createAccount: { accountID: string };
-  loginAccount: Account;
-  logoutAccount: unknown;
-  getAccountInfo: Account;
-  updateAccountInfo: Account;
-  getVideos: Video[];
-  getVideoData: Video | null;
-  startTopicSearch: TopicSearchStartResult;
-  startVideoGeneration: VideoGenerationStartResult;
-  openPlugin: unknown;
-  openEditorForVideo: Video;
-  close: unknown;
+// A type, not an interface: it then fits `MethodMap`'s index signature.
+export type Methods = {
+  /** Answers once the page is there (`mount` waits for it). */
+  ping: { params: undefined; answer: { version: string; accountID: string | null } };
+  createAccount: { params: { token: string }; answer: { accountID: string } };
+  loginAccount: { params: { token: string }; answer: Account };
+  logoutAccount: { params: undefined; answer: null };
+  getAccountInfo: { params: undefined; answer: Account };
+  updateAccountInfo: { params: { info: UpdatableAccountInfo }; answer: Account };
+  getVideos: { params: undefined; answer: Video[] };
+  getVideoData: { params: { videoID: string }; answer: Video | null };
+  /** Takes an idempotency key in its call metadata ({@link CallMeta}). */
+  startTopicSearch: { params: { sourceURL: string }; answer: TopicSearchStartResult };
+  /** Takes an idempotency key in its call metadata ({@link CallMeta}); `language` always set by the host. */
+  startVideoGeneration: {
+    params: VideoGenerationParams & { language: Language };
+    answer: VideoGenerationStartResult;
+  };
+  /** At most one of the three; none opens the search view. */
+  openPlugin: {
+    params: { sourceURL: string | undefined; topicId: string | undefined; generationRequestId: string | undefined };
+    answer: null;
+  };
+  openEditorForVideo: { params: { videoID: string }; answer: Video };
+  close: { params: undefined; answer: null };
   /** Applies a new appearance and/or locale (`Plugin#update`). */
-  configure: unknown;
+  configure: { params: PluginUpdate; answer: null };
   /** What only the frame can tell `diagnose()` (video-plugin/diagnose). */
-  diagnose: FrameDiagnosis;
-}
+  diagnose: { params: undefined; answer: FrameDiagnosis };
+};
+
+/** The shape of a methods map: what {@link Methods} is, and what the wire's tests serve. */
+export type MethodMap = { [method: string]: { params: unknown; answer: unknown } };
+
+/**
+ * What travels beside a call's params (`{ t: 'call', id, method, params, meta }`): the options of
+ * the call that the service acts on, the same for every method, as Penpal's `CallOptions` travel
+ * beside the arguments. The host's own options (its timeout, an abort signal, whether it may
+ * re-send) stay on the host: the service has nothing to do with them.
+ */
+// A type, not an interface: it fits the call message's `meta` (a record).
+export type CallMeta = {
+  /**
+   * `startTopicSearch` and `startVideoGeneration`: the partner's `options.idempotencyKey`, which
+   * the page checks in full and sends to the API as the `Idempotency-Key` header.
+   */
+  idempotencyKey?: string;
+};
 
 /** The frame's answer to `diagnose`: what it sees from inside the partner's page. */
 export interface FrameDiagnosis {
@@ -190,7 +227,7 @@ export interface FrameDiagnosis {
   /** The host origin the handshake gave the frame (set by the browser, not by the page). */
   hostOrigin: string;
 }
-export type MethodName = keyof Answers;
+export type MethodName = keyof Methods;
 
 /**
  * Where a scene came from: the page, the page's text each of its texts was taken from (an excerpt:

@@ -25,7 +25,9 @@ import {
   parseMessage,
   serviceMessageSchemas,
   type ConnectMessage,
+  type HostMessage,
 } from './protocol.js';
+import type { CallMeta, MethodMap } from './api.js';
 
 /** Default limit for the handshake, in milliseconds. */
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
@@ -82,7 +84,10 @@ export interface HostConnectionOptions {
   log?: Logger;
 }
 
+/** How one call is made: its metadata, which travels to the service, and the host's own options. */
 export interface CallOptions {
+  /** Sent beside the params, for the service (the idempotency key). */
+  meta?: CallMeta | undefined;
   /** Milliseconds before the call rejects with a `TimeoutError`. */
   timeout?: number;
   /**
@@ -96,10 +101,14 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** A call's params and options: the params may be left out where the method takes none. */
+type CallArgs<P> = undefined extends P ? [params?: P, options?: CallOptions] : [params: P, options?: CallOptions];
+
 interface PendingCall {
   id: number;
   method: string;
-  params: unknown;
+  /** What goes out on every port it is sent on: params and metadata as given. */
+  message: HostMessage;
   resend: boolean | undefined;
   /** Whether it went out on the current port. */
   sent?: boolean;
@@ -116,8 +125,11 @@ interface Subscription {
   callback: (value: unknown) => void;
 }
 
-/** One connection from the partner's page to one service iframe, across its reloads. */
-export class HostConnection {
+/**
+ * One connection from the partner's page to one service iframe, across its reloads. `M` types its
+ * calls: the `Plugin`'s is a `HostConnection<Methods>` (api.ts); the default takes any method.
+ */
+export class HostConnection<M extends MethodMap = MethodMap> {
   #state: ConnectionState = 'connecting';
   #port: MessagePort | undefined;
   #nextId = 1;
@@ -163,15 +175,19 @@ export class HostConnection {
   /** Resolves once connected; rejects when the connect limit passes, on refusal or on destroy. */
   whenConnected(): Promise<void> {
     // A call without a method: queued, retried and failed like the others, never timed out, and
-    // answered by the connection itself where it would be sent.
-    return this.call('', undefined, { timeout: Infinity });
+    // answered by the connection itself where it would be sent (no method of any map: untyped).
+    return (this as HostConnection).call('', undefined, { timeout: Infinity }) as Promise<void>;
   }
 
-  /** Calls `method` on the service; queued while connecting; settles on every path. */
-  call<T = unknown>(method: string, params?: unknown, options: CallOptions = {}): Promise<T> {
+  /**
+   * Calls `method` of `M` with its params (and `options.meta` beside them); resolves to its answer.
+   * Queued while connecting; settles on every path.
+   */
+  call<K extends keyof M & string>(method: K, ...args: CallArgs<M[K]['params']>): Promise<M[K]['answer']>;
+  call(method: string, params?: unknown, options: CallOptions = {}): Promise<unknown> {
     const { signal, timeout = this.#callTimeout } = options;
     let onAbort: () => void;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       // Thrown here, these reject the call.
       if (this.#failed) throw this.#failed;
       signal?.throwIfAborted();
@@ -180,9 +196,9 @@ export class HostConnection {
       const call: PendingCall = {
         id,
         method,
-        params,
+        message: { t: 'call', id, method, params, meta: options.meta },
         resend: options.resend,
-        resolve: resolve as (value: unknown) => void,
+        resolve,
         reject,
         deadline: performance.now() + timeout,
         timeout,
@@ -432,7 +448,7 @@ export class HostConnection {
       return call.resolve(undefined);
     }
     try {
-      this.#post({ t: 'call', id: call.id, method: call.method, params: call.params });
+      this.#post(call.message);
       call.sent = true;
     } catch (cause) {
       this.#pending.delete(call.id);

@@ -7,7 +7,8 @@
  * 3. The host checks source, origin, channel and version, then posts `connect` with a
  *    `MessagePort`, targeted at the exact service origin.
  * 4. The service checks the host origin and answers on the port with `ready` or `refused`.
- * 5. Everything else travels on the port: calls and replies by unique id, events, subscriptions.
+ * 5. Everything else travels on the port: calls (params and metadata) and replies by unique id,
+ *    events, subscriptions.
  */
 import * as z from '../schema.js';
 
@@ -72,7 +73,14 @@ const id = number;
 
 /** Messages the host sends on the port. */
 export const hostMessageSchemas = {
-  call: /* @__PURE__ */ z.object({ t: kind('call'), id, method: string, params: anything }),
+  /** `meta`: the call's metadata (`CallMeta` in api.ts), beside its params; absent when the call has none. */
+  call: /* @__PURE__ */ z.object({
+    t: kind('call'),
+    id,
+    method: string,
+    params: anything,
+    meta: /* @__PURE__ */ z.optional(record),
+  }),
   sub: /* @__PURE__ */ z.object({ t: kind('sub'), sid: id, topic: string, key: string }),
   unsub: /* @__PURE__ */ z.object({ t: kind('unsub'), sid: id }),
 } as const;

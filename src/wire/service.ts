@@ -4,7 +4,9 @@
  * events and subscription updates. See protocol.ts for the exchange.
  */
 import type { Logger } from '../debug.js';
-import { valid } from '../schema.js';
+import { valid, type Schema } from '../schema.js';
+import { parse } from '../validate.js';
+import type { CallMeta, MethodMap } from './api.js';
 import { VideoPluginError, serializeError, type SerializedError } from '../errors.js';
 import {
   HANDSHAKE_KEY,
@@ -29,12 +31,37 @@ export interface HostInfo {
   channel: string;
 }
 
-export type MethodHandler = (params: unknown, host: HostInfo) => unknown;
+declare const sent: unique symbol;
+/**
+ * What the host sent where `T` is due: typed by the methods map, but checked by nobody yet (any
+ * script of the host page can call), so a handler reads it only through {@link check}, with a
+ * schema whose result `T` fits. `unknown` stays `unknown` (a map that does not say).
+ */
+export type Unchecked<T> = unknown extends T ? unknown : { readonly [sent]: T };
+
+/**
+ * The handlers of a methods map (`Handlers<Methods>`, api.ts): exactly its methods, each taking
+ * its params and the call's metadata as sent, and answering its answer (or a promise of it).
+ */
+export type Handlers<M extends MethodMap> = {
+  [K in keyof M]: (
+    params: Unchecked<M[K]['params']>,
+    meta: Unchecked<CallMeta>,
+    host: HostInfo,
+  ) => M[K]['answer'] | PromiseLike<M[K]['answer']>;
+};
+
+/**
+ * Checks what the host sent (`parse`: an `InvalidParameterError` naming `field` and the key at
+ * fault). The schema's result must take every value of the map's type, so a param renamed in
+ * the map and not in the handler's schema fails the type check.
+ */
+export const check: <T>(schema: Schema<T, unknown>, value: Unchecked<NoInfer<T>>, field: string) => T = parse as never;
 /** Starts pushing values for `key`; returns the function that stops. */
 export type TopicHandler = (key: string, push: (value: unknown) => void, host: HostInfo) => () => void;
 
-export interface ServeOptions {
-  methods: Record<string, MethodHandler>;
+export interface ServeOptions<M extends MethodMap = MethodMap> {
+  methods: Handlers<M>;
   topics?: Record<string, TopicHandler>;
   /** Decides whether the host origin may connect; return an error to refuse it. */
   checkOrigin?: (
@@ -64,8 +91,12 @@ const SECOND_CONNECT: SerializedError = {
   message: 'This service page already has its host; reload the frame to connect again.',
 };
 
-/** Announces this page to its parent and serves the host that connects. */
-export function serveHost(options: ServeOptions): ServiceEndpoint {
+/**
+ * Announces this page to its parent and serves the host that connects, with the handlers of `M`
+ * (the studio's: `serveHost<Methods>`).
+ */
+export function serveHost<M extends MethodMap = MethodMap>(options: ServeOptions<M>): ServiceEndpoint {
+  const methods = options.methods as Handlers<MethodMap>;
   const log = options.log ?? (() => {});
   const frame = readFrameHash(location.hash);
   let port: MessagePort | undefined;
@@ -99,7 +130,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     }
     switch (message.t) {
       case 'call':
-        answer(message.id, message.method, message.params, current);
+        answer(message.id, message.method, message.params, message.meta ?? {}, current);
         return;
       case 'sub': {
         const topic = options.topics?.[message.topic];
@@ -122,7 +153,7 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
     }
   };
 
-  const answer = (id: number, method: string, params: unknown, caller: HostInfo): void => {
+  const answer = (id: number, method: string, params: unknown, meta: unknown, caller: HostInfo): void => {
     const source = port;
     // A reply to a host that has since reconnected would reach nobody who asked.
     const ok = (value: unknown): void => {
@@ -133,14 +164,14 @@ export function serveHost(options: ServeOptions): ServiceEndpoint {
       if (port === source) post({ t: 'err', id, error: serializeError(error) });
     };
     try {
-      const handler = Object.hasOwn(options.methods, method) ? options.methods[method] : undefined;
+      const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
       if (!handler) {
         throw new VideoPluginError(
           'bad_request',
           `The service does not know the method ${method}. Update video-plugin or the service.`,
         );
       }
-      const value = handler(params, caller);
+      const value = handler(params, meta as Unchecked<CallMeta>, caller);
       // Answer a plain value in this task; wait only for a promise.
       if (typeof (value as PromiseLike<unknown> | undefined)?.then === 'function') {
         (value as PromiseLike<unknown>).then(ok, fail);

@@ -108,6 +108,14 @@ describe('wire: handshake and calls', () => {
     expect(await connection.call('echo', { a: [1, 2, { b: 'c' }] })).to.deep.equal({ a: [1, 2, { b: 'c' }] });
   });
 
+  it("hands a call's metadata to the handler beside its params, and nothing of the host's own options", async () => {
+    const { connection } = connect();
+    const meta = { idempotencyKey: 'k1' };
+    expect(await connection.call('meta', { a: 1 }, { meta, timeout: 5000, resend: true })).to.deep.equal(meta);
+    // A call without metadata: the handler gets an empty object, never the params.
+    expect(await connection.call('meta', { idempotencyKey: 'in-params' })).to.deep.equal({});
+  });
+
   it('matches replies by id, not by order', async () => {
     const { connection } = connect();
     const slow = connection.call('slow', 80);

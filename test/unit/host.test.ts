@@ -130,14 +130,21 @@ describe('handshake', () => {
 });
 
 describe('calls', () => {
-  test('a call goes out with a unique id; ok resolves it with the value, err rejects it with the error rebuilt', async () => {
+  test('a call goes out with a unique id, its metadata beside its params; ok resolves it with the value, err rejects it with the error rebuilt', async () => {
     const { connection, connected } = setup();
     const service = await connected();
-    const first = connection.call('searchTopic', { q: 'bread' });
+    const first = connection.call('searchTopic', { q: 'bread' }, { meta: { idempotencyKey: 'k1' }, timeout: 5000 });
     const second = connection.call('getVideo', { id: 'v1' });
     const [a, b] = [await service.next(), await service.next()];
-    assert.deepEqual(a, { t: 'call', id: a.id, method: 'searchTopic', params: { q: 'bread' } });
-    assert.equal(b.method, 'getVideo');
+    // Only the metadata travels: the timeout is the host's own.
+    assert.deepEqual(a, {
+      t: 'call',
+      id: a.id,
+      method: 'searchTopic',
+      params: { q: 'bread' },
+      meta: { idempotencyKey: 'k1' },
+    });
+    assert.deepEqual(b, { t: 'call', id: b.id, method: 'getVideo', params: { id: 'v1' }, meta: undefined });
     assert.notEqual(a.id, b.id);
     service.send({ t: 'err', id: b.id, error: serializeError(new NotFoundError('video_not_found', 'No video "v1".')) });
     service.send({ t: 'ok', id: a.id, value: { id: 't1' } });

@@ -5,7 +5,14 @@
  * handshake. The rest lives one concern a file: state, session, events, navigation, actions,
  * host-methods, look.
  */
-import { createLogger, hostConfigSchema, serializeError, serveHost, type HostInfo } from 'video-plugin/internal';
+import {
+  createLogger,
+  hostConfigSchema,
+  serializeError,
+  serveHost,
+  type HostInfo,
+  type Methods,
+} from 'video-plugin/internal';
 import { actions } from './actions.js';
 import { methods, topics } from './host-methods.js';
 import { resolveLocale, t, useLocale } from './i18n.js';
@@ -19,7 +26,7 @@ restoreSession();
 studio.actions = actions;
 watchHeight();
 
-studio.endpoint = serveHost({
+studio.endpoint = serveHost<Methods>({
   methods,
   topics,
   // Without a session, why: if the host had one before this page loaded, it was lost on reload.

@@ -1,6 +1,7 @@
 /**
- * What the host's `Plugin` calls on the studio: its methods, with the checks of their params, and
- * the status topics it subscribes to.
+ * What the host's `Plugin` calls on the studio: its methods (exactly those of `Methods` in
+ * src/wire/api.ts, each with the check of its params and metadata), and the status topics it
+ * subscribes to.
  */
 import {
   IDEMPOTENCY_KEY,
@@ -9,16 +10,16 @@ import {
   TOPICS,
   VERSION,
   VideoPluginError,
+  check,
   idSchema,
-  parse,
   serializeError,
   sourceURLSchema,
   tokenSchema,
   updatableAccountInfoSchema,
   updateSchema,
   fullGenerationParamsSchema,
-  type FrameDiagnosis,
-  type HostInfo,
+  type Handlers,
+  type Methods,
   type Video,
 } from 'video-plugin/internal';
 import * as z from 'zod/mini';
@@ -33,8 +34,8 @@ import { storageWorks } from './storage.js';
 const { api, hub } = studio;
 
 const tokenParams = z.object({ token: tokenSchema });
-/** The start methods' params carry the options' idempotency key beside the method's own. */
-const startParams = z.looseObject({
+/** The start methods' metadata: the options' idempotency key (CallMeta in src/wire/api.ts). */
+const startMeta = z.object({
   // The full check of the key's form (the Plugin checks only that it is a short string).
   idempotencyKey: z.optional(
     z.custom<string>(
@@ -59,11 +60,11 @@ function requireStatus(kind: string, id: string, status: Topic['status']): void 
   }
 }
 
-export const methods = {
+export const methods: Handlers<Methods> = {
   ping: () => ({ version: VERSION, accountID }),
 
   /** What `diagnose()` asks the frame: what only the frame can see (FrameDiagnosis in wire/api.ts). */
-  diagnose: (_params: unknown, host: HostInfo): FrameDiagnosis => ({
+  diagnose: (_params, _meta, host) => ({
     version: VERSION,
     protocolVersion: PROTOCOL_VERSION,
     storage: storageWorks(),
@@ -71,16 +72,16 @@ export const methods = {
     hostOrigin: host.origin,
   }),
 
-  createAccount: async (params: unknown) => {
-    const { token } = parse(tokenParams, params, 'params');
+  createAccount: async (params) => {
+    const { token } = check(tokenParams, params, 'params');
     await endSession();
     const { account, session } = await api.createAccount(token);
     setSession(session, account.id);
     return { accountID: account.id };
   },
 
-  loginAccount: async (params: unknown) => {
-    const { token } = parse(tokenParams, params, 'params');
+  loginAccount: async (params) => {
+    const { token } = check(tokenParams, params, 'params');
     await endSession();
     const { account, session } = await api.login(token);
     setSession(session, account.id);
@@ -98,16 +99,16 @@ export const methods = {
     return api.account();
   },
 
-  updateAccountInfo: (params: unknown) => {
+  updateAccountInfo: (params) => {
     requireSession('updateAccountInfo');
-    const { info } = parse(z.object({ info: updatableAccountInfoSchema }), params, 'params');
+    const { info } = check(z.object({ info: updatableAccountInfoSchema }), params, 'params');
     return api.updateAccount(info as Record<string, string>);
   },
 
   getVideos: () => (api.session ? api.videos() : []),
 
-  getVideoData: async (params: unknown) => {
-    const { videoID } = parse(videoParams, params, 'params');
+  getVideoData: async (params) => {
+    const { videoID } = check(videoParams, params, 'params');
     if (!api.session) return null;
     try {
       return await api.video(videoID);
@@ -117,23 +118,23 @@ export const methods = {
     }
   },
 
-  startTopicSearch: async (params: unknown) => {
+  startTopicSearch: async (params, meta) => {
     requireSession('startTopicSearch');
-    const { idempotencyKey } = parse(startParams, params, 'options');
-    const { sourceURL } = parse(z.object({ sourceURL: sourceURLSchema }), params, 'params');
+    const { idempotencyKey } = check(startMeta, meta, 'options');
+    const { sourceURL } = check(z.object({ sourceURL: sourceURLSchema }), params, 'params');
     const { topicId, requestId } = await api.startTopicSearch(sourceURL, idempotencyKey);
     return { topicId, requestId };
   },
 
-  startVideoGeneration: (params: unknown) => {
+  startVideoGeneration: (params, meta) => {
     requireSession('startVideoGeneration');
-    const { idempotencyKey, ...rest } = parse(startParams, params, 'options');
+    const { idempotencyKey } = check(startMeta, meta, 'options');
     // The Plugin checked that `metadata` is a plain object; its limits are checked here (and again by the API).
-    return startGeneration(parse(fullGenerationParamsSchema, rest, 'videoGenerationParams'), idempotencyKey);
+    return startGeneration(check(fullGenerationParamsSchema, params, 'videoGenerationParams'), idempotencyKey);
   },
 
-  openPlugin: async (params: unknown) => {
-    const { sourceURL, topicId, generationRequestId } = parse(openParams, params, 'options');
+  openPlugin: async (params) => {
+    const { sourceURL, topicId, generationRequestId } = check(openParams, params, 'options');
     if (!api.session) {
       if (studio.config?.authMode === 'uncontrolled') {
         show({ name: 'signIn' });
@@ -157,8 +158,8 @@ export const methods = {
     return null;
   },
 
-  openEditorForVideo: async (params: unknown) => {
-    const { videoID } = parse(videoParams, params, 'params');
+  openEditorForVideo: async (params) => {
+    const { videoID } = check(videoParams, params, 'params');
     requireSession('openEditorForVideo');
     return openEditor(videoID);
   },
@@ -168,8 +169,8 @@ export const methods = {
     return null;
   },
 
-  configure: (params: unknown) => {
-    const changes = parse(updateSchema, params, 'changes');
+  configure: (params) => {
+    const changes = check(updateSchema, params, 'changes');
     checkLook(changes, 'changes');
     studio.config = { ...studio.config!, ...changes };
     applyConfig();

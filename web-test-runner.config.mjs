@@ -7,7 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { testServicePlugin } from './test/harness/wtr/service-plugin.mjs';
 import { frameCommandsPlugin } from './test/harness/wtr/frame-commands.mjs';
-import { REAL_MEDIA_SUITES, selectedEngine } from './test/harness/browsers.mjs';
+import { ELEMENT_SUITES, REAL_MEDIA_SUITES, selectedEngine } from './test/harness/browsers.mjs';
 import { cspPlugin } from './test/harness/wtr/csp-plugin.mjs';
 import { faultPlugin } from './test/harness/wtr/fault-plugin.mjs';
 import { diagnosePlugin } from './test/harness/wtr/diagnose-plugin.mjs';
@@ -92,14 +92,28 @@ function typescript() {
   return plugin;
 }
 
+/** Whether a file pattern of web-test-runner (a path, or a glob with `*` and `**`) matches `file`. */
+function matches(pattern, file) {
+  const source = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\/|\*/g, (glob) => (glob === '*' ? '[^/]*' : '(?:.*/)?'));
+  return new RegExp(`^${source}$`).test(file);
+}
+
 /**
- * The element suite once more, against the classic CDN script: the test page loads it with a plain
- * `<script src>` before the suite, which then takes the element and the error classes from
- * `window.VideoPlugin` (test/support/element-api.ts).
+ * The element suites once more, against the classic CDN script: the test page loads it with a
+ * plain `<script src>` before the suite, which then takes the element and the error classes from
+ * `window.VideoPlugin` (test/support/element-api.ts). It runs the element suites this run runs:
+ * those its patterns select and no `!` pattern leaves out (Chromium's other-suites part leaves
+ * them all out).
  */
 const classicGroup = {
   name: 'element-classic',
-  files: 'test/browser/element.test.ts',
+  files: ELEMENT_SUITES.filter(
+    (file) =>
+      files.some((pattern) => !pattern.startsWith('!') && matches(pattern, file)) &&
+      !files.some((pattern) => pattern.startsWith('!') && matches(pattern.slice(1), file)),
+  ),
   testRunnerHtml: (testFramework) =>
     `<!doctype html><html lang="en"><head><script src="/dist/cdn/video-plugin.min.js"></script></head>` +
     `<body><script type="module" src="${testFramework}"></script></body></html>`,
@@ -107,13 +121,7 @@ const classicGroup = {
 
 export default {
   files,
-  // The classic run goes with the element suite: where it is selected by name or by a glob, and not
-  // left out by a `!` pattern (Chromium's other-suites part).
-  groups:
-    files.some((pattern) => pattern.includes('element') || pattern.includes('**')) &&
-    !files.includes(`!${classicGroup.files}`)
-      ? [classicGroup]
-      : [],
+  groups: classicGroup.files.length > 0 ? [classicGroup] : [],
   nodeResolve: true,
   hostname: 'localhost',
   // A port the system picked, not web-test-runner's search from 8000: `npm test` runs two engines

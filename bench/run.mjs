@@ -13,7 +13,9 @@
 //                                    Plugin#getVideos calls; `--profile-subject 'raw MessageChannel'`
 //                                    profiles another subject
 //
-// The real-service figures use dist/service/server.js: run `npm run build` first.
+// The real-service figures use dist/service/server.js: run `npm run build` first. The DevTools
+// protocol's phases are in bench/lib/devtools.mjs, the statistics in figures.mjs, the tables in
+// report.mjs.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -21,6 +23,9 @@ import { cpus, loadavg } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_FLAGS, requireChromium } from '../scripts/chromium.mjs';
+import { leaks, profileCalls } from './lib/devtools.mjs';
+import { round3, median, stats, summarizeTrips } from './lib/figures.mjs';
+import { printProfile, printTable } from './lib/report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -252,7 +257,7 @@ const PHASES = {
   },
   async leaks(page, cdp) {
     log(`leaks: ${plan.cycles} create/cleanup cycles`);
-    return leaks(page, cdp);
+    return leaks(page, cdp, plan.cycles);
   },
   async realService() {
     if (!service) return { skipped: serviceNote };
@@ -299,347 +304,6 @@ async function realServicePhase() {
   };
 }
 
-// ---- Phases that need the DevTools protocol ----
-
-/**
- * Collects garbage (twice: weak references and finalizers) and reads the page's JS heap. The
- * resource timing buffer is emptied first: the browser adds one entry per iframe load to the
- * parent page's timeline (up to 250, ~140 bytes each), which is not ours to release.
- */
-async function heap(page, cdp) {
-  await page.evaluate(() => window.performance.clearResourceTimings());
-  for (let i = 0; i < 2; i++) await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return usedSize;
-}
-
-/** How many live objects have this prototype (after a collection): `queryObjects`. */
-async function liveObjects(cdp, expression) {
-  const { result: prototype } = await cdp.send('Runtime.evaluate', { expression });
-  const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: prototype.objectId });
-  const { result } = await cdp.send('Runtime.callFunctionOn', {
-    objectId: objects.objectId,
-    functionDeclaration: 'function () { return this.length; }',
-    returnByValue: true,
-  });
-  await cdp.send('Runtime.releaseObject', { objectId: objects.objectId });
-  await cdp.send('Runtime.releaseObject', { objectId: prototype.objectId });
-  return result.value;
-}
-
-async function objectCounts(page, cdp) {
-  await heap(page, cdp);
-  return {
-    Plugin: await liveObjects(cdp, 'window.bench.prototypes.Plugin'),
-    HostConnection: await liveObjects(cdp, 'window.bench.prototypes.HostConnection'),
-    HTMLIFrameElement: await liveObjects(cdp, 'HTMLIFrameElement.prototype'),
-    MessagePort: await liveObjects(cdp, 'MessagePort.prototype'),
-  };
-}
-
-async function leaks(page, cdp) {
-  // Warm up first (JIT, caches, the first frame process) so that growth means retention.
-  await page.evaluate(() => window.bench.leakCycles({ cycles: 20, count: false }));
-  const before = { heap: await heap(page, cdp), objects: await objectCounts(page, cdp), kinds: await heapKinds(cdp) };
-  const run = await page.evaluate((cycles) => window.bench.leakCycles({ cycles, count: true }), plan.cycles);
-  const after = { heap: await heap(page, cdp), objects: await objectCounts(page, cdp), kinds: await heapKinds(cdp) };
-  const objectsLeft = Object.fromEntries(
-    Object.keys(after.objects).map((name) => [name, after.objects[name] - before.objects[name]]),
-  );
-  const kindGrowth = {};
-  for (const [kind, { count, bytes, byType }] of Object.entries(after.kinds)) {
-    const was = before.kinds[kind];
-    const types = Object.entries(byType)
-      .map(([type, n]) => [type, n - (was.byType[type] ?? 0)])
-      .filter(([, n]) => n !== 0);
-    kindGrowth[kind] = { count: count - was.count, bytes: bytes - was.bytes, byType: Object.fromEntries(types) };
-  }
-  return {
-    ...run,
-    msPerCycle: round3(run.msPerCycle),
-    heapBefore: before.heap,
-    heapAfter: after.heap,
-    heapGrowth: after.heap - before.heap,
-    heapGrowthPerCycle: Math.round((after.heap - before.heap) / plan.cycles),
-    heapGrowthByKind: kindGrowth,
-    objectsBefore: before.objects,
-    objectsLeft,
-  };
-}
-
-/**
- * A heap snapshot, summed in two kinds: objects a program can hold (JS objects, closures, strings,
- * arrays, DOM wrappers) and the engine's own (compiled code, shapes, V8 caches), which grows as
- * functions are optimized and is not a leak.
- */
-async function heapKinds(cdp) {
-  const chunks = [];
-  const onChunk = ({ chunk }) => chunks.push(chunk);
-  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const { snapshot, nodes, strings } = JSON.parse(chunks.join(''));
-  const fields = snapshot.meta.node_fields;
-  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((field) => fields.indexOf(field));
-  const types = snapshot.meta.node_types[typeAt];
-  const kinds = { objects: { count: 0, bytes: 0, byType: {} }, engine: { count: 0, bytes: 0, byType: {} } };
-  for (let i = 0; i < nodes.length; i += fields.length) {
-    const type = types[nodes[i + typeAt]];
-    const name = strings[nodes[i + nameAt]];
-    const engine = ['code', 'hidden', 'object shape', 'synthetic'].includes(type) || name.startsWith('system /');
-    const kind = kinds[engine ? 'engine' : 'objects'];
-    kind.count++;
-    kind.bytes += nodes[i + sizeAt];
-    kind.byType[type] = (kind.byType[type] ?? 0) + 1;
-  }
-  return kinds;
-}
-
-/**
- * CPU profiles of a loop of `Plugin#getVideos` calls, on the host page and in the service frame
- * (its own process): the functions with the most self time on each side.
- */
-async function profileCalls(page, cdp, browser) {
-  const framePath =
-    {
-      'raw MessageChannel': '/bench/raw.html',
-      'raw window.postMessage': '/bench/raw.html',
-      'Penpal 7': '/bench/penpal.html',
-      'SDK HostConnection.call': '/svc/plugin#',
-    }[profileSubject] ?? '/svc/plugin?partner=bench';
-  const frameTarget = browser.targets().find((target) => target.url().startsWith(`${serviceOrigin()}${framePath}`));
-  const sides = [['host', cdp]];
-  if (frameTarget) sides.push(['service frame', await frameTarget.createCDPSession()]);
-  for (const [, session] of sides) {
-    await session.send('Profiler.enable');
-    await session.send('Profiler.setSamplingInterval', { interval: 50 });
-    await session.send('Profiler.start');
-  }
-  const msPerCall = await page.evaluate((subject) => window.bench.callLoop({ subject, calls: 5000 }), profileSubject);
-  const out = { subject: profileSubject, msPerCall: round3(msPerCall), sides: {} };
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  for (const [name, session] of sides) {
-    const { profile: cpu } = await session.send('Profiler.stop');
-    const file = `bench/results/${name.replace(/\W+/g, '-')}.cpuprofile`;
-    writeFileSync(new URL(`../${file}`, import.meta.url), JSON.stringify(cpu));
-    out.sides[name] = { file, top: topFunctions(cpu) };
-  }
-  return out;
-}
-
-/** Self time per function, as shares of all samples (idle included, so the busy share shows). */
-function topFunctions(cpu, count = 20) {
-  const self = new Map();
-  const byId = new Map(cpu.nodes.map((node) => [node.id, node]));
-  let total = 0;
-  cpu.samples.forEach((id, i) => {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const file = url.split('/').pop();
-    const key = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
-    const dt = cpu.timeDeltas[i] ?? 0;
-    total += dt;
-    self.set(key, (self.get(key) ?? 0) + dt);
-  });
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([name, us]) => ({ name, share: round3(us / total) }));
-}
-
-// ---- Figures ----
-
-function round3(value) {
-  return Math.round(value * 1000) / 1000;
-}
-
-function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index];
-}
-
-function median(values) {
-  return quantile(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
-}
-
-function stats(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = sorted.reduce((sum, v) => sum + v, 0) / (sorted.length || 1);
-  return {
-    n: sorted.length,
-    median: round3(quantile(sorted, 0.5)),
-    p95: round3(quantile(sorted, 0.95)),
-    p99: round3(quantile(sorted, 0.99)),
-    mean: round3(mean),
-  };
-}
-
-/**
- * Per subject: per-call median/p95/p99 (5 µs steps), the median of batch means (finer), and its
- * ratio to the raw MessageChannel: over the whole run, and paired round by round (then the median).
- */
-function summarizeTrips({ calls, batches, roundMedians }) {
-  const base = 'raw MessageChannel';
-  const baseBatch = median(batches[base]);
-  const out = {};
-  for (const [name, values] of Object.entries(calls)) {
-    const batchMedian = median(batches[name]);
-    const pairedTo = (other) => round3(median(roundMedians[name].map((m, i) => m / roundMedians[other][i])));
-    out[name] = {
-      ...stats(values),
-      batchMedian: round3(batchMedian),
-      ratio: round3(batchMedian / baseBatch),
-      ratioPairedRounds: pairedTo(base),
-      toPenpalPairedRounds: pairedTo('Penpal 7'),
-    };
-  }
-  return out;
-}
-
-/** The figures as tables, and the goals (BENCHMARKS.md) met or missed. Also returns the markdown. */
-function printTable(r) {
-  const ms = (v) => (Number.isFinite(v) ? v.toFixed(3) : '—');
-  const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
-  /** Numbers right-aligned; with `left`, every column left-aligned (for sentences). */
-  const table = (title, header, rows, { left = false } = {}) => {
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-    const line = (cells) =>
-      cells
-        .map((c, i) => (i && !left ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
-        .join('  ')
-        .trimEnd();
-    console.log(`\n${title}\n${line(header)}`);
-    for (const row of rows) console.log(line(row));
-  };
-  console.log(
-    `bench: ${r.machine.chromium}, ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}; ` +
-      `crossOriginIsolated=${r.crossOriginIsolated} (timer resolution ${r.crossOriginIsolated ? '5 µs' : '100 µs'})`,
-  );
-  const goals = [];
-  if (r.roundTrip) {
-    table(
-      `Round trip, one call in flight (ms; ${r.plan.rounds} interleaved rounds × ${r.plan.perRound} calls per subject)`,
-      [
-        'subject',
-        'median',
-        'p95',
-        'p99',
-        `median of ${r.plan.batch}-call means`,
-        '× raw MC',
-        '× raw MC, paired rounds',
-        '× Penpal, paired rounds',
-      ],
-      Object.entries(r.roundTrip).map(([name, s]) => [
-        name,
-        ms(s.median),
-        ms(s.p95),
-        ms(s.p99),
-        ms(s.batchMedian),
-        x(s.ratio),
-        x(s.ratioPairedRounds),
-        x(s.toPenpalPairedRounds),
-      ]),
-    );
-    const sdk = r.roundTrip['SDK Plugin#getVideos'];
-    // Judged round by round: each round compares subjects measured seconds apart, so the ratio
-    // survives the machine's load drifting during the run.
-    const ratio = sdk.ratioPairedRounds;
-    goals.push(
-      `SDK round trip ≤ 1.1 × raw MessageChannel: ${ratio <= 1.1 ? 'met' : 'MISSED'} (${x(ratio)}, paired rounds)`,
-    );
-    goals.push(
-      `SDK round trip ≤ Penpal 7: ${sdk.toPenpalPairedRounds <= 1 ? 'met' : 'MISSED'} ` +
-        `(${x(sdk.toPenpalPairedRounds)} Penpal's, paired rounds)`,
-    );
-  }
-  if (r.concurrent) {
-    table(
-      `${r.plan.concurrent} concurrent calls (ms until all settled; median of ${r.plan.concurrentRounds} rounds)`,
-      ['subject', 'total', 'per call', 'failures'],
-      Object.entries(r.concurrent).map(([name, c]) => [name, ms(c.medianMs), ms(c.medianMs / c.calls), c.failures]),
-    );
-    const failures = Object.values(r.concurrent).reduce((sum, c) => sum + c.failures, 0);
-    goals.push(
-      `${r.plan.concurrent} concurrent calls all succeed: ${failures ? `MISSED (${failures} failed)` : 'met'}`,
-    );
-  }
-  if (r.push) {
-    table(
-      'Event push, frame → host callback, one way (ms; clocks aligned by probes)',
-      ['subject', 'median', 'p95', 'p99', 'n', 'missing'],
-      Object.entries(r.push).map(([name, s]) => [name, ms(s.median), ms(s.p95), ms(s.p99), s.n, s.missing]),
-    );
-  }
-  if (r.startup) {
-    table(
-      'Startup: create → first answered call, frame load and handshake included (ms)',
-      ['kind', 'median', 'p95', 'n'],
-      Object.entries(r.startup).map(([name, s]) => [name, ms(s.median), ms(s.p95), s.n]),
-    );
-  }
-  if (r.leaks) {
-    const l = r.leaks;
-    table(
-      `Leftovers after ${l.cycles} × (new Plugin, on, subscribe, getVideos, cleanup())`,
-      ['what', 'left'],
-      [
-        ['listeners', l.live.listeners],
-        ['timers', l.live.timers],
-        ['message ports (open)', l.live.ports],
-        ['iframes in the DOM', l.iframesLeft],
-        ['overlay <div>s in the DOM', l.overlaysLeft],
-        ['Plugin objects (heap)', l.objectsLeft.Plugin],
-        ['HostConnection objects (heap)', l.objectsLeft.HostConnection],
-        ['HTMLIFrameElement objects (heap)', l.objectsLeft.HTMLIFrameElement],
-        ['MessagePort objects (heap)', l.objectsLeft.MessagePort],
-        ['JS heap growth (bytes)', `${l.heapGrowth} (${l.heapGrowthPerCycle} per cycle)`],
-        [
-          '  of which objects (JS, DOM, strings)',
-          `${l.heapGrowthByKind.objects.bytes} bytes, ${l.heapGrowthByKind.objects.count} objects` +
-            ` (${Object.entries(l.heapGrowthByKind.objects.byType)
-              .map(([type, n]) => `${type} ${n > 0 ? '+' : ''}${n}`)
-              .join(', ')})`,
-        ],
-        ['  of which engine (compiled code, V8 caches)', `${l.heapGrowthByKind.engine.bytes} bytes`],
-        ['failed calls', l.failures],
-        ['ms per cycle', ms(l.msPerCycle)],
-      ],
-      { left: true },
-    );
-    const left = [l.live.listeners, l.live.timers, l.live.ports, l.iframesLeft, l.overlaysLeft, l.objectsLeft.Plugin];
-    goals.push(`zero leftovers after ${l.cycles} cycles: ${left.every((v) => v === 0) ? 'met' : 'MISSED'}`);
-  }
-  if (r.realService?.skipped) {
-    console.log(`\nReal local service: not measured (${r.realService.skipped})`);
-  } else if (r.realService) {
-    const s = r.realService;
-    const row = (what, f) => [what, ms(f.median), ms(f.p95), f.n];
-    table(
-      `Real local service (${s.serviceURL}; this page is not isolated: 0.1 ms timers)`,
-      ['what', 'median', 'p95', 'n'],
-      [
-        row('new Plugin → first getVideos()', s.firstCall),
-        row('createAccount(token) (HTTP behind it)', s.createAccount),
-        row('openPlugin() → pluginOpened (first)', s.coldOpen),
-        row('openPlugin() → pluginOpened (again)', s.warmOpen),
-      ],
-    );
-    if (s.errors.length) console.log(`errors (${s.errors.length}): ${s.errors.join(' | ')}`);
-  }
-  if (goals.length) console.log(`\nGoals (BENCHMARKS.md):\n  ${goals.join('\n  ')}`);
-}
-
-function printProfile(p) {
-  console.log(`Profile of ${p.subject} in a loop (unminified pages): ${p.msPerCall.toFixed(3)} ms per call`);
-  for (const [side, { file, top }] of Object.entries(p.sides)) {
-    console.log(`\n${side} (${file}), self time by function, share of all samples:`);
-    for (const { name, share } of top) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
-  }
-}
-
 // ---- The run ----
 
 try {
@@ -659,7 +323,10 @@ try {
   if (profile) {
     // Unminified pages, so no timed phase: only where the time of an SDK call goes.
     log(`profile: 5000 calls of ${profileSubject}`);
-    results.profile = await profileCalls(page, cdp, browser);
+    results.profile = await profileCalls(page, cdp, browser, {
+      subject: profileSubject,
+      serviceOrigin: serviceOrigin(),
+    });
   } else {
     await timedPhases(page, cdp);
   }

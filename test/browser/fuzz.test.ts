@@ -15,16 +15,8 @@ import { EVENT_NAMES } from '../../src/wire/api.js';
 import { HostConnection } from '../../src/wire/host.js';
 import { HANDSHAKE_KEY, PROTOCOL_VERSION, frameHash } from '../../src/wire/protocol.js';
 import type { HostileCommand, HostileReport } from '../fixtures/hostile.js';
-import {
-  Attacker,
-  FUZZ_COUNT,
-  FUZZ_SEED,
-  forgeMessages,
-  summarize,
-  type ForgedMessage,
-  type FuzzContext,
-  type Tally,
-} from '../support/fuzz.js';
+import { FUZZ_COUNT, FUZZ_SEED, forgeMessages, type ForgedMessage, type FuzzContext } from '../support/fuzz.js';
+import { Attacker, summarize, type Tally } from '../support/fuzz-attacker.js';
 import { BUSINESS_URL, channelOf, cleanupPlugins, createPlugin, rejection, signUp } from '../support/plugin.js';
 
 const frameOrigin = `http://127.0.0.1:${location.port}`;

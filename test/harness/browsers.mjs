@@ -39,6 +39,14 @@ function chromium(extraArgs = [], preferences) {
   });
 }
 
+/**
+ * The <video-plugin> suites, one per section of docs/element-guide.md (element: attributes,
+ * properties and box; the others name theirs). Each runs a second time against the classic CDN
+ * script (the element-classic group of web-test-runner.config.mjs), wherever it runs.
+ */
+const ELEMENT = ['element', 'element-methods', 'element-events', 'element-preload', 'element-lifecycle'];
+export const ELEMENT_SUITES = ELEMENT.map((name) => `test/browser/${name}.test.ts`);
+
 /** The suites that prove the API: they run in every engine and storage mode. */
 export const API_SUITES = [
   'wire',
@@ -46,7 +54,7 @@ export const API_SUITES = [
   'plugin-accounts',
   'plugin-jobs',
   'plugin-ui',
-  'element',
+  ...ELEMENT,
   'cdn',
   'cdn-markup',
   'journey',
@@ -76,7 +84,7 @@ export const API_SUITES = [
  * moveBefore, a change of display, a crash, a navigation: restored from storage, or through
  * getLoginToken, or lost) and where the frame's storage is reported. These suites do that: session
  * (its reloads, and diagnose()'s storage check), frame-faults (the frame reloaded, navigated away,
- * removed and put back), journey and element (the studio reloaded mid-flow; element also runs
+ * removed and put back), journey and the element suites (the studio reloaded mid-flow; they also run
  * against the classic CDN script); every page load in them proves that a denied storage breaks
  * nothing. The others never reload a signed-in studio and read no storage, so they run with the
  * default rules in every engine: faults (the service's faults and the configuration faults; the
@@ -84,7 +92,7 @@ export const API_SUITES = [
  * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn, cdn-markup,
  * stage. docs/testing.md, "Engines and storage rules", says more.
  */
-export const STORAGE_SUITES = ['session', 'frame-faults', 'element', 'journey'].map(
+export const STORAGE_SUITES = ['session', 'frame-faults', ...ELEMENT, 'journey'].map(
   (name) => `test/browser/${name}.test.ts`,
 );
 
@@ -94,7 +102,7 @@ export const STORAGE_SUITES = ['session', 'frame-faults', 'element', 'journey'].
  * get, not only the SVG stand-ins the other suites use for speed. (fit: the editor's scenes, which
  * only real media has, are checked at 360 px too.)
  */
-export const REAL_MEDIA_SUITES = ['journey', 'element', 'white-label', 'stage', 'fit'].map(
+export const REAL_MEDIA_SUITES = ['journey', ...ELEMENT, 'white-label', 'stage', 'fit'].map(
   (name) => `test/browser/${name}.test.ts`,
 );
 

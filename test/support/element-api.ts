@@ -1,6 +1,6 @@
 // What the element tests exercise: the element, the Plugin and the error classes of src/ (the
 // default), or those of the classic CDN script when the test page loaded it first (the
-// `element-classic` group of web-test-runner.config.mjs), so that one suite proves both.
+// `element-classic` group of web-test-runner.config.mjs), so that each element suite proves both.
 import type { VideoPluginGlobal } from '../../src/cdn.js';
 import { TAG_NAME, defineVideoPlugin as srcDefine } from '../../src/element/define.js';
 import { VideoPluginElement as SrcElement } from '../../src/element/video-plugin-element.js';

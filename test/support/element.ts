@@ -1,4 +1,5 @@
-// What the element's suites share (stage, white-label): inserting a <video-plugin> configured for
+// What the suites of the element's stage and white label share (stage, white-label; the element's
+// own suites share test/support/element-suite.ts): inserting a <video-plugin> configured for
 // the test service, awaiting its DOM events, and removing every element a test made.
 import type { VideoPluginElement } from '../../src/element/video-plugin-element.js';
 import { cleanupPlugins, testConfig } from './plugin.js';

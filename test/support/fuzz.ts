@@ -6,9 +6,11 @@
  * Each message starts as a well-formed copy of one protocol shape and gets up to two field
  * mutations and one wrapper mutation. The generator knows, independently of the code under test,
  * whether the result still passes every check of its shape (`wellFormed`) and whether the browser
- * can clone it at all (`postable`), so the tests can state exact outcomes.
+ * can clone it at all (`postable`), so the tests can state exact outcomes. The odd values are in
+ * fuzz-values.ts, the attacker that posts the messages and exploits ports in fuzz-attacker.ts.
  */
 import { HANDSHAKE_KEY, PROTOCOL_VERSION } from '../../src/wire/protocol.js';
+import { type FieldKind, HUGE, nested, DEEP_NESTING_POSTABLE, ODD_VALUES, accepts } from './fuzz-values.js';
 import { mulberry32 } from './random.js';
 
 /** The seed of every fuzz run; each posting party adds its own offset to it. */
@@ -63,130 +65,6 @@ export interface ForgedMessage {
   postable: boolean;
   data: unknown;
   ports: PortUse;
-}
-
-/** The kind of value a field accepts, as the protocol's schemas define it. */
-type FieldKind = { exact: string | number } | 'string' | 'number' | 'unknown' | 'object?' | 'error';
-
-/** The type a value has once cloned; decides which fields accept it. */
-type CloneType = 'string' | 'finite' | 'nonfinite' | 'bigint' | 'boolean' | 'null' | 'undefined' | 'object' | 'array';
-
-interface Odd {
-  name: string;
-  /** `undefined` when the browser cannot clone it. */
-  type: CloneType | undefined;
-  make: () => unknown;
-}
-
-/** About 1 MB. */
-const HUGE = 'A'.repeat(1 << 20);
-
-/** `depth` levels of `{ a: { a: … } }`; the browser refuses to clone a few thousand levels. */
-function nested(depth: number): unknown {
-  let value: unknown = {};
-  for (let i = 0; i < depth; i++) value = { a: value };
-  return value;
-}
-
-/**
- * Whether this engine's serializer takes 10,000 levels of nesting: the HTML spec sets no limit,
- * Chromium refuses it (DataCloneError) and Firefox and WebKit clone it. `structuredClone` is the
- * serializer postMessage uses, so the label follows the engine that runs the test.
- */
-const DEEP_NESTING_POSTABLE = (() => {
-  try {
-    structuredClone(nested(10_000));
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-const ODD_VALUES: Odd[] = [
-  { name: 'null', type: 'null', make: () => null },
-  { name: 'undefined', type: 'undefined', make: () => undefined },
-  { name: 'true', type: 'boolean', make: () => true },
-  { name: '0', type: 'finite', make: () => 0 },
-  { name: '-0', type: 'finite', make: () => -0 },
-  { name: '1', type: 'finite', make: () => 1 },
-  { name: '-1', type: 'finite', make: () => -1 },
-  { name: '1.5', type: 'finite', make: () => 1.5 },
-  { name: '2^53', type: 'finite', make: () => 2 ** 53 },
-  { name: 'MAX_VALUE', type: 'finite', make: () => Number.MAX_VALUE },
-  { name: 'NaN', type: 'nonfinite', make: () => NaN },
-  { name: 'Infinity', type: 'nonfinite', make: () => Infinity },
-  { name: '-Infinity', type: 'nonfinite', make: () => -Infinity },
-  { name: 'BigInt', type: 'bigint', make: () => 10n },
-  { name: 'huge BigInt', type: 'bigint', make: () => -(2n ** 100n) },
-  { name: 'empty string', type: 'string', make: () => '' },
-  { name: 'NUL', type: 'string', make: () => '\u0000' },
-  { name: 'lone surrogate', type: 'string', make: () => '\ud800' },
-  { name: 'astral', type: 'string', make: () => '𝒳🎬' },
-  { name: '"__proto__"', type: 'string', make: () => '__proto__' },
-  { name: '"constructor"', type: 'string', make: () => 'constructor' },
-  { name: 'markup', type: 'string', make: () => '<img src=x onerror=alert(1)>' },
-  { name: 'Date', type: 'object', make: () => new Date(0) },
-  { name: 'invalid Date', type: 'object', make: () => new Date(NaN) },
-  { name: 'Map', type: 'object', make: () => new Map<unknown, unknown>([[1, { t: 'ok' }]]) },
-  { name: 'Set', type: 'object', make: () => new Set(['hello']) },
-  { name: 'Blob', type: 'object', make: () => new Blob(['forged']) },
-  { name: 'File', type: 'object', make: () => new File(['forged'], 'forged.txt') },
-  { name: 'Uint8Array', type: 'object', make: () => new Uint8Array([1, 2, 3]) },
-  { name: 'Float64Array', type: 'object', make: () => new Float64Array([NaN, -0]) },
-  { name: 'ArrayBuffer', type: 'object', make: () => new ArrayBuffer(16) },
-  { name: 'DataView', type: 'object', make: () => new DataView(new ArrayBuffer(4)) },
-  { name: 'RegExp', type: 'object', make: () => /forged/gi },
-  { name: 'Error', type: 'object', make: () => new TypeError('forged') },
-  { name: 'boxed String', type: 'object', make: () => new String('hello') },
-  { name: 'boxed Number', type: 'object', make: () => new Number(1) },
-  { name: 'empty object', type: 'object', make: () => ({}) },
-  { name: 'null-prototype object', type: 'object', make: () => Object.create(null) as object },
-  {
-    name: 'getter object',
-    type: 'object',
-    make: () => ({
-      get t() {
-        return 'ok';
-      },
-    }),
-  },
-  { name: 'own __proto__', type: 'object', make: () => JSON.parse('{"__proto__":{"polluted":true}}') as unknown },
-  { name: 'constructor.prototype', type: 'object', make: () => ({ constructor: { prototype: { polluted: true } } }) },
-  { name: 'empty array', type: 'array', make: () => [] },
-  { name: 'sparse array', type: 'array', make: () => [1, , 3] }, // eslint-disable-line no-sparse-arrays
-  { name: 'holey array', type: 'array', make: () => new Array(5) },
-  { name: 'function', type: undefined, make: () => () => 1 },
-  { name: 'Symbol', type: undefined, make: () => Symbol('forged') },
-  { name: 'object with a method', type: undefined, make: () => ({ then() {} }) },
-  {
-    name: 'throwing getter',
-    type: undefined,
-    make: () => ({
-      get t(): string {
-        throw new Error('forged getter');
-      },
-    }),
-  },
-  { name: 'Proxy', type: undefined, make: () => new Proxy({ t: 'ok' }, {}) },
-  { name: 'WeakMap', type: undefined, make: () => new WeakMap() },
-];
-
-/** Whether a field of `kind` accepts `value` of `type` once cloned. */
-function accepts(kind: FieldKind, type: CloneType | undefined, value: unknown): boolean {
-  if (type === undefined) return false;
-  if (typeof kind === 'object') return value === kind.exact;
-  switch (kind) {
-    case 'string':
-      return type === 'string';
-    case 'number':
-      return type === 'finite';
-    case 'unknown':
-      return true;
-    case 'object?':
-      return type === 'object' || type === 'undefined';
-    case 'error':
-      return false;
-  }
 }
 
 const SERVICE_CODES = ['origin_not_allowed', 'bad_request', 'video_not_found', 'destroyed', 'not_a_code'];
@@ -573,92 +451,4 @@ export function portBurst(direction: Direction, context: FuzzContext): unknown[]
     { t: 'call', id: 3, method: 'reload', params: undefined },
     { t: 'sub', sid: 4, topic: 'ticker', key: 'k' },
   ];
-}
-
-/** What came back on a port an attacker gave away. */
-export interface Received {
-  /** The forged message the port went with (-1 for a sentinel). */
-  index: number;
-  data: unknown;
-}
-
-/** How a flood went: posted, refused by the browser, and messages whose `postable` was wrong. */
-export interface Tally {
-  posted: number;
-  unpostable: number;
-  /** `index mutation: posted|refused`, one per message the generator labelled wrongly. */
-  mislabeled: string[];
-}
-
-/** Posts forged messages and records everything that comes back on the ports it gives away. */
-export class Attacker {
-  readonly received: Received[] = [];
-  readonly #kept: MessagePort[] = [];
-  #waiters: { test: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
-
-  constructor(readonly context: FuzzContext) {}
-
-  /** Posts every message to every target (targetOrigin `*`, as an attacker would). */
-  flood(targets: readonly Window[], messages: readonly ForgedMessage[], direction: Direction): Tally {
-    const tally: Tally = { posted: 0, unpostable: 0, mislabeled: [] };
-    for (const message of messages) {
-      let wrong = false;
-      for (const target of targets) {
-        const posted = this.post(target, message, direction);
-        if (posted) tally.posted++;
-        else tally.unpostable++;
-        if (posted !== message.postable && !wrong) {
-          wrong = true;
-          tally.mislabeled.push(`${message.index} ${message.mutation}: ${posted ? 'posted' : 'refused'}`);
-        }
-      }
-    }
-    return tally;
-  }
-
-  /** Posts one message with fresh ports, then sends a burst of replies on the ends it keeps. */
-  post(target: Window, message: Pick<ForgedMessage, 'index' | 'data' | 'ports'>, direction: Direction): boolean {
-    const channels = { none: 0, transfer: 1, transfer2: 2, 'in-data': 1, 'in-data-untransferred': 1 }[message.ports];
-    const pairs = Array.from({ length: channels }, () => new MessageChannel());
-    const transfer = message.ports === 'in-data-untransferred' ? [] : pairs.map((pair) => pair.port2);
-    let data = message.data;
-    if (message.ports.startsWith('in-data')) data = { ...(data as object), port: pairs[0]!.port2 };
-    try {
-      target.postMessage(data, '*', transfer);
-    } catch {
-      for (const pair of pairs) pair.port1.close();
-      return false;
-    }
-    for (const { port1 } of pairs) {
-      this.#kept.push(port1);
-      port1.onmessage = (event) => this.#record({ index: message.index, data: event.data });
-      for (const reply of portBurst(direction, this.context)) port1.postMessage(reply);
-    }
-    return true;
-  }
-
-  /** Resolves with the first received message (past or future) that passes `test`. */
-  when(test: (received: Received) => boolean): Promise<Received> {
-    const found = this.received.find(test);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.#waiters.push({ test, resolve }));
-  }
-
-  close(): void {
-    for (const port of this.#kept.splice(0)) port.close();
-  }
-
-  #record(received: Received): void {
-    this.received.push(received);
-    for (const waiter of this.#waiters.filter((w) => w.test(received))) waiter.resolve(received);
-    this.#waiters = this.#waiters.filter((w) => !w.test(received));
-  }
-}
-
-/** A short, clonable description of a message, for reports. */
-export function summarize(data: unknown): string {
-  if (typeof data !== 'object' || data === null) return typeof data;
-  const record = data as Record<string, unknown>;
-  const tag = record.t ?? record[HANDSHAKE_KEY];
-  return typeof tag === 'string' ? tag.slice(0, 40) : Object.keys(record).slice(0, 5).join(',');
 }

@@ -90,6 +90,7 @@ export const API_SUITES = [
  * default rules in every engine: faults (the service's faults and the configuration faults; the
  * frame stays loaded), plugin and plugin-accounts, -jobs and -ui (their one reload, a mount without moveBefore, is session's subject),
  * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn, cdn-markup,
+ * trust, axe, reflow,
  * stage. docs/testing.md, "Engines and storage rules", says more.
  */
 export const STORAGE_SUITES = ['session', 'frame-faults', ...ELEMENT, 'journey'].map(

@@ -32,9 +32,22 @@ const internal = (declarations = false) => ({
   },
 });
 
-const minifyModule = terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } });
+const TERSER = { ecma: 2022, compress: { passes: 2 }, format: { comments: false } };
+/**
+ * terser, keeping the names a module exports as its top-level names: the CDN ES module's export list
+ * (`export{Plugin,…}`) then repeats its namespace object, the one `window.VideoPlugin` is made of,
+ * and gzip stores the names once (0.05 kB gzip less). The exported classes keep their names too
+ * (`Plugin.name`, what stack traces show). A chunk without exports (the classic script) is minified
+ * as before.
+ */
+const minify = (options) => ({
+  name: 'minify',
+  renderChunk: (code, chunk, outputOptions) =>
+    terser({ ...options, mangle: { reserved: chunk.exports } }).renderChunk(code, chunk, outputOptions),
+});
+const minifyModule = minify({ ...TERSER, module: true });
 // A classic script runs in the page's global scope: terser must not treat it as a module.
-const minifyClassic = terser({ ecma: 2022, module: false, compress: { passes: 2 }, format: { comments: false } });
+const minifyClassic = minify({ ...TERSER, module: false });
 
 const bundles = [
   {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { dts } from 'rollup-plugin-dts';
+import { TERSER } from './scripts/bundle.mjs';
 
 const servicePackage = JSON.parse(readFileSync(new URL('./packages/service/package.json', import.meta.url), 'utf8'));
 /** What the service package leaves to its own dependencies (and Node's built-in modules). */
@@ -32,7 +33,6 @@ const internal = (declarations = false) => ({
   },
 });
 
-const TERSER = { ecma: 2022, compress: { passes: 2 }, format: { comments: false } };
 /**
  * terser, keeping the names a module exports as its top-level names: the CDN ES module's export list
  * (`export{Plugin,…}`) then repeats its namespace object, the one `window.VideoPlugin` is made of,

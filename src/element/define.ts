@@ -32,7 +32,7 @@ export function defineVideoPlugin(): boolean {
   console.warn(
     `[video-plugin] <${TAG_NAME}> is already registered by another copy of video-plugin` +
       `${typeof theirs === 'string' ? ` (version ${theirs})` : ''}; this copy (version ${VERSION}) was not ` +
-      'registered and the page keeps using the first one. Load video-plugin once per page: the CDN script or your bundle, not both.',
+      'registered. Load video-plugin once per page: the CDN script or your bundle, not both.',
   );
   return false;
 }

@@ -244,7 +244,7 @@ export class VideoPluginElement extends ReactiveElement {
     this.#slot.emit(
       'error',
       new InvalidParameterError(
-        '<video-plugin>: the property plugin is read-only; the element creates its Plugin from its attributes (partner-id, service-url...).',
+        '<video-plugin>: the property plugin is read-only: the element creates its Plugin from its attributes.',
         { field: 'plugin' },
       ),
     );

@@ -154,7 +154,7 @@ function refused(host: Element, names: readonly string[]): boolean {
 function build(host: Element, embed: Embed): void {
   if (refused(host, SITE_ATTRIBUTES)) return;
   if (!host.getAttribute('data-partner-id')?.trim()) {
-    invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the video service gave you.');
+    invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the service gave you.');
     return;
   }
   const element = host.ownerDocument.createElement(TAG_NAME) as VideoPluginElement;

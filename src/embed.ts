@@ -277,7 +277,7 @@ function forgetRemoved(): void {
  * Upgrades every host in `document`, now or once it is parsed, and every host added later.
  * Called once by the CDN scripts.
  */
-export function startEmbeds(document: Document, settings: SiteSettings = {}): void {
+export function startEmbeds(document: Document, settings: SiteSettings): void {
   site = settings;
   const start = () => {
     scan(document);

@@ -219,7 +219,7 @@ export class VideoPluginElement extends ReactiveElement {
   readonly #getLoginToken = (accountID: string): Promise<string> | string => {
     if (typeof this.getLoginToken !== 'function') {
       throw new InvalidParameterError(
-        '<video-plugin>: the getLoginToken property is not a function: set it to fetch a login token from your server.',
+        '<video-plugin>: the property getLoginToken is not a function: set it to fetch a login token from your server.',
         { field: 'getLoginToken' },
       );
     }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { dts } from 'rollup-plugin-dts';
+import { TERSER } from './scripts/bundle.mjs';
 
 const servicePackage = JSON.parse(readFileSync(new URL('./packages/service/package.json', import.meta.url), 'utf8'));
 /** What the service package leaves to its own dependencies (and Node's built-in modules). */
@@ -32,9 +33,21 @@ const internal = (declarations = false) => ({
   },
 });
 
-const minifyModule = terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } });
+/**
+ * terser, keeping the names a module exports as its top-level names: the CDN ES module's export list
+ * (`export{Plugin,…}`) then repeats its namespace object, the one `window.VideoPlugin` is made of,
+ * and gzip stores the names once (0.05 kB gzip less). The exported classes keep their names too
+ * (`Plugin.name`, what stack traces show). A chunk without exports (the classic script) is minified
+ * as before.
+ */
+const minify = (options) => ({
+  name: 'minify',
+  renderChunk: (code, chunk, outputOptions) =>
+    terser({ ...options, mangle: { reserved: chunk.exports } }).renderChunk(code, chunk, outputOptions),
+});
+const minifyModule = minify({ ...TERSER, module: true });
 // A classic script runs in the page's global scope: terser must not treat it as a module.
-const minifyClassic = terser({ ecma: 2022, module: false, compress: { passes: 2 }, format: { comments: false } });
+const minifyClassic = minify({ ...TERSER, module: false });
 
 const bundles = [
   {

@@ -16,8 +16,17 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The same minifier settings as rollup.config.mjs. */
-export const TERSER = { ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } };
+/**
+ * The minifier settings of the CDN files (rollup.config.mjs takes them from here). No `sequences`:
+ * statements joined by commas gzip worse than the statements themselves (0.03 kB gzip of the CDN
+ * ES module with a third pass, 0.02 of the classic script).
+ */
+export const TERSER = {
+  ecma: 2022,
+  module: true,
+  compress: { passes: 3, sequences: false },
+  format: { comments: false },
+};
 /** What `video-plugin/element` leaves to the partner's own copy of Lit. */
 export const LIT = /^(lit|lit-html|lit-element|@lit\/[^/]+|@lit-labs\/[^/]+)(\/.*)?$/;
 

@@ -57,18 +57,17 @@ export interface SiteSettings {
 }
 
 /**
- * The settings of the `<script>` element that loaded the CDN file: `document.currentScript` while a
- * classic script runs, else the module script whose `src` is `url` (this module's own URL). Only
- * the site's owner places that element: sanitized markup cannot add a `<script>`. Markup can clobber
- * `document.currentScript` or `querySelectorAll` with a named element; then what is found is not a
- * script (or the lookup throws), and the embeds keep the defaults (the hosted service, no debug).
+ * The settings of the `<script>` element that loaded the CDN file, as `ownScript` finds it
+ * (cdn-register.ts): `document.currentScript` while the classic script runs, the module script
+ * whose `src` is the module's own URL. Only the site's owner places that element: sanitized markup
+ * cannot add a `<script>`. Markup can clobber `document.currentScript` or `querySelectorAll` with a
+ * named element; then what is found is not a script (or the lookup throws), and the embeds keep
+ * the defaults (the hosted service, no debug).
  */
-export function siteSettings(document: Document, url: () => string): SiteSettings {
+export function siteSettings(document: Document, ownScript: (document: Document) => unknown): SiteSettings {
   let script: unknown;
   try {
-    script =
-      document.currentScript ??
-      [...document.querySelectorAll('script[type=module][src]')].find((s) => (s as HTMLScriptElement).src === url());
+    script = ownScript(document);
   } catch {
     // Clobbered: the defaults.
   }
@@ -155,7 +154,7 @@ function refused(host: Element, names: readonly string[]): boolean {
 function build(host: Element, embed: Embed): void {
   if (refused(host, SITE_ATTRIBUTES)) return;
   if (!host.getAttribute('data-partner-id')?.trim()) {
-    invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the video service gave you.');
+    invalid(host, 'data-partner-id', 'is missing: set it to the partner ID the service gave you.');
     return;
   }
   const element = host.ownerDocument.createElement(TAG_NAME) as VideoPluginElement;
@@ -279,7 +278,7 @@ function forgetRemoved(): void {
  * Upgrades every host in `document`, now or once it is parsed, and every host added later.
  * Called once by the CDN scripts.
  */
-export function startEmbeds(document: Document, settings: SiteSettings = {}): void {
+export function startEmbeds(document: Document, settings: SiteSettings): void {
   site = settings;
   const start = () => {
     scan(document);

@@ -13,7 +13,8 @@ export interface FrameOptions {
   parent?: HTMLElement | undefined;
 }
 
-const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none';
+// The backdrop's colour as styles.ts writes the dialog's: the CDN files hold its text once.
+const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgb(15 23 42/.55);display:none';
 
 /** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`append`). */
 export type MoveResult = 'kept' | 'reloaded';

@@ -7,7 +7,7 @@
  * it, and every event reaches the DOM, the `on` listeners and `callbacks` from one place.
  */
 import { DestroyedError, type VideoPluginError } from '../errors.js';
-import { Emitter, report, type PluginEventListener } from '../events.js';
+import { Emitter, deliver, type PluginEventListener } from '../events.js';
 import { callbackSchema, eventNameSchema, idSchema, type PluginOptions } from '../options.js';
 import type { Plugin } from '../plugin.js';
 import { parse } from '../validate.js';
@@ -179,12 +179,7 @@ export class PluginSlot {
     dispatchPluginEvent(this.#element, name, payload);
     this.#emitter.emit(name, payload);
     const callback = this.#element.callbacks?.[name];
-    if (typeof callback !== 'function') return;
-    try {
-      (callback as PluginEventListener<K>)(payload);
-    } catch (error) {
-      report(error);
-    }
+    if (typeof callback === 'function') deliver(callback as PluginEventListener<K>, payload);
   }
 
   /** Hands every call that waits for a `Plugin` the new one, or else rejects it with `error`. */

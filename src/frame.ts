@@ -24,6 +24,8 @@ export class Frame {
   /** The `<div>` this frame appended itself, if no parent was given. */
   #overlay: HTMLDivElement | undefined;
   #visible = false;
+  /** What had the focus when the UI showed: it gets the focus back if the UI hides with it. */
+  #opener: HTMLElement | null | undefined;
 
   constructor(options: FrameOptions) {
     const iframe = document.createElement('iframe');
@@ -51,11 +53,22 @@ export class Frame {
     this.#show(false);
   }
 
+  /**
+   * Shows or hides the UI. A keyboard user keeps their place: the overlay, which covers the page,
+   * takes the focus into the frame as it shows, and whatever had the focus before gets it back when
+   * the UI hides with the focus inside it (closed with its ✕ or Esc, the editor exited).
+   */
   #show(visible: boolean): void {
+    const { iframe } = this;
     const display = visible ? 'block' : 'none';
+    const focused = (iframe.getRootNode() as Document).activeElement === iframe;
+    if (visible > this.#visible) this.#opener = document.activeElement as HTMLElement | null;
     this.#visible = visible;
-    this.iframe.style.display = display;
+    iframe.style.display = display;
     if (this.#overlay) this.#overlay.style.display = display;
+    if (!visible) {
+      if (focused) this.#opener?.focus();
+    } else if (this.#overlay) iframe.focus();
   }
 
   /**

@@ -108,6 +108,8 @@ export type { Display, Preload } from './attributes.js';
  * @fires sessionLost - The service iframe reloaded without the logged-in account's session (the
  *   browser denied or cleared its storage) and it was not restored through `getLoginToken`.
  *   `detail`: `{ accountID, error }`, `error` a `NotAuthenticatedError` with code `session_lost`.
+ * @fires announce - The studio told screen readers in its frame of a new stage (`polite`) or an
+ *   error (`assertive`), for a page that mirrors it outside the frame. `detail`: `{ message, politeness }`.
  * @fires ready - The studio connected (also after a retry or a new configuration). `detail`: `null`.
  * @fires closed - The studio's UI closed. `detail`: `{ reason }`: `escape` (Esc on the dialog),
  *   `backdrop` (a click beside the dialog), `ui` (the studio's own close control, Esc inside it, or

@@ -13,6 +13,17 @@
 //                                         width, heights, overflow and small touch targets (fit.test.ts)
 //   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
 //                                         it, saved as .test-results/screenshots/<engine>-<value>.png
+//   frame-press                           {channel, value, text?}: the key `value` ('Enter', 'Shift+Tab',
+//                                         'Escape', ' '), or the characters of `text`, on whatever has
+//                                         the focus: no click first (the keyboard journey, a11y.test.ts)
+//   frame-tab                             {channel, selector, value?}: Tab (or `value`, 'Shift+Tab')
+//                                         until the frame's focus is on selector; the stops on the way.
+//                                         Fails when the focus leaves the frame or never gets there
+//   frame-focus                           {channel, selector?}: once the focus is on selector (or at
+//                                         once), what has it, its focus ring, and the frame's live
+//                                         regions, player and running animations (a11y.test.ts)
+//   frame-emulate                         {channel, value}: prefers-reduced-motion `value` in the page
+//                                         and its frames (Chromium's DevTools protocol; false elsewhere)
 //   frame-pictures                        {channel, selector}: once every <img> matching selector
 //                                         has loaded or failed, their src and natural width
 //   frame-policy                          {channel, url}: inside the frame, a string to a DOM XSS
@@ -27,7 +38,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/* global sessionStorage, DOMException, getComputedStyle, Image -- these run inside the frame */
+/* global sessionStorage, DOMException, getComputedStyle, Image, matchMedia -- these run inside the frame */
 // What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
 // Each returns whether the frame's sessionStorage is usable afterwards.
 const STORAGE_ACTIONS = {
@@ -114,6 +125,53 @@ const FIT = (selector) => {
   };
 };
 
+/**
+ * frame-focus (and frame-tab's stops): what has the focus in the frame, once it is on `selector`
+ * (at once when none is given; `lost` then says whether the frame's document has no focus or its
+ * body has it). With the focused element: its computed focus ring, and what the frame says and
+ * shows (its live regions, its player, its running animations), for a11y.test.ts.
+ */
+const FOCUSED = (selector) => {
+  const element = document.activeElement;
+  const describe = (node) => {
+    const data = Object.entries(node.dataset ?? {}).map(
+      ([key, value]) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${value}"]`,
+    );
+    const name = node.getAttribute('aria-label') ?? node.textContent.trim().slice(0, 40);
+    return `${node.localName}${node.id ? `#${node.id}` : ''}${data.join('')} "${name}"`;
+  };
+  const lost = !document.hasFocus() || !element || element === document.body;
+  if (selector && (lost || !element.matches(selector))) return null;
+  const style = getComputedStyle(element ?? document.body);
+  const video = document.querySelector('video');
+  return {
+    lost,
+    focused: describe(element ?? document.body),
+    value: element?.value,
+    pressed: element?.getAttribute('aria-pressed') ?? null,
+    ring: {
+      style: style.outlineStyle,
+      width: style.outlineWidth,
+      color: style.outlineColor,
+      offset: style.outlineOffset,
+    },
+    pageBackground: getComputedStyle(document.documentElement).backgroundColor,
+    dialog: Boolean(document.querySelector('[role="dialog"]')),
+    liveRegions: document.querySelectorAll('[role="status"], [role="log"], [aria-live="polite"]').length,
+    announced: document.querySelector('[data-announce]')?.textContent.trim() ?? null,
+    alert: document.querySelector('[role="alert"]')?.textContent.trim() ?? null,
+    video: video && {
+      paused: video.paused,
+      autoplay: video.autoplay,
+      controls: video.controls,
+      captions: [...video.textTracks].map((track) => `${track.kind}:${track.mode}`),
+    },
+    reducedMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
+    progressBars: document.querySelectorAll('progress').length,
+    animations: document.getAnimations().map((animation) => animation.animationName ?? animation.constructor.name),
+  };
+};
+
 /** frame-pictures: the `<img>`s matching selector, once none is still loading. */
 const PICTURES = (selector) => {
   const images = [...document.querySelectorAll(selector)];
@@ -129,7 +187,12 @@ const SHOWN = () => {
   const views = [...document.querySelectorAll('[data-view]')].map((view) => view.dataset.view);
   const alert = document.querySelector('[role="alert"]')?.textContent.trim();
   const fields = [...document.querySelectorAll('input')].map((input) => `#${input.id}=${JSON.stringify(input.value)}`);
-  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''} (${document.readyState})`;
+  const focus = document.activeElement;
+  const focused =
+    focus && focus !== document.body
+      ? `${focus.localName}${focus.id ? `#${focus.id}` : ''} "${focus.getAttribute('aria-label') ?? focus.textContent.trim().slice(0, 40)}"`
+      : 'nothing';
+  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''}, focus on ${document.hasFocus() ? focused : 'another document'} (${document.readyState})`;
 };
 
 /**
@@ -176,6 +239,20 @@ function screenshotPath(name) {
 /** Puppeteer's names of the WebDriver key codes the tests use. */
 const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
 
+/** WebDriver's key codes of the key names frame-press and frame-tab take (Puppeteer's names). */
+const WEBDRIVER_KEYS = {
+  Tab: '\uE004',
+  Enter: '\uE007',
+  Escape: '\uE00C',
+  ' ': '\uE00D',
+  Shift: '\uE008',
+  ArrowUp: '\uE013',
+  ArrowDown: '\uE015',
+};
+
+/** Most Tab presses frame-tab makes before it says the focus never got there. */
+const MAX_TABS = 40;
+
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what, timeout, probe, shown) {
@@ -219,6 +296,7 @@ function scriptOf(command, { value, selector, url }) {
   if (command === 'frame-fit') return [FIT, selector];
   if (command === 'frame-pictures') return [PICTURES, selector];
   if (command === 'frame-policy') return [POLICY, url];
+  if (command === 'frame-focus') return [FOCUSED, selector ?? null];
   return undefined;
 }
 
@@ -291,7 +369,16 @@ async function puppeteerCommand(session, command, args) {
 /** What a Puppeteer frame shows (SHOWN), for a command's timeout. */
 const shownIn = (frame) => () => frame.evaluate(SHOWN);
 
-async function puppeteerAction(page, frame, command, { selector, value, url, timeout }) {
+/** Presses `key` (a Puppeteer key name, 'Shift+Tab' for a chord) or types `text`, where the focus is. */
+async function puppeteerPress(page, key, text) {
+  if (text !== undefined) return page.keyboard.type(text);
+  const [modifier, main] = key.length > 1 && key.includes('+') ? key.split('+') : [undefined, key];
+  if (modifier) await page.keyboard.down(modifier);
+  await page.keyboard.press(main);
+  if (modifier) await page.keyboard.up(modifier);
+}
+
+async function puppeteerAction(page, frame, command, { channel, selector, value, text, url, timeout }) {
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-probe') {
     return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector), shownIn(frame));
@@ -308,6 +395,42 @@ async function puppeteerAction(page, frame, command, { selector, value, url, tim
     );
   }
   if (command === 'frame-policy') return frame.evaluate(POLICY, url);
+  if (command === 'frame-focus') {
+    return until(
+      `no focus on ${selector ?? 'anything'} in the frame`,
+      timeout,
+      () => frame.evaluate(FOCUSED, selector ?? null),
+      shownIn(frame),
+    );
+  }
+  if (command === 'frame-press') {
+    await puppeteerPress(page, value, text);
+    return true;
+  }
+  if (command === 'frame-tab') {
+    const stops = [];
+    while (stops.length < MAX_TABS) {
+      await puppeteerPress(page, value ?? 'Tab');
+      const now = await frame.evaluate(FOCUSED, null);
+      if (now.lost)
+        throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+      stops.push(now.focused);
+      if (await frame.evaluate((wanted) => document.activeElement.matches(wanted), selector)) return stops;
+    }
+    throw new Error(`no focus on ${selector} after ${MAX_TABS} presses of ${value ?? 'Tab'}: ${stops.join(' → ')}`);
+  }
+  if (command === 'frame-emulate') {
+    if (page.browser().protocol !== 'cdp') return false;
+    const features = [{ name: 'prefers-reduced-motion', value }];
+    await page.emulateMediaFeatures(features);
+    // A cross-site frame is a target of its own (out of process), which the page's emulation misses.
+    const target = frameTarget(page, channel);
+    if (target) {
+      const cdp = await target.createCDPSession();
+      await cdp.send('Emulation.setEmulatedMedia', { features });
+    }
+    return true;
+  }
   if (command === 'frame-screenshot') {
     const path = screenshotPath(value);
     writeFileSync(path, await (await frame.frameElement()).screenshot());
@@ -379,7 +502,21 @@ async function webdriverCommand(session, command, args) {
   }
 }
 
-async function webdriverAction(session, command, { channel, selector, value, url, timeout }) {
+/** Presses `key` ('Shift+Tab' for a chord) or types `text` through WebDriver, where the focus is. */
+async function webdriverPress(webdriver, key, text) {
+  const codes =
+    text !== undefined
+      ? [...text].map((c) => [c])
+      : [(key.length > 1 && key.includes('+') ? key.split('+') : [key]).map((name) => WEBDRIVER_KEYS[name] ?? name)];
+  const actions = codes.flatMap((chord) => [
+    ...chord.map((code) => ({ type: 'keyDown', value: code })),
+    ...chord.toReversed().map((code) => ({ type: 'keyUp', value: code })),
+  ]);
+  await webdriver('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+  await webdriver('DELETE', '/actions').catch(() => {});
+}
+
+async function webdriverAction(session, command, { channel, selector, value, text, url, timeout }) {
   const webdriver = session.browser.webdriver;
   // A test file runs alone in the one window: switch into the frame, act, and always switch back
   // (commands are queued one at a time, below: a switch is the whole session's state).
@@ -405,12 +542,41 @@ async function webdriverAction(session, command, { channel, selector, value, url
         args: [url],
       });
     }
-    if (command === 'frame-probe' || command === 'frame-fit' || command === 'frame-pictures') {
-      const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES }[command] ?? PROBE;
+    if (command === 'frame-emulate') return false;
+    const focused = () =>
+      webdriver('POST', '/execute/sync', { script: `return (${FOCUSED})(arguments[0]);`, args: [null] });
+    if (command === 'frame-press') {
+      await webdriverPress(webdriver, value, text);
+      return true;
+    }
+    if (command === 'frame-tab') {
+      const stops = [];
+      while (stops.length < MAX_TABS) {
+        await webdriverPress(webdriver, value ?? 'Tab');
+        const now = await focused();
+        if (now.lost)
+          throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+        stops.push(now.focused);
+        const there = await webdriver('POST', '/execute/sync', {
+          script: 'return document.activeElement.matches(arguments[0]);',
+          args: [selector],
+        });
+        if (there) return stops;
+      }
+      throw new Error(`no focus on ${selector} after ${MAX_TABS} presses of ${value ?? 'Tab'}: ${stops.join(' → ')}`);
+    }
+    if (
+      command === 'frame-probe' ||
+      command === 'frame-fit' ||
+      command === 'frame-pictures' ||
+      command === 'frame-focus'
+    ) {
+      const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES, 'frame-focus': FOCUSED }[command] ?? PROBE;
       return until(
         `no ${selector} in the frame`,
         timeout,
-        () => webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
+        () =>
+          webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector ?? null] }),
         shown,
       );
     }

@@ -20,7 +20,6 @@ export type MoveResult = 'kept' | 'reloaded';
 
 export class Frame {
   readonly iframe: HTMLIFrameElement;
-  readonly #src: string;
   /** The `<div>` this frame appended itself, if no parent was given. */
   #overlay: HTMLDivElement | undefined;
   #visible = false;
@@ -34,7 +33,6 @@ export class Frame {
     iframe.allow = 'clipboard-write; fullscreen';
     iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal';
     this.iframe = iframe;
-    this.#src = options.src;
     this.#place(options.parent);
     // Set the source last, once the iframe is in the document, so it loads once.
     iframe.src = options.src;
@@ -60,15 +58,18 @@ export class Frame {
    */
   #show(visible: boolean): void {
     const { iframe } = this;
+    const overlay = this.#overlay;
     const display = visible ? 'block' : 'none';
     const focused = (iframe.getRootNode() as Document).activeElement === iframe;
     if (visible > this.#visible) this.#opener = document.activeElement as HTMLElement | null;
     this.#visible = visible;
     iframe.style.display = display;
-    if (this.#overlay) this.#overlay.style.display = display;
-    if (!visible) {
-      if (focused) this.#opener?.focus();
-    } else if (this.#overlay) iframe.focus();
+    if (overlay) {
+      overlay.style.display = display;
+      // A frame that has just shown takes the focus a frame later (Firefox drops it before).
+      if (visible) setTimeout(() => iframe.focus());
+    }
+    if (!visible && focused) this.#opener?.focus();
   }
 
   /**
@@ -96,14 +97,13 @@ export class Frame {
 
   /**
    * Loads the service page again, in place: also after it failed to load or went to another page.
-   * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
+   * (Setting the same `src` again would only scroll to its hash.) The `src` attribute keeps the
+   * service page's URL wherever the frame went, and a frame put back into the document loads it.
+   * A removed iframe stays removed.
    */
   reload(): void {
     const { parentNode: parent, nextSibling: next } = this.iframe;
-    if (!parent) return;
-    this.iframe.remove();
-    this.iframe.src = this.#src;
-    parent.insertBefore(this.iframe, next);
+    parent?.insertBefore(this.iframe, next);
   }
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */

@@ -13,9 +13,10 @@
 //                                         width, heights, overflow and small touch targets (fit.test.ts)
 //   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
 //                                         it, saved as .test-results/screenshots/<engine>-<value>.png
-//   frame-press                           {channel, value, text?}: the key `value` ('Enter', 'Shift+Tab',
-//                                         'Escape', ' '), or the characters of `text`, on whatever has
-//                                         the focus: no click first (the keyboard journey, a11y.test.ts)
+//   frame-press                           {channel, value, text?, page?}: the key `value` ('Enter',
+//                                         'Shift+Tab', 'Escape', ' '), or the characters of `text`, on
+//                                         whatever has the focus: no click first (the keyboard journey,
+//                                         a11y.test.ts); `page`: on the partner's page, not in the frame
 //   frame-tab                             {channel, selector, value?}: Tab (or `value`, 'Shift+Tab')
 //                                         until the frame's focus is on selector; the stops on the way.
 //                                         Fails when the focus leaves the frame or never gets there
@@ -146,6 +147,7 @@ const FOCUSED = (selector) => {
   const video = document.querySelector('video');
   return {
     lost,
+    hasFocus: document.hasFocus(),
     focused: describe(element ?? document.body),
     value: element?.value,
     pressed: element?.getAttribute('aria-pressed') ?? null,
@@ -516,8 +518,11 @@ async function webdriverPress(webdriver, key, text) {
   await webdriver('DELETE', '/actions').catch(() => {});
 }
 
-async function webdriverAction(session, command, { channel, selector, value, text, url, timeout }) {
+async function webdriverAction(session, command, { channel, selector, value, text, url, timeout, page }) {
   const webdriver = session.browser.webdriver;
+  // A key for the partner's page (the button that opens the studio): WebDriver sends keys to the
+  // browsing context it is in, so it stays in the page.
+  if (command === 'frame-press' && page) return webdriverPress(webdriver, value, text).then(() => true);
   // A test file runs alone in the one window: switch into the frame, act, and always switch back
   // (commands are queued one at a time, below: a switch is the whole session's state).
   const iframe = await until(`no frame with channel ${channel}`, timeout, () =>

@@ -32,11 +32,15 @@ export function show(next: View): void {
  * shows does not take the focus from the partner's page.
  */
 function keepFocus(screen: boolean): void {
-  if (studio.view.name === 'blank' || !document.hasFocus()) return;
+  if (!document.hasFocus()) return;
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected || active.matches(':disabled');
-  if (!screen && !lost) return;
-  const heading = studio.root.querySelector<HTMLElement>('section h2');
+  if (screen || lost) focusHeading();
+}
+
+/** Gives the focus to the screen's heading, if it shows one. */
+export function focusHeading(): void {
+  const heading = studio.view.name === 'blank' ? null : studio.root.querySelector<HTMLElement>('section h2');
   if (!heading) return;
   heading.tabIndex = -1;
   heading.focus();

@@ -13,13 +13,14 @@ export interface FrameOptions {
   parent?: HTMLElement | undefined;
 }
 
-const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:rgba(15,23,42,.55);display:none';
+const OVERLAY_STYLE = 'position:fixed;inset:0;z-index:2147483000;background:#0f172a8c;display:none';
 
 /** How `mount` moved the iframe: kept alive (`moveBefore`) or reloaded (`append`). */
 export type MoveResult = 'kept' | 'reloaded';
 
 export class Frame {
   readonly iframe: HTMLIFrameElement;
+  readonly #src: string;
   /** The `<div>` this frame appended itself, if no parent was given. */
   #overlay: HTMLDivElement | undefined;
   #visible = false;
@@ -33,6 +34,7 @@ export class Frame {
     iframe.allow = 'clipboard-write; fullscreen';
     iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal';
     this.iframe = iframe;
+    this.#src = options.src;
     this.#place(options.parent);
     // Set the source last, once the iframe is in the document, so it loads once.
     iframe.src = options.src;
@@ -97,13 +99,15 @@ export class Frame {
 
   /**
    * Loads the service page again, in place: also after it failed to load or went to another page.
-   * (Setting the same `src` again would only scroll to its hash.) The `src` attribute keeps the
-   * service page's URL wherever the frame went, and a frame put back into the document loads it.
-   * A removed iframe stays removed.
+   * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
    */
   reload(): void {
-    const { parentNode: parent, nextSibling: next } = this.iframe;
-    parent?.insertBefore(this.iframe, next);
+    const { iframe } = this;
+    const { parentNode: parent, nextSibling: next } = iframe;
+    if (!parent) return;
+    iframe.remove();
+    iframe.src = this.#src;
+    parent.insertBefore(iframe, next);
   }
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */

@@ -106,7 +106,10 @@ const FIT = (selector) => {
   const root = document.documentElement;
   if (!document.querySelector(selector) || !getComputedStyle(root).backgroundColor) return null;
   const small = [];
-  for (const control of document.querySelectorAll('button, a[href], input, select, textarea, [tabindex]')) {
+  // (An element with tabindex -1 is no control: a heading or status the studio gives the focus to.)
+  for (const control of document.querySelectorAll(
+    'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])',
+  )) {
     const { width, height } = control.getBoundingClientRect();
     // Not rendered (display: none, a closed dialog): nothing to touch.
     if (!width && !height) continue;

@@ -104,13 +104,12 @@ export class StudioPlayer extends LitElement {
           class="secondary"
           data-player="captions"
           aria-pressed=${String(this.captionsOn)}
-          aria-label=${t('video.captions')}
           @click=${() => {
             this.captionsOn = !this.captionsOn;
             this.#showCaptions();
           }}
         >
-          <span aria-hidden="true">CC</span>
+          ${t('video.captions')}
         </button>
       </div>`;
   }

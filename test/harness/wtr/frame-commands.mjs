@@ -38,201 +38,8 @@
 //                                         in WebKit (WebDriver classic sees neither)
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-
-/* global sessionStorage, DOMException, getComputedStyle, Image, matchMedia -- these run inside the frame */
-// What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
-// Each returns whether the frame's sessionStorage is usable afterwards.
-const STORAGE_ACTIONS = {
-  // Just look: false where the browser denies the frame any storage (third-party storage blocked).
-  probe: () => {
-    try {
-      return sessionStorage.length >= 0;
-    } catch {
-      return false;
-    }
-  },
-  // The user or the browser clears the frame's site data: a reload finds nothing.
-  clear: () => {
-    try {
-      sessionStorage.clear();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  // The browser starts denying storage to this document, as Chromium does when third-party
-  // storage is blocked: every touch of window.sessionStorage throws a SecurityError.
-  deny: () => {
-    Object.defineProperty(window, 'sessionStorage', {
-      configurable: true,
-      get() {
-        throw new DOMException('Access is denied for this document.', 'SecurityError');
-      },
-    });
-    return false;
-  },
-};
-
-/** What white-label.test.ts reads of an element: its text and look, and the page's language. */
-const PROBE = (selector) => {
-  const element = document.querySelector(selector);
-  // Not there yet, or not laid out yet (Firefox computes no style in a frame it has not shown).
-  if (!element || !getComputedStyle(document.documentElement).backgroundColor) return null;
-  const style = getComputedStyle(element);
-  return {
-    text: element.textContent.trim(),
-    value: element.value,
-    disabled: element.matches(':disabled'),
-    // The form controls in it that a person can still use (a disabled fieldset disables them all).
-    enabled: [...element.querySelectorAll('input, select, textarea, button')].filter((c) => !c.matches(':disabled'))
-      .length,
-    lang: document.documentElement.lang,
-    color: style.color,
-    background: style.backgroundColor,
-    fontFamily: style.fontFamily,
-    radius: style.borderTopLeftRadius,
-    paddingTop: style.paddingTop,
-    pageBackground: getComputedStyle(document.documentElement).backgroundColor,
-    colorScheme: getComputedStyle(document.documentElement).colorScheme,
-  };
-};
-
-/**
- * What fit.test.ts reads of the studio once `selector` is there: the frame's width and what
- * overflows it, the page's natural height against the frame's, and every rendered control (button,
- * link, field) smaller than 44 × 44 CSS pixels.
- */
-const FIT = (selector) => {
-  const root = document.documentElement;
-  if (!document.querySelector(selector) || !getComputedStyle(root).backgroundColor) return null;
-  const small = [];
-  // (An element with tabindex -1 is no control: a heading or status the studio gives the focus to.)
-  for (const control of document.querySelectorAll(
-    'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])',
-  )) {
-    const { width, height } = control.getBoundingClientRect();
-    // Not rendered (display: none, a closed dialog): nothing to touch.
-    if (!width && !height) continue;
-    if (width < 44 || height < 44) {
-      small.push(`${control.outerHTML.slice(0, 60)}… ${width.toFixed(1)} × ${height.toFixed(1)}`);
-    }
-  }
-  return {
-    clientWidth: root.clientWidth,
-    scrollWidth: root.scrollWidth,
-    contentHeight: root.getBoundingClientRect().height,
-    scrollHeight: root.scrollHeight,
-    frameHeight: window.innerHeight,
-    frameWidth: window.innerWidth,
-    fit: root.hasAttribute('data-fit'),
-    small,
-  };
-};
-
-/**
- * frame-focus (and frame-tab's stops): what has the focus in the frame, once it is on `selector`
- * (at once when none is given; `lost` then says whether the frame's document has no focus or its
- * body has it). With the focused element: its computed focus ring, and what the frame says and
- * shows (its live regions, its player, its running animations), for a11y.test.ts.
- */
-const FOCUSED = (selector) => {
-  const element = document.activeElement;
-  const describe = (node) => {
-    const data = Object.entries(node.dataset ?? {}).map(
-      ([key, value]) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${value}"]`,
-    );
-    const name = node.getAttribute('aria-label') ?? node.textContent.trim().slice(0, 40);
-    return `${node.localName}${node.id ? `#${node.id}` : ''}${data.join('')} "${name}"`;
-  };
-  const lost = !document.hasFocus() || !element || element === document.body;
-  if (selector && (lost || !element.matches(selector))) return null;
-  const style = getComputedStyle(element ?? document.body);
-  const video = document.querySelector('video');
-  return {
-    lost,
-    hasFocus: document.hasFocus(),
-    focused: describe(element ?? document.body),
-    value: element?.value,
-    pressed: element?.getAttribute('aria-pressed') ?? null,
-    ring: {
-      style: style.outlineStyle,
-      width: style.outlineWidth,
-      color: style.outlineColor,
-      offset: style.outlineOffset,
-    },
-    pageBackground: getComputedStyle(document.documentElement).backgroundColor,
-    dialog: Boolean(document.querySelector('[role="dialog"]')),
-    liveRegions: document.querySelectorAll('[role="status"], [role="log"], [aria-live="polite"]').length,
-    announced: document.querySelector('[data-announce]')?.textContent.trim() ?? null,
-    alert: document.querySelector('[role="alert"]')?.textContent.trim() ?? null,
-    video: video && {
-      paused: video.paused,
-      autoplay: video.autoplay,
-      controls: video.controls,
-      captions: [...video.textTracks].map((track) => `${track.kind}:${track.mode}`),
-    },
-    reducedMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
-    progressBars: document.querySelectorAll('progress').length,
-    animations: document.getAnimations().map((animation) => animation.animationName ?? animation.constructor.name),
-  };
-};
-
-/** frame-pictures: the `<img>`s matching selector, once none is still loading. */
-const PICTURES = (selector) => {
-  const images = [...document.querySelectorAll(selector)];
-  if (images.length === 0 || images.some((image) => !image.complete)) return null;
-  return images.map((image) => ({ src: image.src, width: image.naturalWidth }));
-};
-
-/**
- * What the frame shows, for a command that gave up: its views (data-view), its alert and the
- * values of its fields, so that a timeout names the screen the test did not expect.
- */
-const SHOWN = () => {
-  const views = [...document.querySelectorAll('[data-view]')].map((view) => view.dataset.view);
-  const alert = document.querySelector('[role="alert"]')?.textContent.trim();
-  const fields = [...document.querySelectorAll('input')].map((input) => `#${input.id}=${JSON.stringify(input.value)}`);
-  const focus = document.activeElement;
-  const focused =
-    focus && focus !== document.body
-      ? `${focus.localName}${focus.id ? `#${focus.id}` : ''} "${focus.getAttribute('aria-label') ?? focus.textContent.trim().slice(0, 40)}"`
-      : 'nothing';
-  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''}, focus on ${document.hasFocus() ? focused : 'another document'} (${document.readyState})`;
-};
-
-/**
- * frame-policy: what the frame's policies do to a string given to a DOM XSS sink and to an image
- * from `url`. Resolves once the image loads (not refused) or its `img-src` violation event arrives;
- * after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
- */
-const POLICY = (url) =>
-  new Promise((resolve) => {
-    let sink = 'allowed';
-    try {
-      document.createElement('div').innerHTML = '<b>not trusted</b>';
-    } catch (error) {
-      sink = error.name;
-    }
-    const picture = new Image();
-    let timer;
-    const finish = (image) => {
-      clearTimeout(timer);
-      document.removeEventListener('securitypolicyviolation', violated);
-      picture.remove();
-      resolve({ trustedTypes: 'trustedTypes' in window, sink, image });
-    };
-    const violated = (event) => {
-      const directive = event.effectiveDirective || event.violatedDirective;
-      if (directive.startsWith('img-src')) finish({ refused: true, directive, blocked: event.blockedURI });
-    };
-    document.addEventListener('securitypolicyviolation', violated);
-    picture.addEventListener('load', () => finish({ refused: false }));
-    picture.addEventListener('error', () => {
-      timer = setTimeout(() => finish('no violation event'), 10000);
-    });
-    picture.src = url;
-    document.body.append(picture);
-  });
+import { FOCUSED, MAX_TABS, puppeteerPress, webdriverPress } from './frame-keys.mjs';
+import { FIT, PICTURES, POLICY, PROBE, SHOWN, STORAGE_ACTIONS } from './frame-scripts.mjs';
 
 /** Where frame-screenshot saves its pictures, per engine. */
 function screenshotPath(name) {
@@ -243,20 +50,6 @@ function screenshotPath(name) {
 
 /** Puppeteer's names of the WebDriver key codes the tests use. */
 const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
-
-/** WebDriver's key codes of the key names frame-press and frame-tab take (Puppeteer's names). */
-const WEBDRIVER_KEYS = {
-  Tab: '\uE004',
-  Enter: '\uE007',
-  Escape: '\uE00C',
-  ' ': '\uE00D',
-  Shift: '\uE008',
-  ArrowUp: '\uE013',
-  ArrowDown: '\uE015',
-};
-
-/** Most Tab presses frame-tab makes before it says the focus never got there. */
-const MAX_TABS = 40;
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -373,15 +166,6 @@ async function puppeteerCommand(session, command, args) {
 
 /** What a Puppeteer frame shows (SHOWN), for a command's timeout. */
 const shownIn = (frame) => () => frame.evaluate(SHOWN);
-
-/** Presses `key` (a Puppeteer key name, 'Shift+Tab' for a chord) or types `text`, where the focus is. */
-async function puppeteerPress(page, key, text) {
-  if (text !== undefined) return page.keyboard.type(text);
-  const [modifier, main] = key.length > 1 && key.includes('+') ? key.split('+') : [undefined, key];
-  if (modifier) await page.keyboard.down(modifier);
-  await page.keyboard.press(main);
-  if (modifier) await page.keyboard.up(modifier);
-}
 
 async function puppeteerAction(page, frame, command, { channel, selector, value, text, url, timeout }) {
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
@@ -505,20 +289,6 @@ async function webdriverCommand(session, command, args) {
       await pause(50);
     }
   }
-}
-
-/** Presses `key` ('Shift+Tab' for a chord) or types `text` through WebDriver, where the focus is. */
-async function webdriverPress(webdriver, key, text) {
-  const codes =
-    text !== undefined
-      ? [...text].map((c) => [c])
-      : [(key.length > 1 && key.includes('+') ? key.split('+') : [key]).map((name) => WEBDRIVER_KEYS[name] ?? name)];
-  const actions = codes.flatMap((chord) => [
-    ...chord.map((code) => ({ type: 'keyDown', value: code })),
-    ...chord.toReversed().map((code) => ({ type: 'keyUp', value: code })),
-  ]);
-  await webdriver('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
-  await webdriver('DELETE', '/actions').catch(() => {});
 }
 
 async function webdriverAction(session, command, { channel, selector, value, text, url, timeout, page }) {

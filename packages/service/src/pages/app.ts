@@ -8,7 +8,6 @@
 import { createLogger, hostConfigSchema, serializeError, serveHost, type HostInfo } from 'video-plugin/internal';
 import { actions } from './actions.js';
 import { methods, topics } from './host-methods.js';
-import { focusHeading } from './navigation.js';
 import { resolveLocale, t, useLocale } from './i18n.js';
 import { applyConfig, checkLook, watchHeight } from './look.js';
 import { StudioPlayer } from './player.js';
@@ -81,10 +80,6 @@ document.addEventListener('keydown', (event) => {
   if (dialog) actions.cancelComplete();
   else actions.close();
 });
-
-// The host's overlay gives this frame the focus as it opens, which can come after the screen
-// rendered: the focus then lands on the body, and goes on to the screen's heading.
-window.addEventListener('focus', () => document.activeElement === document.body && focusHeading());
 
 useLocale(resolveLocale(undefined, navigator.languages));
 if (!studio.endpoint.channel) studio.root.textContent = t('studio.standalone');

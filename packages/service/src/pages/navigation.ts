@@ -39,7 +39,7 @@ function keepFocus(screen: boolean): void {
 }
 
 /** Gives the focus to the screen's heading, if it shows one. */
-export function focusHeading(): void {
+function focusHeading(): void {
   const heading = studio.view.name === 'blank' ? null : studio.root.querySelector<HTMLElement>('section h2');
   if (!heading) return;
   heading.tabIndex = -1;

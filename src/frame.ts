@@ -25,6 +25,8 @@ export class Frame {
   /** The `<div>` this frame appended itself, if no parent was given. */
   #overlay: HTMLDivElement | undefined;
   #visible = false;
+  /** What had the focus when the UI showed: it gets the focus back if the UI hides with it. */
+  #opener: HTMLElement | null | undefined;
 
   constructor(options: FrameOptions) {
     const iframe = document.createElement('iframe');
@@ -57,11 +59,25 @@ export class Frame {
     this.#show(false);
   }
 
+  /**
+   * Shows or hides the UI. A keyboard user keeps their place: the overlay, which covers the page,
+   * takes the focus into the frame as it shows, and whatever had the focus before gets it back when
+   * the UI hides with the focus inside it (closed with its ✕ or Esc, the editor exited).
+   */
   #show(visible: boolean): void {
+    const { iframe } = this;
+    const overlay = this.#overlay;
     const display = visible ? 'block' : 'none';
+    const focused = (iframe.getRootNode() as Document).activeElement === iframe;
+    if (visible > this.#visible) this.#opener = document.activeElement as HTMLElement | null;
     this.#visible = visible;
-    this.iframe.style.display = display;
-    if (this.#overlay) this.#overlay.style.display = display;
+    iframe.style.display = display;
+    if (overlay) {
+      overlay.style.display = display;
+      // A frame that has just shown takes the focus a frame later (Firefox drops it before).
+      if (visible) setTimeout(() => iframe.focus());
+    }
+    if (!visible && focused) this.#opener?.focus();
   }
 
   /**
@@ -92,11 +108,12 @@ export class Frame {
    * (Setting the same `src` again would only scroll to its hash.) A removed iframe stays removed.
    */
   reload(): void {
-    const { parentNode: parent, nextSibling: next } = this.iframe;
+    const { iframe } = this;
+    const { parentNode: parent, nextSibling: next } = iframe;
     if (!parent) return;
-    this.iframe.remove();
-    this.iframe.src = this.#src;
-    parent.insertBefore(this.iframe, next);
+    iframe.remove();
+    iframe.src = this.#src;
+    parent.insertBefore(iframe, next);
   }
 
   /** Removes the iframe (and the `<div>` this frame appended) from the document. */

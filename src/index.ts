@@ -25,6 +25,7 @@ export type { ErrorCode, SerializedError } from './errors.js';
 export type {
   Account,
   ActionStatus,
+  Announcement,
   Chapter,
   JobFailureCode,
   MediaFile,

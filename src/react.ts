@@ -42,6 +42,7 @@ const events = {
   onVideoRendered: on('videoRendered'),
   onError: on('error'),
   onSessionLost: on('sessionLost'),
+  onAnnounce: on('announce'),
 } satisfies {
   [K in keyof VideoPluginElementEventMap as `on${Capitalize<K>}`]: EventName<VideoPluginElementEventMap[K]>;
 };

@@ -108,6 +108,8 @@ export type { Display, Preload } from './attributes.js';
  * @fires sessionLost - The service iframe reloaded without the logged-in account's session (the
  *   browser denied or cleared its storage) and it was not restored through `getLoginToken`.
  *   `detail`: `{ accountID, error }`, `error` a `NotAuthenticatedError` with code `session_lost`.
+ * @fires announce - The studio told screen readers in its frame of a new stage (`polite`) or an
+ *   error (`assertive`), for a page that mirrors it outside the frame. `detail`: `{ message, politeness }`.
  * @fires ready - The studio connected (also after a retry or a new configuration). `detail`: `null`.
  * @fires closed - The studio's UI closed. `detail`: `{ reason }`: `escape` (Esc on the dialog),
  *   `backdrop` (a click beside the dialog), `ui` (the studio's own close control, Esc inside it, or
@@ -223,7 +225,7 @@ export class VideoPluginElement extends ReactiveElement {
   readonly #getLoginToken = (accountID: string): Promise<string> | string => {
     if (typeof this.getLoginToken !== 'function') {
       throw new InvalidParameterError(
-        '<video-plugin>: the getLoginToken property is not a function: set it to fetch a login token from your server.',
+        '<video-plugin>: the property getLoginToken is not a function: set it to fetch a login token from your server.',
         { field: 'getLoginToken' },
       );
     }

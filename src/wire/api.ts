@@ -103,12 +103,26 @@ export interface PluginEventMap {
   /** Something went wrong outside any call (e.g. in the UI). */
   error: import('../errors.js').VideoPluginError;
   /**
+   * What the studio just told screen readers inside its frame, for a page that mirrors it in an
+   * overlay of its own: a new stage of the search, generation or render on screen (`polite`, once
+   * per stage, never every percent), or the error it shows (`assertive`). In the studio's language.
+   */
+  announce: Announcement;
+  /**
    * The service iframe reloaded without the logged-in account's session (the browser denied or
    * cleared its storage) and the session was not restored: no `getLoginToken` option, it failed,
    * or `authMode` is `uncontrolled` (the user signs in again in the frame). Emitted by the `Plugin`
    * itself, never by the frame.
    */
   sessionLost: SessionLostPayload;
+}
+
+/** The payload of `announce`. */
+export interface Announcement {
+  /** The words, as the studio's live region (`polite`) or alert (`assertive`) says them. */
+  message: string;
+  /** `polite`: a stage, said when the reader is idle; `assertive`: an error, said at once. */
+  politeness: 'polite' | 'assertive';
 }
 
 /** The payload of `sessionLost`. */
@@ -135,6 +149,7 @@ export const EVENT_NAMES = [
   'videoRendered',
   'error',
   'sessionLost',
+  'announce',
 ] as const satisfies readonly PluginEventName[];
 
 /** Events the page sends for the SDK itself; they never reach the partner's listeners. */

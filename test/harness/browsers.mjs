@@ -71,6 +71,7 @@ export const API_SUITES = [
   'trust',
   'axe',
   'reflow',
+  'a11y',
 ].map((name) => `test/browser/${name}.test.ts`);
 
 /**
@@ -90,7 +91,7 @@ export const API_SUITES = [
  * default rules in every engine: faults (the service's faults and the configuration faults; the
  * frame stays loaded), plugin and plugin-accounts, -jobs and -ui (their one reload, a mount without moveBefore, is session's subject),
  * diagnose (all but the storage check), wire, isolation, fuzz, framed, white-label, fit, cdn, cdn-markup,
- * trust, axe, reflow,
+ * trust, axe, reflow, a11y,
  * stage. docs/testing.md, "Engines and storage rules", says more.
  */
 export const STORAGE_SUITES = ['session', 'frame-faults', ...ELEMENT, 'journey'].map(

@@ -218,6 +218,7 @@ describe('package exports', () => {
       'preload',
     ]);
     assert.deepEqual(names(element.events).sort(), [
+      'announce',
       'closed',
       'editorExited',
       'editorOpenFailed',

@@ -13,6 +13,18 @@
 //                                         width, heights, overflow and small touch targets (fit.test.ts)
 //   frame-screenshot                      {channel, value}: a PNG of the iframe as the page shows
 //                                         it, saved as .test-results/screenshots/<engine>-<value>.png
+//   frame-press                           {channel, value, text?, page?}: the key `value` ('Enter',
+//                                         'Shift+Tab', 'Escape', ' '), or the characters of `text`, on
+//                                         whatever has the focus: no click first (the keyboard journey,
+//                                         a11y.test.ts); `page`: on the partner's page, not in the frame
+//   frame-tab                             {channel, selector, value?}: Tab (or `value`, 'Shift+Tab')
+//                                         until the frame's focus is on selector; the stops on the way.
+//                                         Fails when the focus leaves the frame or never gets there
+//   frame-focus                           {channel, selector?}: once the focus is on selector (or at
+//                                         once), what has it, its focus ring, and the frame's live
+//                                         regions, player and running animations (a11y.test.ts)
+//   frame-emulate                         {channel, value}: prefers-reduced-motion `value` in the page
+//                                         and its frames (Chromium's DevTools protocol; false elsewhere)
 //   frame-pictures                        {channel, selector}: once every <img> matching selector
 //                                         has loaded or failed, their src and natural width
 //   frame-policy                          {channel, url}: inside the frame, a string to a DOM XSS
@@ -28,145 +40,8 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAudit, puppeteerAudit, webdriverAudit } from './frame-audit.mjs';
-
-/* global sessionStorage, DOMException, getComputedStyle, Image -- these run inside the frame */
-// What the browser can do to the frame's own storage, played inside the frame (session.test.ts).
-// Each returns whether the frame's sessionStorage is usable afterwards.
-const STORAGE_ACTIONS = {
-  // Just look: false where the browser denies the frame any storage (third-party storage blocked).
-  probe: () => {
-    try {
-      return sessionStorage.length >= 0;
-    } catch {
-      return false;
-    }
-  },
-  // The user or the browser clears the frame's site data: a reload finds nothing.
-  clear: () => {
-    try {
-      sessionStorage.clear();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  // The browser starts denying storage to this document, as Chromium does when third-party
-  // storage is blocked: every touch of window.sessionStorage throws a SecurityError.
-  deny: () => {
-    Object.defineProperty(window, 'sessionStorage', {
-      configurable: true,
-      get() {
-        throw new DOMException('Access is denied for this document.', 'SecurityError');
-      },
-    });
-    return false;
-  },
-};
-
-/** What white-label.test.ts reads of an element: its text and look, and the page's language. */
-const PROBE = (selector) => {
-  const element = document.querySelector(selector);
-  // Not there yet, or not laid out yet (Firefox computes no style in a frame it has not shown).
-  if (!element || !getComputedStyle(document.documentElement).backgroundColor) return null;
-  const style = getComputedStyle(element);
-  return {
-    text: element.textContent.trim(),
-    value: element.value,
-    disabled: element.matches(':disabled'),
-    // The form controls in it that a person can still use (a disabled fieldset disables them all).
-    enabled: [...element.querySelectorAll('input, select, textarea, button')].filter((c) => !c.matches(':disabled'))
-      .length,
-    lang: document.documentElement.lang,
-    color: style.color,
-    background: style.backgroundColor,
-    fontFamily: style.fontFamily,
-    radius: style.borderTopLeftRadius,
-    paddingTop: style.paddingTop,
-    pageBackground: getComputedStyle(document.documentElement).backgroundColor,
-    colorScheme: getComputedStyle(document.documentElement).colorScheme,
-  };
-};
-
-/**
- * What fit.test.ts reads of the studio once `selector` is there: the frame's width and what
- * overflows it, the page's natural height against the frame's, and every rendered control (button,
- * link, field) smaller than 44 × 44 CSS pixels.
- */
-const FIT = (selector) => {
-  const root = document.documentElement;
-  if (!document.querySelector(selector) || !getComputedStyle(root).backgroundColor) return null;
-  const small = [];
-  for (const control of document.querySelectorAll('button, a[href], input, select, textarea, [tabindex]')) {
-    const { width, height } = control.getBoundingClientRect();
-    // Not rendered (display: none, a closed dialog): nothing to touch.
-    if (!width && !height) continue;
-    if (width < 44 || height < 44) {
-      small.push(`${control.outerHTML.slice(0, 60)}… ${width.toFixed(1)} × ${height.toFixed(1)}`);
-    }
-  }
-  return {
-    clientWidth: root.clientWidth,
-    scrollWidth: root.scrollWidth,
-    contentHeight: root.getBoundingClientRect().height,
-    scrollHeight: root.scrollHeight,
-    frameHeight: window.innerHeight,
-    frameWidth: window.innerWidth,
-    fit: root.hasAttribute('data-fit'),
-    small,
-  };
-};
-
-/** frame-pictures: the `<img>`s matching selector, once none is still loading. */
-const PICTURES = (selector) => {
-  const images = [...document.querySelectorAll(selector)];
-  if (images.length === 0 || images.some((image) => !image.complete)) return null;
-  return images.map((image) => ({ src: image.src, width: image.naturalWidth }));
-};
-
-/**
- * What the frame shows, for a command that gave up: its views (data-view), its alert and the
- * values of its fields, so that a timeout names the screen the test did not expect.
- */
-const SHOWN = () => {
-  const views = [...document.querySelectorAll('[data-view]')].map((view) => view.dataset.view);
-  const alert = document.querySelector('[role="alert"]')?.textContent.trim();
-  const fields = [...document.querySelectorAll('input')].map((input) => `#${input.id}=${JSON.stringify(input.value)}`);
-  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''} (${document.readyState})`;
-};
-
-/**
- * frame-policy: what the frame's policies do to a string given to a DOM XSS sink and to an image
- * from `url`. Resolves once the image loads (not refused) or its `img-src` violation event arrives;
- * after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
- */
-const POLICY = (url) =>
-  new Promise((resolve) => {
-    let sink = 'allowed';
-    try {
-      document.createElement('div').innerHTML = '<b>not trusted</b>';
-    } catch (error) {
-      sink = error.name;
-    }
-    const picture = new Image();
-    let timer;
-    const finish = (image) => {
-      clearTimeout(timer);
-      document.removeEventListener('securitypolicyviolation', violated);
-      picture.remove();
-      resolve({ trustedTypes: 'trustedTypes' in window, sink, image });
-    };
-    const violated = (event) => {
-      const directive = event.effectiveDirective || event.violatedDirective;
-      if (directive.startsWith('img-src')) finish({ refused: true, directive, blocked: event.blockedURI });
-    };
-    document.addEventListener('securitypolicyviolation', violated);
-    picture.addEventListener('load', () => finish({ refused: false }));
-    picture.addEventListener('error', () => {
-      timer = setTimeout(() => finish('no violation event'), 10000);
-    });
-    picture.src = url;
-    document.body.append(picture);
-  });
+import { FOCUSED, MAX_TABS, puppeteerPress, webdriverPress } from './frame-keys.mjs';
+import { FIT, PICTURES, POLICY, PROBE, SHOWN, STORAGE_ACTIONS } from './frame-scripts.mjs';
 
 /** Where frame-screenshot saves its pictures, per engine. */
 function screenshotPath(name) {
@@ -221,6 +96,7 @@ function scriptOf(command, { value, selector, url }) {
   if (command === 'frame-fit') return [FIT, selector];
   if (command === 'frame-pictures') return [PICTURES, selector];
   if (command === 'frame-policy') return [POLICY, url];
+  if (command === 'frame-focus') return [FOCUSED, selector ?? null];
   return undefined;
 }
 
@@ -293,7 +169,7 @@ async function puppeteerCommand(session, command, args) {
 /** What a Puppeteer frame shows (SHOWN), for a command's timeout. */
 const shownIn = (frame) => () => frame.evaluate(SHOWN);
 
-async function puppeteerAction(page, frame, command, { selector, value, url, timeout }) {
+async function puppeteerAction(page, frame, command, { channel, selector, value, text, url, timeout }) {
   if (command === 'frame-storage') return frame.evaluate(STORAGE_ACTIONS[value]);
   if (command === 'frame-probe') {
     return until(`no ${selector} in the frame`, timeout, () => frame.evaluate(PROBE, selector), shownIn(frame));
@@ -311,6 +187,42 @@ async function puppeteerAction(page, frame, command, { selector, value, url, tim
   }
   if (command === 'frame-policy') return frame.evaluate(POLICY, url);
   if (isAudit(command)) return puppeteerAudit(frame, command, { selector, value, timeout }, until, shownIn(frame));
+  if (command === 'frame-focus') {
+    return until(
+      `no focus on ${selector ?? 'anything'} in the frame`,
+      timeout,
+      () => frame.evaluate(FOCUSED, selector ?? null),
+      shownIn(frame),
+    );
+  }
+  if (command === 'frame-press') {
+    await puppeteerPress(page, value, text);
+    return true;
+  }
+  if (command === 'frame-tab') {
+    const stops = [];
+    while (stops.length < MAX_TABS) {
+      await puppeteerPress(page, value ?? 'Tab');
+      const now = await frame.evaluate(FOCUSED, null);
+      if (now.lost)
+        throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+      stops.push(now.focused);
+      if (await frame.evaluate((wanted) => document.activeElement.matches(wanted), selector)) return stops;
+    }
+    throw new Error(`no focus on ${selector} after ${MAX_TABS} presses of ${value ?? 'Tab'}: ${stops.join(' → ')}`);
+  }
+  if (command === 'frame-emulate') {
+    if (page.browser().protocol !== 'cdp') return false;
+    const features = [{ name: 'prefers-reduced-motion', value }];
+    await page.emulateMediaFeatures(features);
+    // A cross-site frame is a target of its own (out of process), which the page's emulation misses.
+    const target = frameTarget(page, channel);
+    if (target) {
+      const cdp = await target.createCDPSession();
+      await cdp.send('Emulation.setEmulatedMedia', { features });
+    }
+    return true;
+  }
   if (command === 'frame-screenshot') {
     const path = screenshotPath(value);
     writeFileSync(path, await (await frame.frameElement()).screenshot());
@@ -382,8 +294,11 @@ async function webdriverCommand(session, command, args) {
   }
 }
 
-async function webdriverAction(session, command, { channel, selector, value, url, timeout }) {
+async function webdriverAction(session, command, { channel, selector, value, text, url, timeout, page }) {
   const webdriver = session.browser.webdriver;
+  // A key for the partner's page (the button that opens the studio): WebDriver sends keys to the
+  // browsing context it is in, so it stays in the page.
+  if (command === 'frame-press' && page) return webdriverPress(webdriver, value, text).then(() => true);
   // A test file runs alone in the one window: switch into the frame, act, and always switch back
   // (commands are queued one at a time, below: a switch is the whole session's state).
   const iframe = await until(`no frame with channel ${channel}`, timeout, () =>
@@ -410,12 +325,41 @@ async function webdriverAction(session, command, { channel, selector, value, url
         args: [url],
       });
     }
-    if (command === 'frame-probe' || command === 'frame-fit' || command === 'frame-pictures') {
-      const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES }[command] ?? PROBE;
+    if (command === 'frame-emulate') return false;
+    const focused = () =>
+      webdriver('POST', '/execute/sync', { script: `return (${FOCUSED})(arguments[0]);`, args: [null] });
+    if (command === 'frame-press') {
+      await webdriverPress(webdriver, value, text);
+      return true;
+    }
+    if (command === 'frame-tab') {
+      const stops = [];
+      while (stops.length < MAX_TABS) {
+        await webdriverPress(webdriver, value ?? 'Tab');
+        const now = await focused();
+        if (now.lost)
+          throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+        stops.push(now.focused);
+        const there = await webdriver('POST', '/execute/sync', {
+          script: 'return document.activeElement.matches(arguments[0]);',
+          args: [selector],
+        });
+        if (there) return stops;
+      }
+      throw new Error(`no focus on ${selector} after ${MAX_TABS} presses of ${value ?? 'Tab'}: ${stops.join(' → ')}`);
+    }
+    if (
+      command === 'frame-probe' ||
+      command === 'frame-fit' ||
+      command === 'frame-pictures' ||
+      command === 'frame-focus'
+    ) {
+      const probe = { 'frame-fit': FIT, 'frame-pictures': PICTURES, 'frame-focus': FOCUSED }[command] ?? PROBE;
       return until(
         `no ${selector} in the frame`,
         timeout,
-        () => webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector] }),
+        () =>
+          webdriver('POST', '/execute/sync', { script: `return (${probe})(arguments[0]);`, args: [selector ?? null] }),
         shown,
       );
     }

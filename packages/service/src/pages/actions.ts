@@ -18,6 +18,9 @@ import { scenesEditable } from './views/common.js';
 
 const { api } = studio;
 
+/** Gives the focus to `selector`, a control that is there after the render that just ran. */
+const focusOn = (selector: string): void => document.querySelector<HTMLElement>(selector)?.focus();
+
 export const actions: ViewActions = {
   search: (sourceURL) => void startSearch(sourceURL),
   generate: async (params) => {
@@ -80,10 +83,17 @@ export const actions: ViewActions = {
   askComplete: () => {
     const { view } = studio;
     if (view.name !== 'editor') return;
-    if (studio.config?.completeVideoConfirmation?.shouldShow) show({ ...view, confirming: true });
-    else void actions.complete();
+    if (studio.config?.completeVideoConfirmation?.shouldShow) {
+      show({ ...view, confirming: true });
+      // The dialog takes the focus on its safe choice: Enter at once does not complete the video.
+      document.querySelector<HTMLElement>('[role="dialog"] [data-cancel]')?.focus();
+    } else void actions.complete();
   },
-  cancelComplete: () => studio.view.name === 'editor' && show({ ...studio.view, confirming: false }),
+  cancelComplete: () => {
+    if (studio.view.name !== 'editor') return;
+    show({ ...studio.view, confirming: false });
+    focusOn('[data-action="complete"]');
+  },
   complete: async () => {
     const { view } = studio;
     if (view.name !== 'editor') return;
@@ -98,12 +108,15 @@ export const actions: ViewActions = {
         ...(scenes ? { scenes } : {}),
       });
       showInEditor(id, { video, confirming: false, error: undefined, notCompleted: false });
+      // The button that opened the dialog is disabled now: the focus goes to what became of it.
+      focusOn('[data-render-status]');
       followRender(video);
       // The scenes as the service saved them (trimmed, with their sources): what the final render shows.
       void api.storyboard(id).then((board) => showInEditor(id, { board }), reportError);
     } catch (error) {
       // The edits stay on screen, to be put right and completed again.
       refused(id, error, true);
+      focusOn('[data-action="complete"]');
     }
   },
   exitEditor: () => {

@@ -17,11 +17,13 @@ import { actions } from './actions.js';
 import { methods, topics } from './host-methods.js';
 import { resolveLocale, t, useLocale } from './i18n.js';
 import { applyConfig, checkLook, watchHeight } from './look.js';
+import { StudioPlayer } from './player.js';
 import { accountID, restoreSession } from './session.js';
 import { studio } from './state.js';
 
 const { api, partnerID } = studio;
 
+customElements.define('vp-player', StudioPlayer);
 restoreSession();
 studio.actions = actions;
 watchHeight();
@@ -69,11 +71,20 @@ studio.endpoint = serveHost<Methods>({
 });
 
 // Esc closes the studio like its ✕ button (or, over the completion dialog, cancels that dialog):
-// with the focus in this frame, the partner's page never sees the key.
+// with the focus in this frame, the partner's page never sees the key. The dialog is modal: Tab and
+// Shift+Tab go round its buttons, from wherever the focus was.
 document.addEventListener('keydown', (event) => {
   const { view } = studio;
+  const dialog = view.name === 'editor' && view.confirming;
+  if (event.key === 'Tab' && dialog) {
+    const buttons = [...document.querySelectorAll<HTMLElement>('[role="dialog"] button')];
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    const next = at < 0 ? 0 : (at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length;
+    event.preventDefault();
+    buttons[next]?.focus();
+  }
   if (event.key !== 'Escape' || view.name === 'blank' || !studio.endpoint.host) return;
-  if (view.name === 'editor' && view.confirming) actions.cancelComplete();
+  if (dialog) actions.cancelComplete();
   else actions.close();
 });
 

@@ -3,6 +3,7 @@
  * generation, the editor, a render followed to its end. Each view's watchers stop when it goes.
  */
 import type { Video } from 'video-plugin/internal';
+import { announceChanges } from './announce.js';
 import type { EditorBoard, Generation, Topic } from './client.js';
 import { emit, reportError } from './events.js';
 import { renderPayload } from './payloads.js';
@@ -12,12 +13,37 @@ import { renderView, type UserError, type View } from './views.js';
 const { api, hub } = studio;
 
 export function show(next: View): void {
-  if (next.name !== studio.view.name || viewKey(next) !== viewKey(studio.view)) {
+  const screen = next.name !== studio.view.name || viewKey(next) !== viewKey(studio.view);
+  if (screen) {
     for (const stop of studio.stopViewWatchers) stop();
     studio.stopViewWatchers = [];
   }
   studio.view = next;
   renderView(studio.root, studio.view, studio.actions, studio.config);
+  announceChanges(next, (announcement) => emit('announce', announcement));
+  keepFocus(screen);
+}
+
+/**
+ * Keyboard and screen reader users keep their place: on a new screen the focus moves to its
+ * heading (read first, then Tab goes on from the top of the screen), and so it does on the same
+ * screen when the control that had it went away or was disabled (a search's button while it runs,
+ * a dialog's button once it closed). Only while the frame has the focus: a screen the host's call
+ * shows does not take the focus from the partner's page.
+ */
+function keepFocus(screen: boolean): void {
+  if (!document.hasFocus()) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected || active.matches(':disabled');
+  if (screen || lost) focusHeading();
+}
+
+/** Gives the focus to the screen's heading, if it shows one. */
+function focusHeading(): void {
+  const heading = studio.view.name === 'blank' ? null : studio.root.querySelector<HTMLElement>('section h2');
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus();
 }
 
 function viewKey(v: View): string {

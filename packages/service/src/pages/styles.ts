@@ -284,4 +284,58 @@ export const STYLE = html`<style>
   :root[data-fit] video {
     max-height: 480px !important;
   }
+  /* Focus appearance (WCAG 2.2, 2.4.11 and 2.4.13): a 3 px ring in the text colour, which a
+     partner's appearance must keep at 4.5:1 or more on the background (checkContrast), 2 px outside the control
+     so that it lies on the background and no fill or border hides it. */
+  :focus-visible {
+    outline: 3px solid var(--vp-text);
+    outline-offset: 2px;
+  }
+  /* The live region (announce.ts): read by screen readers, not shown. */
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  /* The player's own controls (player.ts). */
+  .player {
+    display: flex;
+    gap: calc(var(--vp-space) * 2);
+    align-items: center;
+    margin-top: calc(var(--vp-space) * 2);
+  }
+  .player input[type='range'] {
+    flex: 1;
+    min-width: 0;
+    padding: 0;
+    border: 0;
+  }
+  .player button[aria-pressed='false'] {
+    text-decoration: line-through;
+  }
+  /* Motion: a running job's bar and the loading title pulse, except for a user who asked the system
+     for less motion; then nothing in the studio moves by itself (no animation, no transition; the
+     player never autoplays). */
+  .skeleton,
+  .progress progress {
+    animation: vp-pulse 1.2s ease-in-out infinite alternate;
+  }
+  @keyframes vp-pulse {
+    to {
+      opacity: 0.45;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    ::before,
+    ::after {
+      animation: none !important;
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
+  }
 </style>`;

@@ -4,6 +4,7 @@
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
 import type { HostConfig } from 'video-plugin/internal';
+import { announcement } from './announce.js';
 import { t } from './i18n.js';
 import { STYLE } from './styles.js';
 import type { View, ViewActions } from './views/common.js';
@@ -15,7 +16,11 @@ import { signInView } from './views/sign-in.js';
 
 export type { UserError, View, ViewActions } from './views/common.js';
 
-/** Renders `view` into `root`. */
+/**
+ * Renders `view` into `root`. The shell is the same nodes on every screen, its live region (the
+ * page's only one, announce.ts) included: a region must be in the page before its text changes for
+ * a screen reader to say the change.
+ */
 export function renderView(root: HTMLElement, view: View, actions: ViewActions, config: HostConfig | undefined): void {
   let body: TemplateResult | typeof nothing = nothing;
   switch (view.name) {
@@ -52,6 +57,7 @@ export function renderView(root: HTMLElement, view: View, actions: ViewActions, 
           </div>
         </header>
         <section>${body}</section>
+        <p role="status" class="visually-hidden" data-announce>${announcement(view)}</p>
       </div>`,
     root,
   );

@@ -72,8 +72,9 @@ export function formValue(event: Event, name: string): string {
 }
 
 /**
- * The video's picture: with real media, a player of its render (the final one once it exists, the
- * preview before) with captions and chapters; with placeholder media, its thumbnail.
+ * The video's picture: with real media, the studio's player (player.ts) of its render (the final
+ * one once it exists, the preview before) with captions on and its chapters; with placeholder
+ * media, its thumbnail.
  */
 export function videoPicture(video: Video, className: string): TemplateResult | typeof nothing {
   if (!video.thumbnailURL) return nothing;
@@ -89,32 +90,13 @@ export function videoPicture(video: Video, className: string): TemplateResult | 
   // preview's where the video has chapters (its storyboard's scenes).
   const chapters = final ? finished.files?.chapters?.url : video.chapters && `${base}preview-chapters.vtt`;
   return html`<div class=${className}>
-    <video
-      controls
-      preload="metadata"
-      playsinline
-      style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
-      poster=${video.thumbnailURL}
-      src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}?v=${encodeURIComponent(video.updatedAt)}`}
-      aria-label=${t('video.label', { name: video.name, duration: formatSeconds(video.duration) })}
-    >
-      <track
-        kind="captions"
-        default
-        srclang=${video.language.slice(0, 2)}
-        label=${t('video.captions')}
-        src=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
-      />
-      ${
-        chapters
-          ? html`<track
-              kind="chapters"
-              srclang=${video.language.slice(0, 2)}
-              label=${t('video.chapters')}
-              src=${chapters}
-            />`
-          : nothing
-      }
-    </video>
+    <vp-player
+      .src=${`${base}${final ? 'render.mp4' : 'preview.mp4'}?v=${encodeURIComponent(video.updatedAt)}`}
+      .poster=${video.thumbnailURL}
+      .captions=${`${base}${final ? 'captions.vtt' : 'preview.vtt'}`}
+      .chapters=${chapters}
+      .language=${video.language.slice(0, 2)}
+      .label=${t('video.label', { name: video.name, duration: formatSeconds(video.duration) })}
+    ></vp-player>
   </div>`;
 }

@@ -174,7 +174,7 @@ export function editorView(
     ${view.error ? html`<p role="alert" class="error" data-error=${view.error.code ?? ''}>${refusal}</p>` : nothing}
     ${
       video.isCompleted
-        ? html`<p role="status" data-render-status=${render?.status ?? 'NONE'}>
+        ? html`<p tabindex="-1" data-render-status=${render?.status ?? 'NONE'}>
             ${
               render?.status === 'COMPLETE'
                 ? html`${t('editor.rendered', { date: formatDate(render.renderedAt ?? video.updatedAt) })}

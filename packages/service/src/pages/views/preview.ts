@@ -10,7 +10,7 @@ export function previewView(view: Extract<View, { name: 'preview' }>, actions: V
     generation.status === 'FAILED'
       ? html`<p role="alert" class="error">${errorText(generation.error ?? { code: 'generation_failed' })}</p>`
       : generation.status !== 'COMPLETE' || !video
-        ? html`<p role="status" data-loading>${t('preview.generating')}</p>
+        ? html`<p data-loading>${t('preview.generating')}</p>
             ${progressBar(generation.progress)}`
         : html`<figure class="preview">
               ${videoPicture(video, 'media')}

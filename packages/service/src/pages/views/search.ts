@@ -30,7 +30,7 @@ export function searchView(view: Extract<View, { name: 'search' }>, actions: Vie
     </form>
     ${
       view.searching
-        ? html`<p role="status" class="muted">${t('search.reading')}</p>
+        ? html`<p class="muted">${t('search.reading')}</p>
             ${progressBar(view.progress)}`
         : nothing
     }

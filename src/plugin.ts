@@ -418,10 +418,9 @@ export class Plugin {
     const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
     const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
     if (new Set(sources).size > 1) {
-      throw new InvalidParameterError(
-        'options.sourceUrl and options.businessURL are aliases of options.sourceURL: pass only one.',
-        { field: 'options.sourceURL' },
-      );
+      throw new InvalidParameterError('options.sourceURL, sourceUrl and businessURL are one option: pass only one.', {
+        field: 'options.sourceURL',
+      });
     }
     if (opts.businessURL !== undefined && !this.#warnedDeprecated) {
       this.#warnedDeprecated = true;
@@ -429,10 +428,9 @@ export class Plugin {
     }
     const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
     if (targets.length > 1) {
-      throw new InvalidParameterError(
-        'options: pass at most one of sourceURL, topicId and generationRequestId (each opens another step).',
-        { field: 'options' },
-      );
+      throw new InvalidParameterError('options: pass at most one of sourceURL, topicId and generationRequestId.', {
+        field: 'options',
+      });
     }
     await this.#open(
       'openPlugin',
@@ -500,10 +498,7 @@ export class Plugin {
       throw new DestroyedError(`${method} was called after cleanup(): create a new Plugin.`);
     }
     if (accountMethod && this.authMode === 'uncontrolled') {
-      throw new AccountMethodsDisabledError(
-        `${method} is disabled in authMode "uncontrolled" (the UI handles accounts): use "jwt".`,
-        { method },
-      );
+      throw new AccountMethodsDisabledError(`${method} is disabled in authMode "uncontrolled": use "jwt".`, { method });
     }
   }
 

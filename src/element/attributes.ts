@@ -74,7 +74,7 @@ export function configOf(
   const serviceURL = given(element.serviceURL);
   if (serviceURL && markupService(element, serviceURL)) {
     return new InvalidParameterError(
-      `<video-plugin>: the service-url attribute ${serviceURL} is not allowed in markup: set the serviceURL property, or list it in <meta name="${SERVICE_META}" content="…"> in <head>.`,
+      `<video-plugin>: the service-url attribute ${serviceURL} is not allowed in markup: set the serviceURL property, or list it in a <meta name="${SERVICE_META}"> in <head>.`,
       { field: 'service-url' },
     );
   }

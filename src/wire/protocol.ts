@@ -45,6 +45,17 @@ const serializedError = z.object({
   data: z.optional(record),
 });
 
+/**
+ * A handshake message's schema: its kind under {@link HANDSHAKE_KEY}, beside `shape`, for the
+ * schemas the `Plugin` never reads (`connect`). Built by a function marked free of side effects:
+ * esbuild keeps an unread `z.object({ [key]: … })` (a computed key might run code), so the Plugin
+ * carried the schema of `connect` (the host reads `hello`, whose literal costs less).
+ */
+const handshake = /* @__NO_SIDE_EFFECTS__ */ <K extends string, S extends Record<string, z.Schema>>(
+  name: K,
+  shape: S,
+) => z.object({ [HANDSHAKE_KEY]: kind(name), ...shape } as { [HANDSHAKE_KEY]: z.Schema<K> } & S);
+
 /** iframe → parent window. */
 export const helloSchema = z.object({
   [HANDSHAKE_KEY]: kind('hello'),
@@ -58,8 +69,7 @@ export type HelloMessage = z.infer<typeof helloSchema>;
  * and `hostMessageSchemas`) are marked pure: the `Plugin` never reads them, and esbuild then drops
  * them as rollup does (it cannot prove a top-level call free of side effects on its own).
  */
-export const connectSchema = /* @__PURE__ */ z.object({
-  [HANDSHAKE_KEY]: kind('connect'),
+export const connectSchema = handshake('connect', {
   v: number,
   channel: string,
   /** The SDK's own version, for the service's logs and compatibility decisions. */

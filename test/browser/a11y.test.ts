@@ -158,17 +158,18 @@ describe('the studio with the keyboard alone', () => {
       'button[data-player="captions"] "Captions"',
     ]);
     let state = await kb.focus('[data-player="captions"]');
+    // The chapters track is listed too (the preview has chapters), and left to the player's use.
     expect([state.pressed, state.video!.captions, state.video!.autoplay]).to.deep.equal([
       'true',
-      ['captions:showing'],
+      ['captions:showing', 'chapters:disabled'],
       false,
     ]);
     await kb.press('Enter');
     state = await kb.focus('[data-player="captions"][aria-pressed="false"]');
-    expect(state.video!.captions).to.deep.equal(['captions:hidden']);
+    expect(state.video!.captions).to.deep.equal(['captions:hidden', 'chapters:disabled']);
     await kb.press(' ');
     state = await kb.focus('[data-player="captions"][aria-pressed="true"]');
-    expect(state.video!.captions).to.deep.equal(['captions:showing']);
+    expect(state.video!.captions).to.deep.equal(['captions:showing', 'chapters:disabled']);
     await kb.tabTo('[data-player="play"]', 'Shift+Tab');
     await kb.press('Enter');
     expect((await kb.focus('[data-player="play"][aria-label="Pause"]')).video!.paused).to.equal(false);
@@ -322,7 +323,7 @@ describe('the studio with reduced motion', () => {
         paused: true,
         autoplay: false,
         controls: false,
-        captions: ['captions:showing'],
+        captions: ['captions:showing', 'chapters:disabled'],
       });
       expect(state.animations).to.deep.equal([]);
     } finally {

@@ -3,14 +3,15 @@
  * only such a database keeps (sandboxes, the test controls' forced outcomes), what the other
  * processes committed (applied to the Maps and told to the listeners), and reading everything again.
  *
- * It writes through the store's wall only: the store makes one (store.ts, privately) and hands it
- * the Maps and the few steps of its wall it needs, so nothing here is a door into the store.
+ * It writes through the store's wall only (wall.ts): the store makes one (store.ts, privately) and
+ * hands it the Maps and the wall, so nothing here is a door into the store.
  */
 import { InvalidStateError } from 'video-plugin/internal';
-import type { Driver, RemoteChange } from './driver.js';
+import type { RemoteChange } from './driver.js';
 import { storageError } from './errors.js';
 import type { RemovedPartner, StoreMaps } from './maps.js';
 import type { Change, OutcomeRecord, SandboxEnd, SandboxRecord, Snapshot } from './records.js';
+import type { Wall } from './wall.js';
 
 /** Told of the sandboxes other processes make and end, on a database several processes share. */
 export interface SandboxListener {
@@ -19,35 +20,22 @@ export interface SandboxListener {
   ended(partnerID: string, how: SandboxEnd, removed: RemovedPartner): void;
 }
 
-/** The steps of the store's wall (store.ts) that the shared records write through. */
-export interface Wall {
-  /** Runs a write in a transaction that first reads the others' commits. */
-  shared<T>(fn: () => T): T;
-  afterCommit(fn: () => void): void;
-  /** Whether a transaction is open, and the outcomes it took (see {@link SharedRecords.takeOutcome}). */
-  transaction(): { taken?: Set<string> } | undefined;
-  /** Whether writes are refused until every record is read again. */
-  stale(): boolean;
-  refuseRemoved(partnerID: string): void;
-  /** Tells the store's listeners of a topic, generation or video that changed. */
-  changed(change: Change): void;
-}
-
 /** See the top of this file. */
 export class SharedRecords {
   readonly #maps: StoreMaps;
-  readonly #db: Driver | undefined;
   readonly #wall: Wall;
+  /** Tells the store's listeners of a topic, generation or video another process changed. */
+  readonly #changed: (change: Change) => void;
   readonly #sandboxListeners = new Set<SandboxListener>();
   /** Told the key of each session another process ended (a log-out there), see {@link onSessionEnded}. */
   readonly #sessionsEnded = new Set<(sessionKey: string) => void>();
   /** Told of each release of the test controls another process committed, see {@link onRelease}. */
   readonly #releases = new Set<(partnerID: string | undefined) => void>();
 
-  constructor(maps: StoreMaps, db: Driver | undefined, wall: Wall) {
+  constructor(maps: StoreMaps, wall: Wall, changed: (change: Change) => void) {
     this.#maps = maps;
-    this.#db = db;
     this.#wall = wall;
+    this.#changed = changed;
   }
 
   /** See {@link Store.onSessionEnded}. */
@@ -64,23 +52,29 @@ export class SharedRecords {
 
   // --- sandboxes as shared records ---
 
-  /** See {@link Store.sharesSandboxes}. */
+  /** Whether sandboxes are records of the database, served by every process that shares it. */
   get sharesSandboxes(): boolean {
-    return this.#db?.putSandbox !== undefined;
+    return this.#wall.db?.putSandbox !== undefined;
   }
 
-  /** See {@link Store.followSandboxes}. */
+  /** Calls `listener` when another process makes or ends a sandbox (a shared database). Returns the unsubscribe. */
   followSandboxes(listener: SandboxListener): () => void {
     this.#sandboxListeners.add(listener);
     return () => this.#sandboxListeners.delete(listener);
   }
 
-  /** See {@link Store.addSandbox}. */
+  /**
+   * Saves a new sandbox, so that every process serves it. Within a transaction (which on a shared
+   * database first reads the others' commits under their common lock), a count of
+   * {@link Store.sandboxes} made before it in the same transaction still holds at its commit.
+   *
+   * @throws {InvalidStateError} when sandboxes are no records here (a data file, memory).
+   */
   addSandbox(record: SandboxRecord): void {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.putSandbox) throw new InvalidStateError('addSandbox: this store keeps no sandboxes.');
     this.#wall.shared(() => {
-      if (this.#wall.stale()) throw storageError(db, new Error('the database cannot be reached'));
+      if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
       try {
         db.putSandbox?.(record);
       } catch (error) {
@@ -90,12 +84,19 @@ export class SharedRecords {
     });
   }
 
-  /** See {@link Store.endSandbox}. */
+  /**
+   * Ends a sandbox kept in the database: removes it and every record of it in one transaction,
+   * which first reads the others' commits under their common lock; so of two processes ending it
+   * at once, one removes it and the other finds it gone (undefined; the other's change, read then,
+   * was told to the {@link followSandboxes} listeners).
+   *
+   * @throws {DataFileError} when the database refuses the removal (then nothing is removed).
+   */
   endSandbox(partnerID: string, how: SandboxEnd): RemovedPartner | undefined {
-    if (this.#wall.transaction()) throw new InvalidStateError('endSandbox: not within a transaction.');
-    const db = this.#db;
+    if (this.#wall.current) throw new InvalidStateError('endSandbox: not within a transaction.');
+    const db = this.#wall.db;
     if (!db?.putSandbox) throw new InvalidStateError('endSandbox: this store keeps no sandboxes.');
-    if (this.#wall.stale()) throw storageError(db, new Error('the database cannot be reached'));
+    if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
     let found = false;
     try {
       db.transaction(() => {
@@ -112,29 +113,37 @@ export class SharedRecords {
 
   // --- the test controls' forced outcomes as shared records ---
 
-  /** See {@link Store.sharesOutcomes}. */
+  /** Whether forced outcomes are records of the database, taken by the jobs of every process that shares it. */
   get sharesOutcomes(): boolean {
-    return this.#db?.putOutcome !== undefined;
+    return this.#wall.db?.putOutcome !== undefined;
   }
 
-  /** See {@link Store.queueOutcome}. */
+  /**
+   * Saves a forced outcome of the test controls, queued after every one committed before it (by any process).
+   *
+   * @throws {InvalidStateError} when outcomes are no records here (a data file, memory).
+   */
   queueOutcome(record: OutcomeRecord): void {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.putOutcome) throw new InvalidStateError('queueOutcome: this store keeps no forced outcomes.');
     this.#wall.shared(() => {
       this.#wall.refuseRemoved(record.partnerID);
-      if (this.#wall.stale()) throw storageError(db, new Error('the database cannot be reached'));
+      if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
       db.putOutcome?.(record);
       this.#wall.afterCommit(() => this.#maps.outcomes.set(record.id, record));
     });
   }
 
-  /** See {@link Store.takeOutcome}. */
+  /**
+   * Takes the first queued outcome that `matches`, in the transaction that queues its job: that
+   * transaction has read every process's commits under their common lock, so each outcome is taken
+   * once, by the first job queued after it, and is gone only if the job commits.
+   */
   takeOutcome(matches: (record: Readonly<OutcomeRecord>) => boolean): OutcomeRecord | undefined {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.deleteOutcome) return undefined;
     return this.#wall.shared(() => {
-      const taken = (this.#wall.transaction()!.taken ??= new Set());
+      const taken = (this.#wall.current!.taken ??= new Set());
       for (const [id, record] of this.#maps.outcomes) {
         if (taken.has(id) || !matches(record)) continue;
         db.deleteOutcome?.(id);
@@ -146,12 +155,15 @@ export class SharedRecords {
     });
   }
 
-  /** See {@link Store.releaseOutcomes}. */
+  /**
+   * Removes the partner's queued outcomes (none given: every partner's), and tells the other
+   * processes, whose {@link onRelease} listeners let go of their stalled jobs. How many were queued.
+   */
   releaseOutcomes(partnerID: string | undefined): number {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.releaseOutcomes) throw new InvalidStateError('releaseOutcomes: this store keeps no forced outcomes.');
     return this.#wall.shared(() => {
-      if (this.#wall.stale()) throw storageError(db, new Error('the database cannot be reached'));
+      if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
       const cleared = [...this.#maps.outcomes.values()].filter(
         (record) => partnerID === undefined || record.partnerID === partnerID,
       ).length;
@@ -161,7 +173,10 @@ export class SharedRecords {
     });
   }
 
-  /** See {@link Store.onRelease}. */
+  /**
+   * Calls `listener` with the partner ID (undefined: every partner) of each release of the test
+   * controls that another process committed. Returns the unsubscribe.
+   */
   onRelease(listener: (partnerID: string | undefined) => void): () => void {
     this.#releases.add(listener);
     return () => this.#releases.delete(listener);
@@ -203,7 +218,7 @@ export class SharedRecords {
       const ended = kind === 'session' && !record && maps.sessions.has(key);
       const changed = maps.apply(kind, key, record);
       if (ended) for (const listener of this.#sessionsEnded) listener(key);
-      if (changed) this.#wall.changed(changed);
+      if (changed) this.#changed(changed);
     }
   }
 

@@ -19,32 +19,27 @@
  * records and their types (records.ts), the status order (status.ts), the IDs (ids.ts), the event
  * log (events.ts). */
 import { randomBytes } from 'node:crypto';
-import {
-  EVENT_RETENTION_DAYS,
-  type WebhookEvent,
-  InvalidParameterError,
-  InvalidStateError,
-  NotFoundError,
-  AccountAlreadyExistsError,
-  NotAuthenticatedError,
-} from 'video-plugin/internal';
+import { type WebhookEvent, InvalidStateError } from 'video-plugin/internal';
+import { addAccount, createSession, deleteSession, saveAccount, useJti } from './accounts.js';
 import { Database } from './database.js';
-import type { Driver, Kind } from './driver.js';
-import { DataFileError, notOurs, storageError } from './errors.js';
+import type { Driver } from './driver.js';
+import { DataFileError, storageError } from './errors.js';
 import { EventCursors, type EventLogPage } from './events.js';
 import { CursorSeal } from '../cursors.js';
-import { nowISO, sessionKey } from './ids.js';
-import { importLegacyFile, sniff } from './legacy.js';
-import { lockDataFile, type Lock } from './lock.js';
+import { nowISO } from './ids.js';
+import type { Lock } from './lock.js';
 import { StoreMaps, type RemovedPartner } from './maps.js';
+import { openDatabase } from './open.js';
+import { ownedBy, ownedGeneration, ownedTopic, ownedVideo } from './owned.js';
 import { SharedRecords, type SandboxListener } from './shared.js';
+import { eventsSince, nowSeconds, Wall } from './wall.js';
+import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
 import { isFinal, moved } from './status.js';
 import type {
   AccountRecord,
   Change,
   DeliveryRecord,
   GenerationRecord,
-  IdempotencyRecord,
   OutcomeRecord,
   Owner,
   Patch,
@@ -53,7 +48,6 @@ import type {
   SandboxEnd,
   SandboxRecord,
   SessionRecord,
-  Snapshot,
   Status,
   StatusError,
   TopicRecord,
@@ -86,19 +80,7 @@ export { fingerprint, newId, nowISO, sessionKey } from './ids.js';
 export type { RemovedPartner } from './maps.js';
 export type { SandboxListener } from './shared.js';
 
-const nowSeconds = (): number => Date.now() / 1000;
-
-/** The oldest creation time (ISO 8601) the event log keeps now. */
-const eventsSince = (): string => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-
-/** How long an idempotency key is kept, in seconds: 24 hours. */
-export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
-
-/** A row a write touched: what to read back from the file when the write does not hold. */
-interface Touch {
-  kind: Kind;
-  key: string;
-}
+export { IDEMPOTENCY_KEY_SECONDS } from './idempotency.js';
 
 /** The service's state, in memory, and with a data file in an SQLite database. */
 export class Store {
@@ -119,85 +101,45 @@ export class Store {
   readonly sandboxes: ReadonlyMap<string, Readonly<SandboxRecord>> = this.#maps.sandboxes;
 
   readonly #listeners = new Set<(change: Change) => void>();
-  readonly #db: Driver | undefined;
   readonly #lock: Lock | undefined;
+  /** How a write is made and undone (wall.ts). */
+  readonly #wall: Wall;
   /** The records and listeners of a database several processes share (shared.ts). */
   readonly #remote: SharedRecords;
-  #transaction: { touched: Touch[]; after: (() => void)[]; taken?: Set<string> } | undefined;
-  #closed = false;
-  /**
-   * A failed write could not be undone by reading its rows back (the database was unreachable):
-   * the Maps may hold what was never saved, until {@link #resync} reads them all again. Until then
-   * every write is refused, and a timer tries again every 250 ms (never within a write or a
-   * transaction, whose records it would replace under them).
-   */
-  #stale: ReturnType<typeof setInterval> | undefined;
   #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
   private constructor(db?: Driver, lock?: Lock) {
-    this.#db = db;
     this.#lock = lock;
-    this.#remote = new SharedRecords(this.#maps, db, {
-      shared: (fn) => this.#shared(fn),
-      afterCommit: (fn) => this.afterCommit(fn),
-      transaction: () => this.#transaction,
-      stale: () => this.#stale !== undefined,
-      refuseRemoved: (partnerID) => this.#refuseRemoved(partnerID),
-      changed: (change) => {
-        for (const listener of this.#listeners) listener(change);
-      },
+    this.#wall = new Wall(this.#maps, db, (snapshot, events) => this.#remote.reload(snapshot, events));
+    this.#remote = new SharedRecords(this.#maps, this.#wall, (change) => {
+      for (const listener of this.#listeners) listener(change);
     });
   }
 
   /**
    * Opens the store. Without a file the data lives in memory. With one: takes the file's lock (one
-   * process per file), imports a 0.1 JSON data file, opens the database and reads it all.
+   * process per file), imports a 0.1 JSON data file, opens the database and reads it all. With a
+   * PostgreSQL database: migrates and claims it (postgres.ts), follows the other processes' commits,
+   * then reads it all.
    *
-   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable.
+   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable;
+   * when the database cannot be reached (DatabaseUnreachableError), is in use, or is newer.
    */
   static async open(file?: string, database?: string): Promise<Store> {
-    if (database !== undefined) return Store.#openPostgres(database);
-    if (file === undefined) return new Store();
-    const lock = lockDataFile(file);
-    try {
-      if (lock.tookOverFrom !== undefined) {
-        console.warn(
-          `video-plugin-service: took over the lock of ${file} from process ${lock.tookOverFrom}, which is no longer running.`,
-        );
-      }
-      const kind = sniff(file);
-      if (kind === 'other') throw notOurs(file);
-      if (kind === 'json') console.log(`video-plugin-service: ${importLegacyFile(file, nowSeconds())}`);
-      const db = Database.open(file);
-      const store = new Store(db, lock);
-      try {
-        store.#read(db);
-      } catch (error) {
-        db.close();
-        throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
-      }
-      return store;
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-  }
-
-  /**
-   * Opens the store on a PostgreSQL database: migrates and claims it (postgres.ts), then reads it all.
-   *
-   * @throws {DataFileError} when it cannot be reached (DatabaseUnreachableError), is in use, or is newer.
-   */
-  static async #openPostgres(url: string): Promise<Store> {
-    const { PostgresDatabase } = await import('./postgres.js');
-    const db = await PostgresDatabase.open(url);
-    const store = new Store(db);
-    db.follow((changes) => store.#remote.applyRemote(changes));
+    const opened = await openDatabase(file, database);
+    if (!opened) return new Store();
+    const { db, lock, name } = opened;
+    const store = new Store(db, lock);
+    db.follow?.((changes) => store.#remote.applyRemote(changes));
     try {
       store.#read(db);
     } catch (error) {
-      db.close();
-      throw new DataFileError(`Cannot read the database ${db.label} (${(error as Error).message}).`, { cause: error });
+      try {
+        db.close();
+      } finally {
+        lock?.release();
+      }
+      throw new DataFileError(`Cannot read ${name} (${(error as Error).message}).`, { cause: error });
     }
     return store;
   }
@@ -217,12 +159,12 @@ export class Store {
 
   /** The data file, or undefined when the data lives in memory. */
   get file(): string | undefined {
-    return this.#db instanceof Database ? this.#db.file : undefined;
+    return this.#wall.db instanceof Database ? this.#wall.db.file : undefined;
   }
 
   /** Where the data is kept, for the log: the data file, the database URL without its password, or undefined (memory). */
   get location(): string | undefined {
-    return this.#db?.label;
+    return this.#wall.db?.label;
   }
 
   /** How many listeners are subscribed (the open streams). */
@@ -251,27 +193,12 @@ export class Store {
    * {@link afterCommit} callbacks run once it is committed. Nests (an inner one is part of the outer).
    */
   transaction<T>(fn: () => T): T {
-    if (this.#transaction || !this.#db) return fn();
-    this.#catchUp();
-    const transaction = { touched: [] as Touch[], after: [] as (() => void)[] };
-    this.#transaction = transaction;
-    let result: T;
-    try {
-      result = this.#db.transaction(fn);
-    } catch (error) {
-      for (const touch of transaction.touched.reverse()) this.#restore(touch);
-      throw this.#db.isDatabaseError(error) ? storageError(this.#db, error) : error;
-    } finally {
-      this.#transaction = undefined;
-    }
-    for (const run of transaction.after) run();
-    return result;
+    return this.#wall.transaction(fn);
   }
 
   /** Runs `fn` once the current transaction is committed (at once outside of one); not if it fails. */
   afterCommit(fn: () => void): void {
-    if (this.#transaction) this.#transaction.after.push(fn);
-    else fn();
+    this.#wall.afterCommit(fn);
   }
 
   // --- topics, generations and videos: the transitions ---
@@ -284,8 +211,8 @@ export class Store {
    * @throws {InvalidStateError} `invalid_state` when the store already holds a record with its key.
    */
   insert(change: Change): void {
-    this.#shared(() => {
-      this.#refuseRemoved(change.record.partnerID);
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(change.record.partnerID);
       const key = keyOf(change);
       if (this.#maps.map(change.kind).has(key)) {
         throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
@@ -346,7 +273,7 @@ export class Store {
    * record when it holds none), writes it and publishes it after the commit.
    */
   #save(ref: RecordRef, patch: object, stamp: boolean): void {
-    this.#shared(() => {
+    this.#wall.shared(() => {
       const change = ref as Change;
       if (this.#maps.dropped.has(change.record) || this.#maps.removedPartners.has(change.record.partnerID)) return;
       const key = keyOf(change);
@@ -354,7 +281,7 @@ export class Store {
       const record = (map.get(key) ?? change.record) as Change['record'];
       Object.assign(record, patch, stamp ? { updatedAt: nowISO() } : {});
       const saved = { kind: change.kind, record } as Change;
-      this.#write({ kind: change.kind, key }, (db) => {
+      this.#wall.write({ kind: change.kind, key }, (db) => {
         if (saved.kind === 'topic') db.putTopic(saved.record);
         else if (saved.kind === 'generation') db.putGeneration(saved.record);
         else db.putVideo(saved.record);
@@ -366,35 +293,16 @@ export class Store {
     });
   }
 
-  // --- accounts and sessions ---
+  // --- accounts and sessions: their writes in accounts.ts ---
 
   /** Adds an account; refuses an externalID the partner already uses. */
   addAccount(account: AccountRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(account.partnerID);
-      const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
-      if (key !== undefined && this.#maps.accountByExternalID.has(key)) {
-        throw new AccountAlreadyExistsError(
-          `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
-          { externalID: account.externalID },
-        );
-      }
-      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-      this.#maps.setAccount(account);
-    });
+    addAccount(this.#maps, this.#wall, account);
   }
 
   /** Replaces a stored account (same ID and externalID) by its new version. */
   saveAccount(account: AccountRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(account.partnerID);
-      const current = this.#maps.accounts.get(account.id);
-      if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
-        throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
-      }
-      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-      this.#maps.setAccount(account);
-    });
+    saveAccount(this.#maps, this.#wall, account);
   }
 
   /** The partner's account with this ID, or undefined. */
@@ -411,24 +319,12 @@ export class Store {
 
   /** Opens a session on an account; returns its token (only its hash is kept). */
   createSession(owner: Owner): string {
-    return this.#shared(() => {
-      this.#refuseRemoved(owner.partnerID);
-      const token = randomBytes(32).toString('base64url');
-      const key = sessionKey(token);
-      const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
-      this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
-      this.#maps.sessions.set(key, session);
-      return token;
-    });
+    return createSession(this.#maps, this.#wall, owner);
   }
 
   /** Ends the session stored under `key` ({@link sessionKey}); false when there was none. */
   deleteSession(key: string): boolean {
-    return this.#shared(() => {
-      if (!this.#maps.sessions.has(key)) return false;
-      this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
-      return this.#maps.sessions.delete(key);
-    });
+    return deleteSession(this.#maps, this.#wall, key);
   }
 
   /**
@@ -436,15 +332,7 @@ export class Store {
    * used it. Token IDs whose time is over are forgotten on the way.
    */
   useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
-    return this.#shared(() => {
-      this.#refuseRemoved(partnerID);
-      for (const [used, expiry] of this.#maps.usedJtis) if (expiry < now) this.#maps.usedJtis.delete(used);
-      const key = `${partnerID}\n${jti}`;
-      if (this.#maps.usedJtis.has(key)) return false;
-      this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
-      this.#maps.usedJtis.set(key, until);
-      return true;
-    });
+    return useJti(this.#maps, this.#wall, partnerID, jti, until, now);
   }
 
   // --- idempotency keys of start requests ---
@@ -464,47 +352,12 @@ export class Store {
     start: () => T,
     now = nowSeconds(),
   ): { result: T; replayed: boolean } {
-    this.#refuseRemoved(owner.partnerID);
-    return this.transaction(() => {
-      this.pruneIdempotencyKeys(now);
-      const mapKey = `${owner.partnerID}\n${owner.accountID}\n${key}`;
-      const stored = this.#maps.idempotencyKeys.get(mapKey);
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) {
-          throw new InvalidParameterError(
-            'idempotency_key_reused',
-            `options.idempotencyKey ${JSON.stringify(key)} (the Idempotency-Key header) was used in the last 24 hours for another request of this account (other parameters or another method): use a new key for a new request, and the same parameters to retry the first one.`,
-            { field: 'options.idempotencyKey', idempotencyKey: key },
-          );
-        }
-        return { result: stored.result as T, replayed: true };
-      }
-      const result = start();
-      const record: IdempotencyRecord = {
-        partnerID: owner.partnerID,
-        accountID: owner.accountID,
-        key,
-        fingerprint,
-        result,
-        expiresAt: now + IDEMPOTENCY_KEY_SECONDS,
-      };
-      this.#write({ kind: 'idempotency', key: mapKey }, (db) => db.putIdempotencyKey(record));
-      this.#maps.idempotencyKeys.set(mapKey, record);
-      return { result, replayed: false };
-    });
+    return idempotent(this.#maps, this.#wall, { owner, key, fingerprint, start, now });
   }
 
   /** Forgets the idempotency keys whose 24 hours are over at `now` (epoch seconds); how many. */
   pruneIdempotencyKeys(now = nowSeconds()): number {
-    let pruned = 0;
-    for (const [mapKey, record] of this.#maps.idempotencyKeys) {
-      if (record.expiresAt > now) continue;
-      this.#maps.idempotencyKeys.delete(mapKey);
-      pruned++;
-    }
-    // Also those a previous run left in the file (they are not read at open).
-    this.#write({ kind: 'idempotency', key: '' }, (db) => db.pruneIdempotencyKeys(now));
-    return pruned;
+    return pruneIdempotencyKeys(this.#maps, this.#wall, now);
   }
 
   /** How many idempotency keys are kept (for the tests). */
@@ -521,11 +374,11 @@ export class Store {
    * @throws {InvalidStateError} on a database that has no shared queue (SQLite, memory).
    */
   queueJob(insert: { sql: string; values: unknown[] }): void {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.putQueued) throw new InvalidStateError('queueJob: the store has no shared job queue.');
-    this.#shared(() => {
-      if (this.#closed) return;
-      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+    this.#wall.shared(() => {
+      if (this.#wall.closed) return;
+      if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
       db.putQueued?.(insert);
     });
   }
@@ -539,18 +392,18 @@ export class Store {
 
   /** Saves a delivery before it is tried, or its new count of tries. */
   saveDelivery(delivery: DeliveryRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(delivery.partnerID);
-      this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(delivery.partnerID);
+      this.#wall.write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
       this.#maps.outbox.set(delivery.id, delivery);
     });
   }
 
   /** Removes a delivery that is over (delivered, or given up). */
   removeDelivery(id: string): void {
-    this.#shared(() => {
+    this.#wall.shared(() => {
       if (!this.#maps.outbox.has(id)) return;
-      this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
+      this.#wall.write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
       this.#maps.outbox.delete(id);
     });
   }
@@ -559,14 +412,14 @@ export class Store {
 
   /**
    * Keeps a webhook event in the partner's log (with the change that made it, in its transaction),
-   * forgetting the events older than {@link EVENT_RETENTION_DAYS} days on the way.
+   * forgetting the events older than `EVENT_RETENTION_DAYS` days on the way.
    */
   appendEvent(partnerID: string, event: WebhookEvent): void {
-    this.#shared(() => {
-      this.#refuseRemoved(partnerID);
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(partnerID);
       const record = { seq: this.#maps.events.nextSeq(), partnerID, event };
       const since = eventsSince();
-      this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
+      this.#wall.write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
       this.#maps.events.prune(since);
       this.#maps.events.add(record);
     });
@@ -578,7 +431,7 @@ export class Store {
   }
 
   /**
-   * The partner's logged event with this ID, unless it is older than {@link EVENT_RETENTION_DAYS}
+   * The partner's logged event with this ID, unless it is older than `EVENT_RETENTION_DAYS`
    * days (another partner's event is not found).
    */
   findEvent(partnerID: string, id: string): WebhookEvent | undefined {
@@ -616,9 +469,9 @@ export class Store {
    * @throws {DataFileError} when the data file refuses the removal (then nothing is removed).
    */
   removePartner(partnerID: string): RemovedPartner {
-    if (this.#transaction) throw new InvalidStateError('removePartner: not within a transaction.');
-    const db = this.#db;
-    if (db && !this.#closed) {
+    if (this.#wall.current) throw new InvalidStateError('removePartner: not within a transaction.');
+    const db = this.#wall.db;
+    if (db && !this.#wall.closed) {
       try {
         db.removePartner(partnerID);
       } catch (error) {
@@ -631,74 +484,47 @@ export class Store {
 
   // --- the records of a database several processes share: shared.ts ---
 
-  /** Whether sandboxes are records of the database, served by every process that shares it. */
+  /** Whether sandboxes are records of the database (shared.ts). */
   get sharesSandboxes(): boolean {
     return this.#remote.sharesSandboxes;
   }
 
-  /** Calls `listener` when another process makes or ends a sandbox (a shared database). Returns the unsubscribe. */
+  /** Calls `listener` when another process makes or ends a sandbox (shared.ts). Returns the unsubscribe. */
   followSandboxes(listener: SandboxListener): () => void {
     return this.#remote.followSandboxes(listener);
   }
 
-  /**
-   * Saves a new sandbox, so that every process serves it. Within a transaction (which on a shared
-   * database first reads the others' commits under their common lock), a count of
-   * {@link sandboxes} made before it in the same transaction still holds at its commit.
-   *
-   * @throws {InvalidStateError} when sandboxes are no records here (a data file, memory).
-   */
+  /** Saves a new sandbox, so that every process serves it (shared.ts). */
   addSandbox(record: SandboxRecord): void {
     this.#remote.addSandbox(record);
   }
 
-  /**
-   * Ends a sandbox kept in the database: removes it and every record of it in one transaction,
-   * which first reads the others' commits under their common lock; so of two processes ending it
-   * at once, one removes it and the other finds it gone (undefined; the other's change, read then,
-   * was told to the {@link followSandboxes} listeners).
-   *
-   * @throws {DataFileError} when the database refuses the removal (then nothing is removed).
-   */
+  /** Ends a sandbox kept in the database, and every record of it (shared.ts); undefined when it was gone. */
   endSandbox(partnerID: string, how: SandboxEnd): RemovedPartner | undefined {
     return this.#remote.endSandbox(partnerID, how);
   }
 
-  /** Whether forced outcomes are records of the database, taken by the jobs of every process that shares it. */
+  /** Whether forced outcomes are records of the database (shared.ts). */
   get sharesOutcomes(): boolean {
     return this.#remote.sharesOutcomes;
   }
 
-  /**
-   * Saves a forced outcome of the test controls, queued after every one committed before it (by any process).
-   *
-   * @throws {InvalidStateError} when outcomes are no records here (a data file, memory).
-   */
+  /** Saves a forced outcome of the test controls, queued after every one committed before it (shared.ts). */
   queueOutcome(record: OutcomeRecord): void {
     this.#remote.queueOutcome(record);
   }
 
-  /**
-   * Takes the first queued outcome that `matches`, in the transaction that queues its job: that
-   * transaction has read every process's commits under their common lock, so each outcome is taken
-   * once, by the first job queued after it, and is gone only if the job commits.
-   */
+  /** Takes the first queued outcome that `matches`, in the transaction that queues its job (shared.ts). */
   takeOutcome(matches: (record: Readonly<OutcomeRecord>) => boolean): OutcomeRecord | undefined {
     return this.#remote.takeOutcome(matches);
   }
 
-  /**
-   * Removes the partner's queued outcomes (none given: every partner's), and tells the other
-   * processes, whose {@link onRelease} listeners let go of their stalled jobs. How many were queued.
-   */
+  /** Removes the partner's queued outcomes (none given: every partner's), telling the others (shared.ts). */
   releaseOutcomes(partnerID: string | undefined): number {
     return this.#remote.releaseOutcomes(partnerID);
   }
 
-  /**
-   * Calls `listener` with the partner ID (undefined: every partner) of each release of the test
-   * controls that another process committed. Returns the unsubscribe.
-   */
+  /** Calls `listener` with the partner ID of each release another process committed (shared.ts). */
   onRelease(listener: (partnerID: string | undefined) => void): () => void {
     return this.#remote.onRelease(listener);
   }
@@ -710,40 +536,24 @@ export class Store {
 
   // --- owned records: another partner's or account's record is reported as missing ---
 
-  /** The account's video, or a `video_not_found` error. */
+  /** The account's video, or a `video_not_found` error (owned.ts). */
   ownedVideo(owner: Owner, id: string): Readonly<VideoRecord> {
-    const video = this.videos.get(id);
-    if (video && isOwner(video, owner)) return video;
-    throw new NotFoundError('video_not_found', `No video "${id}" on this account.`, { videoId: id });
+    return ownedVideo(this.videos, owner, id);
   }
 
-  /** The account's topic, or a `topic_not_found` error. */
+  /** The account's topic, or a `topic_not_found` error (owned.ts). */
   ownedTopic(owner: Owner, id: string): Readonly<TopicRecord> {
-    const topic = this.topics.get(id);
-    if (topic && isOwner(topic, owner)) return topic;
-    throw new NotFoundError(
-      'topic_not_found',
-      `No topic "${id}" on this account. Use a topicId returned by startTopicSearch for this account.`,
-      { topicId: id },
-    );
+    return ownedTopic(this.topics, owner, id);
   }
 
-  /** The account's generation, or a `generation_not_found` error. */
+  /** The account's generation, or a `generation_not_found` error (owned.ts). */
   ownedGeneration(owner: Owner, requestId: string): Readonly<GenerationRecord> {
-    const generation = this.generations.get(requestId);
-    if (generation && isOwner(generation, owner)) return generation;
-    throw new NotFoundError(
-      'generation_not_found',
-      `No video generation "${requestId}" on this account. Use a requestId returned by startVideoGeneration.`,
-      { requestId },
-    );
+    return ownedGeneration(this.generations, owner, requestId);
   }
 
   /** Every record of a collection that belongs to the account, newest first. */
   ownedBy<T extends Owner & { createdAt: string }>(collection: ReadonlyMap<string, T>, owner: Owner): T[] {
-    return [...collection.values()]
-      .filter((record) => isOwner(record, owner))
-      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return ownedBy(collection, owner);
   }
 
   /**
@@ -751,79 +561,14 @@ export class Store {
    * stays readable; changes after this are not saved (the next run resumes from the file).
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#wall.closed) return;
+    this.#wall.close();
     this.#listeners.clear();
     this.#remote.clear();
-    clearInterval(this.#stale);
     try {
-      this.#db?.close();
+      this.#wall.db?.close();
     } finally {
       this.#lock?.release();
-    }
-  }
-
-  /**
-   * Writes one row with `write`. A failure outside a transaction reads the row back (the Maps then
-   * match the file) and throws the storage error; inside one, the transaction does both.
-   */
-  #write(touch: Touch, write: (db: Driver) => void): void {
-    const db = this.#db;
-    if (!db || this.#closed) return;
-    // Refused until the timer has read the records again: a write now could build on one never saved.
-    if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-    this.#transaction?.touched.push(touch);
-    try {
-      write(db);
-    } catch (error) {
-      if (!this.#transaction) this.#restore(touch);
-      throw db.isDatabaseError(error) ? storageError(db, error) : error;
-    }
-  }
-
-  /** Puts a row's in-memory copy back as the file has it (after a write that did not hold). */
-  #restore({ kind, key }: Touch): void {
-    let stored: unknown;
-    try {
-      stored = this.#db?.get(kind, key);
-    } catch (error) {
-      if (!this.#stale) {
-        console.error(
-          `video-plugin-service: cannot read back ${kind} ${key} after a failed write (${(error as Error).message}); the records are read again once the database answers.`,
-        );
-        this.#markStale();
-      }
-      return;
-    }
-    this.#maps.apply(kind, key, stored);
-  }
-
-  /** Refuses writes until {@link #resync} has read every record again, which a timer tries every 250 ms. */
-  #markStale(): void {
-    this.#stale = setInterval(() => {
-      try {
-        this.#resync();
-      } catch {
-        // Still unreachable: the next tick tries again.
-      }
-    }, 250);
-    this.#stale.unref();
-  }
-
-  /**
-   * A shared database whose changes were removed before this process read them (it read none for
-   * longer than they are kept): every record is read again now, before anything builds on them.
-   */
-  #catchUp(): void {
-    if (!this.#db?.behind || this.#stale) return;
-    console.warn(
-      'video-plugin-service: changes of the other processes were removed before this one read them; reading every record again.',
-    );
-    this.#markStale();
-    try {
-      this.#resync(true);
-    } catch {
-      // Unreachable: writes are refused until the timer has read them.
     }
   }
 
@@ -832,64 +577,11 @@ export class Store {
    * otherwise): before a request is answered, so that it sees what another process acknowledged.
    */
   refresh(): void {
-    if (this.#transaction || this.#closed || this.#stale) return;
-    try {
-      this.#db?.refresh?.();
-    } catch {
-      // Unreachable now: the reads go on from memory, and the next write says so.
-    }
-    this.#catchUp();
-  }
-
-  /**
-  /**
-   * Reads every record from the database again, after an outage left the Maps unsure: records the
-   * jobs hold keep their identity (their fields are replaced), those never saved are dropped.
-   *
-   * @throws the storage error when the database is still unreachable (nothing is changed then).
-   */
-  #resync(caughtUp = false): void {
-    const db = this.#db;
-    if (!db || !this.#stale) return;
-    let snapshot: Snapshot;
-    let events: Set<number>;
-    try {
-      snapshot = db.load(nowSeconds());
-      events = new Set(db.loadEvents(eventsSince()).map((record) => record.seq));
-    } catch (error) {
-      throw db.isDatabaseError(error) ? storageError(db, error) : error;
-    }
-    clearInterval(this.#stale);
-    this.#stale = undefined;
-    this.#remote.reload(snapshot, events);
-    if (!caughtUp) console.error('video-plugin-service: the database answers again; its records were read again.');
-  }
-
-  /**
-   * Runs a write so that, on a database several processes share, it checks and changes the
-   * current state: in a transaction, which first reads what the others committed (under the write
-   * lock, postgres.ts). Alone otherwise, as before.
-   */
-  #shared<T>(fn: () => T): T {
-    return this.#db?.follow ? this.transaction(fn) : fn();
-  }
-
-  /** Refuses a new record of a partner whose records were removed (a request that raced its sandbox's end). */
-  #refuseRemoved(partnerID: string): void {
-    if (!this.#maps.removedPartners.has(partnerID)) return;
-    throw new NotAuthenticatedError(
-      'sandbox_expired',
-      `The sandbox "${partnerID}" has ended: its records are removed and nothing more of it is kept. Create a new sandbox.`,
-      { partnerID },
-    );
+    this.#wall.refresh();
   }
 }
 
 /** The key a change's record is stored under. */
 function keyOf(change: Change): string {
   return change.kind === 'generation' ? change.record.requestId : change.record.id;
-}
-
-function isOwner(record: Owner, owner: Owner): boolean {
-  return record.partnerID === owner.partnerID && record.accountID === owner.accountID;
 }

@@ -11,13 +11,14 @@
  * Node runs one request at a time between awaits, so a check-then-insert done without an await in
  * between (externalID, jti) cannot race.
  *
- * This file is the wall: the transaction, `#write` and `#restore` (which puts a row back as the
- * file has it) stay private here, and every write goes through them. Beside it: the Maps and what
- * changes them all at once (maps.ts, held privately by the store), the records only a database
- * several processes share keeps and the changes the other processes committed (shared.ts, which
- * writes through the steps of the wall the store hands it), the SQL (database.ts, postgres.ts), the
- * records and their types (records.ts), the status order (status.ts), the IDs (ids.ts), the event
- * log (events.ts). */
+ * This file is the store's API; the store alone holds the two objects everything is written with,
+ * in private fields: its Maps (maps.ts: the records in memory, and what changes them all at once)
+ * and its wall (wall.ts: the transaction, a row's write and its undoing, the outage). The writes of
+ * one concern are beside it, called with those two: accounts, sessions and token IDs (accounts.ts),
+ * idempotency keys (idempotency.ts), the records and changes of a database several processes share
+ * (shared.ts). Also beside it: the opening (open.ts), the reads on behalf of an account (owned.ts),
+ * the SQL (database.ts, postgres.ts), the records and their types (records.ts), the status order
+ * (status.ts), the IDs (ids.ts), the event log (events.ts). None of them imports this file. */
 import { randomBytes } from 'node:crypto';
 import { type WebhookEvent, InvalidStateError } from 'video-plugin/internal';
 import { addAccount, createSession, deleteSession, saveAccount, useJti } from './accounts.js';

@@ -1,9 +1,10 @@
 /**
  * Background jobs: topic searches (topic-search.ts), video generations (generation.ts) and final
- * renders (render-job.ts); the render queue is here. Each moves its record through PENDING → PROCESSING → COMPLETE (or
- * FAILED) over about `jobMs`, saving every step through the store's transitions (the store checks
- * the order, writes and publishes), with the job's progress (stage, fraction, time left; see
- * progress.ts) on the record. This file starts, resumes and stops them.
+ * renders (render-job.ts; their queue, and where their files are kept, in renders.ts). Each moves
+ * its record through PENDING → PROCESSING → COMPLETE (or FAILED) over about `jobMs`, saving every
+ * step through the store's transitions (the store checks the order, writes and publishes), with the
+ * job's progress (stage, fraction, time left; see progress.ts) on the record. This file starts,
+ * resumes and stops them.
  *
  * Jobs wait with abortable timers, on the service's clock (real, or the step clock of clock.ts);
  * `close()` aborts them all and leaves their records where they were. `resume()` re-runs whatever a
@@ -17,28 +18,13 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClockTurn, REAL_CLOCK, type JobClock } from './clock.js';
 import { forcedBy, type ForcedOutcome, type TestControls, type TestJob } from './test-controls.js';
-import { join } from 'node:path';
 import { sourcePolicy, type EgressPolicy } from '../egress.js';
 import { imageURLsOf } from '../media/images.js';
-import pLimit, { type LimitFunction } from 'p-limit';
-import { availableParallelism } from 'node:os';
-import { renderVideo, type RenderedFiles } from '../media/render.js';
-import { CACHE_BYTES, SceneCache, type EntryLock } from '../media/segments.js';
-import {
-  isFile,
-  keptPictureHash,
-  keptPicturePath,
-  RENDER_FILE_KINDS,
-  RENDER_FORMAT,
-  renderName,
-  videosDir,
-} from '../media/files.js';
-import { contentKey, MediaStoreUnavailable, type MediaStore } from '../media/store.js';
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { EntryLock } from '../media/segments.js';
+import { RENDER_FORMAT, renderName } from '../media/files.js';
+import type { MediaStore } from '../media/store.js';
 import { editedSources, type Storyboard } from '../media/storyboard.js';
-import { PROGRESS_INTERVAL_MS, ProgressTracker, startProgress } from './progress.js';
+import { PROGRESS_INTERVAL_MS, startProgress } from './progress.js';
 import {
   newId,
   nowISO,
@@ -51,6 +37,7 @@ import {
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS } from '../store/errors.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { DEFAULT_SEARCH_SLOTS } from '../limit-values.js';
+import { Renders } from './renders.js';
 import { Slots } from './slots.js';
 import { WaitingJobs } from './waiting.js';
 import { generate, type GenerationParams } from './generation.js';
@@ -67,18 +54,8 @@ export class Jobs {
   readonly #fetchTimeoutMs: number;
   readonly #media: 'real' | 'placeholder';
   readonly #mediaDir: string;
-  /** Where finished renders are kept instead of the media folder (media/store.ts), if anywhere. */
-  readonly #mediaStore: MediaStore | undefined;
-  /**
-   * Renders at once (`renderConcurrency`), taken fairly across partners and accounts (slots.ts); no
-   * cap per account beyond the total.
-   */
-  readonly #renders: Slots;
-  /** The scenes' encodes of every render, at most the cores at once (render.ts). */
-  readonly #encodes: LimitFunction;
-  /** The scene cache (segments.ts), in `<media>/cache/scenes`; real media only. */
-  readonly #cache: SceneCache | undefined;
-  readonly #stallMs: number | undefined;
+  /** The render queue, and where renders' files are kept (renders.ts). */
+  readonly #renders: Renders;
   readonly #webhooks: Pick<Webhooks, 'videoCompleted' | 'videoRendered'> | undefined;
   readonly #closing = new AbortController();
   readonly #egress: EgressPolicy;
@@ -124,7 +101,7 @@ export class Jobs {
       egress?: EgressPolicy;
       /** Topic searches fetching at once (default {@link DEFAULT_SEARCH_SLOTS}); the others wait PENDING. */
       searchSlots?: { perAccount: number; total: number };
-      /** Size limit of the scene cache in bytes (default {@link CACHE_BYTES}). */
+      /** Size limit of the scene cache in bytes (default `CACHE_BYTES`, media/segments.ts). */
       sceneCacheBytes?: number | undefined;
       /** Services sharing a database: the lock of a scene being encoded, waited for by the others' renders. */
       sceneLock?: EntryLock | undefined;
@@ -149,21 +126,16 @@ export class Jobs {
     this.#fetchTimeoutMs = options.fetchTimeoutMs;
     this.#media = options.media ?? 'placeholder';
     this.#mediaDir = options.mediaDir ?? '';
-    this.#mediaStore = options.mediaStore;
-    const renders = Math.max(1, options.renderConcurrency ?? availableParallelism());
-    this.#renders = new Slots({ perAccount: renders, total: renders });
-    this.#encodes = pLimit(renders);
-    // Emptied at every start: a restart never reuses what another version of the code made.
-    this.#cache =
-      this.#media === 'real' && this.#mediaDir
-        ? new SceneCache(
-            join(this.#mediaDir, 'cache', 'scenes'),
-            options.sceneCacheBytes ?? CACHE_BYTES,
-            this.#mediaStore,
-            options.sceneLock,
-          )
-        : undefined;
-    this.#stallMs = options.renderStallMs;
+    this.#renders = new Renders({
+      media: this.#media,
+      mediaDir: this.#mediaDir,
+      mediaStore: options.mediaStore,
+      renderConcurrency: options.renderConcurrency,
+      sceneCacheBytes: options.sceneCacheBytes,
+      sceneLock: options.sceneLock,
+      renderStallMs: options.renderStallMs,
+      waiting: this.#waiting,
+    });
     this.#webhooks = options.webhooks;
     this.#egress = options.egress ?? sourcePolicy(true, false, () => 0);
     this.#searches = new Slots(options.searchSlots ?? DEFAULT_SEARCH_SLOTS);
@@ -501,9 +473,9 @@ export class Jobs {
     return {
       ...this.#shared,
       signal,
-      renderFiles: (of, board, name, progress) => this.#renderFiles(of, board, name, signal, progress),
-      keepRender: (files) => this.#keepRender(files, signal),
-      keepPicture: (file) => this.#keepPicture(file, signal),
+      renderFiles: (of, board, name, progress) => this.#renders.render(of, board, name, signal, progress),
+      keepRender: (files) => this.#renders.keep(files, signal),
+      keepPicture: (file) => this.#renders.keepPicture(file, signal),
       jobMs: outcome && 'takeMs' in outcome ? outcome.takeMs : this.#jobMs,
       now: () => this.#clock.now(partnerID),
       forced,
@@ -577,116 +549,6 @@ export class Jobs {
       this.#byPartner.set(partnerID, jobs);
     }
     return jobs;
-  }
-
-  /**
-   * Renders `board` (a video of `owner`) as `<name>.mp4/.jpg/.vtt` in the videos folder, in its
-   * turn in the queue. The one place that takes a render slot: callers never wrap it in the queue
-   * again. Until its slot, the render is one of the owner's waiting jobs.
-   */
-  async #renderFiles(
-    owner: Owner,
-    board: Storyboard,
-    name: string,
-    signal: AbortSignal,
-    progress?: ProgressTracker,
-  ): Promise<RenderedFiles> {
-    if (this.#renders.wouldWait(owner)) progress?.stage('waiting_to_render');
-    const started = this.#waiting.enter(owner);
-    try {
-      return await this.#renders.run(
-        owner,
-        async () => {
-          started();
-          return renderVideo(await this.#localImages(board), videosDir(this.#mediaDir), name, {
-            signal,
-            progress,
-            cache: this.#cache,
-            encodes: this.#encodes,
-            stallMs: this.#stallMs,
-          });
-        },
-        signal,
-      );
-    } finally {
-      started();
-    }
-  }
-
-  /**
-   * With a media store: stores a finished render's files there under their content's key
-   * (waiting while the store cannot be reached, then throwing `MediaStoreUnavailable`), and
-   * removes the local copies either way, since files are then served from the store only. Without
-   * one, the files stay where the render put them.
-   */
-  async #keepRender(files: RenderedFiles, signal: AbortSignal): Promise<void> {
-    const store = this.#mediaStore;
-    if (!store) return;
-    const kept = RENDER_FILE_KINDS.map((file) => ({
-      path: files[file],
-      key: contentKey(files.sha256[file]),
-    }));
-    try {
-      for (const { path, key } of kept) await store.put(key, path, { signal });
-    } finally {
-      await Promise.all(kept.map(({ path }) => rm(path, { force: true })));
-    }
-  }
-
-  /**
-   * With a media store: a topic's kept picture moved into the folder of its content's hash (its
-   * path in the record then names its object: files.ts `keptPicturePath`) and stored there.
-   * Undefined when the store could not take it: the picture is then left out, like one that could
-   * not be downloaded. Without a store, the file as it is.
-   */
-  async #keepPicture(file: string, signal: AbortSignal): Promise<string | undefined> {
-    const store = this.#mediaStore;
-    if (!store) return file;
-    const hash = createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
-    const kept = keptPicturePath(file, hash);
-    await mkdir(dirname(kept), { recursive: true, mode: 0o700 });
-    await rename(file, kept);
-    try {
-      await store.put(contentKey(hash), kept, { signal });
-      return kept;
-    } catch (error) {
-      if (signal.aborted || !(error instanceof MediaStoreUnavailable)) throw error;
-      console.warn(`video-plugin-service: image skipped, the media store could not keep it: ${error.message}`);
-      await rm(dirname(kept), { recursive: true, force: true });
-      return undefined;
-    }
-  }
-
-  /**
-   * `board` with every scene's picture on this machine: with a media store, a kept picture that
-   * another service downloaded (its path is in that service's media folder) is fetched from the
-   * store into this one's, under the same topic and hash. The picture's bytes, not its path, are
-   * part of the scene cache's key, so the scenes stay the same.
-   */
-  async #localImages(board: Storyboard): Promise<Storyboard> {
-    const store = this.#mediaStore;
-    if (!store || board.scenes.every((scene) => !scene.image)) return board;
-    const local = new Map<string, string>();
-    for (const image of new Set(board.scenes.flatMap((scene) => (scene.image ? [scene.image] : [])))) {
-      const hash = keptPictureHash(image);
-      if (!hash || (await isFile(image))) continue;
-      // `<media>/topics/<topicId>/<hash>/<n>.<ext>`: the last three parts, in this media folder.
-      const copy = join(this.#mediaDir, 'topics', ...image.split(/[\\/]/).slice(-3));
-      if (!(await isFile(copy))) {
-        await mkdir(dirname(copy), { recursive: true, mode: 0o700 });
-        await store.download(contentKey(hash), copy);
-      }
-      local.set(image, copy);
-    }
-    if (local.size === 0) return board;
-    return {
-      ...board,
-      scenes: board.scenes.map((scene) =>
-        scene.image && local.has(scene.image) ? { ...scene, image: local.get(scene.image)! } : scene,
-      ),
-    };
   }
 
   #wait(ms: number, signal: AbortSignal): Promise<void> {

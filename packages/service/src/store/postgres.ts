@@ -3,11 +3,11 @@
  * file (driver.ts): every call is synchronous and a write is committed when it returns, so the
  * store's wall and every caller stay as they are. The connection lives in a worker thread
  * (postgres-worker.ts); each call posts its statements there and waits, on a shared signal, for the
- * answer — the same wait a synchronous SQLite write makes for its disk.
+ * answer — the same wait a synchronous SQLite write makes for its disk (postgres-connection.ts).
  *
  * The tables are in their own schema, `video_plugin` (the database may hold others, pg-boss's
- * `pgboss` among them). Migrations run at start under an advisory lock, so two processes starting
- * together migrate once; a schema newer than this code is refused.
+ * `pgboss` among them). Migrations (postgres-schema.ts) run at start under an advisory lock, so two
+ * processes starting together migrate once; a schema newer than this code is refused.
  *
  * Several processes share one database. Each keeps the records in memory (the store's Maps), so
  * each write transaction first takes one advisory lock, shared by every process, and reads the
@@ -16,10 +16,6 @@
  * their order. Every write adds its rows to `changes` in its own transaction and notifies
  * `video_plugin_changes`; the other processes read them then (LISTEN), and before each request.
  */
-import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { hostname } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type {
   AccountRecord,
   DeliveryRecord,
@@ -36,6 +32,11 @@ import type {
 import { DataFileError } from './errors.js';
 import type { EventRecord } from './events.js';
 import { PARTNER_TABLES, type Driver, type Kind, type RemoteChange } from './driver.js';
+import { Connection, PostgresError, type Statement } from './postgres-connection.js';
+import { MIGRATIONS, type Migration } from './postgres-schema.js';
+
+export { PostgresError } from './postgres-connection.js';
+export { SCHEMA_VERSION } from './postgres-schema.js';
 
 /** The first key of the service's advisory locks ("VPS1"); the second says which lock. */
 export const LOCK_SPACE = 0x56505331;
@@ -48,24 +49,6 @@ const CHANNEL = 'video_plugin_changes';
 
 /** How long a change is kept for a process to read it: one away for longer reads everything again. */
 const CHANGES_KEPT = '1 hour';
-
-/** How long a connection may take, and a statement, in ms; a call waits for both at most, plus a margin. */
-const CONNECT_TIMEOUT_MS = 3000;
-const STATEMENT_TIMEOUT_MS = 10_000;
-
-/** A failure of the database (unreachable, refused a statement): the store answers it with 503. */
-export class PostgresError extends Error {
-  override readonly name = 'PostgresError';
-  readonly code: string | undefined;
-  /** The connection broke (the server is down or unreachable), as opposed to a statement refused. */
-  readonly broken: boolean;
-
-  constructor(message: string, code: string | undefined, broken: boolean, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-    this.broken = broken;
-  }
-}
 
 /** The database refused a database URL it cannot reach at start: the command exits with status 2. */
 export class DatabaseUnreachableError extends DataFileError {
@@ -84,168 +67,6 @@ export function databaseLabel(url: string): string {
   const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
   return `postgres://${user}${parsed.host}${parsed.pathname}`;
 }
-
-interface Statement {
-  sql: string;
-  values?: unknown[];
-}
-
-interface Migration {
-  /** What it does, for the reader. */
-  name: string;
-  up: () => Statement[];
-}
-
-const MIGRATIONS: readonly Migration[] = [
-  {
-    name: 'one table per kind, the event log and its cursor key (the SQLite schema 1 to 4 in one)',
-    up: () => [
-      {
-        sql: `
-        CREATE TABLE video_plugin.accounts (
-          id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          external_id text,
-          record text NOT NULL,
-          ord bigserial
-        );
-        CREATE UNIQUE INDEX accounts_by_external_id ON video_plugin.accounts (partner_id, external_id)
-          WHERE external_id IS NOT NULL;
-        CREATE TABLE video_plugin.sessions (
-          token_hash text PRIMARY KEY,
-          partner_id text NOT NULL,
-          account_id text NOT NULL,
-          created_at text NOT NULL,
-          ord bigserial
-        );
-        CREATE TABLE video_plugin.topics (
-          id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          account_id text NOT NULL,
-          status text NOT NULL,
-          record text NOT NULL,
-          ord bigserial
-        );
-        CREATE TABLE video_plugin.generations (
-          request_id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          account_id text NOT NULL,
-          video_id text NOT NULL,
-          status text NOT NULL,
-          record text NOT NULL,
-          ord bigserial
-        );
-        CREATE TABLE video_plugin.videos (
-          id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          account_id text NOT NULL,
-          record text NOT NULL,
-          ord bigserial
-        );
-        CREATE TABLE video_plugin.used_jtis (
-          partner_id text NOT NULL,
-          jti text NOT NULL,
-          expires_at double precision NOT NULL,
-          PRIMARY KEY (partner_id, jti)
-        );
-        CREATE INDEX used_jtis_by_expiry ON video_plugin.used_jtis (expires_at);
-        CREATE TABLE video_plugin.webhook_outbox (
-          id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          url text NOT NULL,
-          attempts integer NOT NULL,
-          created_at text NOT NULL,
-          event text NOT NULL,
-          ord bigserial
-        );
-        CREATE TABLE video_plugin.idempotency_keys (
-          partner_id text NOT NULL,
-          account_id text NOT NULL,
-          key text NOT NULL,
-          fingerprint text NOT NULL,
-          result text NOT NULL,
-          expires_at double precision NOT NULL,
-          PRIMARY KEY (partner_id, account_id, key)
-        );
-        CREATE INDEX idempotency_keys_by_expiry ON video_plugin.idempotency_keys (expires_at);
-        CREATE TABLE video_plugin.events (
-          seq bigint PRIMARY KEY,
-          id text NOT NULL UNIQUE,
-          partner_id text NOT NULL,
-          created_at text NOT NULL,
-          event text NOT NULL
-        );
-        CREATE INDEX events_by_partner ON video_plugin.events (partner_id, seq);
-        CREATE INDEX events_by_age ON video_plugin.events (created_at);
-        CREATE TABLE video_plugin.settings (
-          name text PRIMARY KEY,
-          value text NOT NULL
-        );`,
-      },
-      // A new database never gave plain cursors: sealed ones only (cursors.ts).
-      {
-        sql: `INSERT INTO video_plugin.settings (name, value) VALUES ('event_cursor_key', $1), ('plain_event_cursors_until', '0')`,
-        values: [randomBytes(32).toString('base64')],
-      },
-    ],
-  },
-  {
-    name: 'the changes of every process, in commit order (what the others read)',
-    up: () => [
-      {
-        sql: `
-        CREATE TABLE video_plugin.changes (
-          position bigserial PRIMARY KEY,
-          kind text NOT NULL,
-          key text NOT NULL,
-          record text,
-          created_at timestamptz NOT NULL DEFAULT now()
-        );
-        CREATE INDEX changes_by_age ON video_plugin.changes (created_at);`,
-      },
-    ],
-  },
-  {
-    name: 'the sandboxes, with their secrets: every process serves each of them',
-    up: () => [
-      {
-        sql: `
-        CREATE TABLE video_plugin.sandboxes (
-          partner_id text PRIMARY KEY,
-          expires_at double precision NOT NULL,
-          record text NOT NULL
-        );`,
-      },
-    ],
-  },
-  {
-    name: 'how far the changes were removed: a process that had not read up to there reads every record again',
-    up: () => [
-      {
-        sql: `
-        CREATE TABLE video_plugin.changes_removed (position bigint NOT NULL);
-        INSERT INTO video_plugin.changes_removed (position) VALUES (0);`,
-      },
-    ],
-  },
-  {
-    name: "the test controls' forced outcomes waiting for their job: queued on any process, taken by the job any of them queues",
-    up: () => [
-      {
-        sql: `
-        CREATE TABLE video_plugin.test_outcomes (
-          id text PRIMARY KEY,
-          partner_id text NOT NULL,
-          record text NOT NULL,
-          ord bigserial
-        );`,
-      },
-    ],
-  },
-];
-
-/** The schema version this code writes (the number of migrations). */
-export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const SQL = {
   putAccount: `INSERT INTO accounts (id, partner_id, external_id, record) VALUES ($1, $2, $3, $4)
@@ -287,114 +108,6 @@ const GET: Record<Kind, string> = {
   idempotency: `SELECT json_build_object('partnerID', partner_id, 'accountID', account_id, 'key', key, 'fingerprint', fingerprint, 'result', result::json, 'expiresAt', expires_at)::text AS record FROM idempotency_keys WHERE partner_id = $1 AND account_id = $2 AND key = $3`,
   event: `SELECT event AS record FROM events WHERE seq = $1`,
 };
-
-/** The synchronous end of the worker's connection. */
-class Connection {
-  readonly #worker: Worker;
-  readonly #port: MessagePort;
-  readonly #signal: Int32Array;
-  #next = 1;
-
-  private constructor(worker: Worker, port: MessagePort, signal: Int32Array) {
-    this.#worker = worker;
-    this.#port = port;
-    this.#signal = signal;
-  }
-
-  /** Starts the worker and resolves once it is ready to take statements (it connects at the first). */
-  static async start(url: string): Promise<Connection> {
-    const { port1, port2 } = new MessageChannel();
-    const signal = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(workerCode(), {
-      eval: true,
-      workerData: {
-        port: port2,
-        signal,
-        url,
-        applicationName: `video-plugin-service pid ${process.pid} on ${hostname()}`,
-        connectTimeoutMs: CONNECT_TIMEOUT_MS,
-        statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-      },
-      transferList: [port2],
-    });
-    // The worker says it is ready on its own channel, once its modules are loaded.
-    await Promise.race([
-      once(worker, 'message'),
-      once(worker, 'error').then(([error]) => Promise.reject(error as Error)),
-      once(worker, 'exit').then(([code]) =>
-        Promise.reject(new Error(`its worker thread ended (${String(code)}) before it was ready`)),
-      ),
-    ]);
-    worker.unref();
-    return new Connection(worker, port1, signal);
-  }
-
-  /** Runs the statements (several: in one transaction) and returns each one's rows. */
-  run(batch: Statement[]): Record<string, unknown>[][] {
-    return this.request({ batch });
-  }
-
-  /** Posts a request to the worker (postgres-worker.ts) and waits for its answer: each statement's rows. */
-  request(message: {
-    batch?: Statement[];
-    open?: Statement[];
-    commit?: Statement[];
-    rollback?: true;
-  }): Record<string, unknown>[][] {
-    const id = this.#next++;
-    Atomics.store(this.#signal, 0, 0);
-    this.#port.postMessage({ id, ...message });
-    const deadline = Date.now() + CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 2000;
-    for (;;) {
-      // An answer to an earlier call that timed out may come first: it is skipped.
-      for (let message = receiveMessageOnPort(this.#port); message; message = receiveMessageOnPort(this.#port)) {
-        const answer = message.message as {
-          id: number;
-          results?: Record<string, unknown>[][];
-          error?: { message: string; code?: string; broken: boolean };
-        };
-        if (answer.id !== id) continue;
-        if (answer.error) {
-          const { message, code, broken } = answer.error;
-          // What a page may read says the database is unreachable; where it is stays in the log.
-          if (!broken) throw new PostgresError(message, code, false);
-          throw new PostgresError('the database cannot be reached', code, true, { cause: new Error(message) });
-        }
-        return answer.results ?? [];
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) throw new PostgresError('the database did not answer in time', 'VP_TIMEOUT', true);
-      Atomics.wait(this.#signal, 0, 0, left);
-      Atomics.store(this.#signal, 0, 0);
-    }
-  }
-
-  close(): void {
-    try {
-      this.#port.postMessage({ id: this.#next++, close: true });
-      Atomics.wait(this.#signal, 0, 0, 2000);
-    } finally {
-      this.#port.close();
-      void this.#worker.terminate();
-    }
-  }
-}
-
-/**
- * The worker's code: the compiled postgres-worker.js, or from the sources (the tests, through tsx)
- * postgres-worker.ts after registering tsx in the worker, which does not inherit the loader.
- */
-function workerCode(): string {
-  const here = import.meta.url;
-  const fromSources = here.endsWith('.ts');
-  const entry = new URL(fromSources ? './postgres-worker.ts' : './postgres-worker.js', here).href;
-  // Named through a variable: the package never imports tsx (a development tool of the repository).
-  const tsx = JSON.stringify('tsx/esm/api');
-  return `(async () => {
-    ${fromSources ? `(await import(${tsx})).register();` : ''}
-    await import(${JSON.stringify(entry)});
-  })()`;
-}
 
 /**
  * The changes committed after a position, in order; and, as a row without a kind, how far the

@@ -11,36 +11,36 @@
  * Node runs one request at a time between awaits, so a check-then-insert done without an await in
  * between (externalID, jti) cannot race.
  *
- * Why one file of over 500 lines: it is one concern, the wall. Every write shares the private
- * transaction, `#write` and `#restore` (which puts any Map back as the file has it), so each kind's
- * methods must see every Map; split into files, those would have to be public, and the wall would
- * have doors. What is not the wall lives beside it: the SQL (database.ts), the records and their
- * types (records.ts), the status order (status.ts), the IDs (ids.ts), the event log (events.ts). */
+ * This file is the store's API; the store alone holds the two objects everything is written with,
+ * in private fields: its Maps (maps.ts: the records in memory, and what changes them all at once)
+ * and its wall (wall.ts: the transaction, a row's write and its undoing, the outage). The writes of
+ * one concern are beside it, called with those two: accounts, sessions and token IDs (accounts.ts),
+ * idempotency keys (idempotency.ts), the records and changes of a database several processes share
+ * (shared.ts). Also beside it: the opening (open.ts), the reads on behalf of an account (owned.ts),
+ * the SQL (database.ts, postgres.ts), the records and their types (records.ts), the status order
+ * (status.ts), the IDs (ids.ts), the event log (events.ts). None of them imports this file. */
 import { randomBytes } from 'node:crypto';
-import {
-  EVENT_RETENTION_DAYS,
-  type WebhookEvent,
-  InvalidParameterError,
-  InvalidStateError,
-  NotFoundError,
-  AccountAlreadyExistsError,
-  NotAuthenticatedError,
-} from 'video-plugin/internal';
+import { type WebhookEvent, InvalidStateError } from 'video-plugin/internal';
+import { addAccount, createSession, deleteSession, saveAccount, useJti } from './accounts.js';
 import { Database } from './database.js';
-import type { Driver, Kind, RemoteChange } from './driver.js';
-import { DataFileError, notOurs, storageError } from './errors.js';
-import { EventCursors, EventLog, type EventLogPage, type EventRecord } from './events.js';
+import type { Driver } from './driver.js';
+import { DataFileError, storageError } from './errors.js';
+import { EventCursors, type EventLogPage } from './events.js';
 import { CursorSeal } from '../cursors.js';
-import { nowISO, sessionKey } from './ids.js';
-import { importLegacyFile, sniff } from './legacy.js';
-import { lockDataFile, type Lock } from './lock.js';
+import { nowISO } from './ids.js';
+import type { Lock } from './lock.js';
+import { StoreMaps, type RemovedPartner } from './maps.js';
+import { openDatabase } from './open.js';
+import { ownedBy, ownedGeneration, ownedTopic, ownedVideo } from './owned.js';
+import { SharedRecords, type SandboxListener } from './shared.js';
+import { eventsSince, nowSeconds, Wall } from './wall.js';
+import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
 import { isFinal, moved } from './status.js';
 import type {
   AccountRecord,
   Change,
   DeliveryRecord,
   GenerationRecord,
-  IdempotencyRecord,
   OutcomeRecord,
   Owner,
   Patch,
@@ -49,7 +49,6 @@ import type {
   SandboxEnd,
   SandboxRecord,
   SessionRecord,
-  Snapshot,
   Status,
   StatusError,
   TopicRecord,
@@ -79,148 +78,69 @@ export type {
 export { DataFileError } from './errors.js';
 export type { EventLogPage } from './events.js';
 export { fingerprint, newId, nowISO, sessionKey } from './ids.js';
+export type { RemovedPartner } from './maps.js';
+export type { SandboxListener } from './shared.js';
 
-const nowSeconds = (): number => Date.now() / 1000;
-
-/** The oldest creation time (ISO 8601) the event log keeps now. */
-const eventsSince = (): string => new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-
-/** How long an idempotency key is kept, in seconds: 24 hours. */
-export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
-
-/** What {@link Store.removePartner} removed that a caller still has to end: sessions' streams, files. */
-export interface RemovedPartner {
-  sessionKeys: string[];
-  videoIDs: string[];
-  topicIDs: string[];
-}
-
-/** Told of the sandboxes other processes make and end, on a database several processes share. */
-export interface SandboxListener {
-  made(record: Readonly<SandboxRecord>): void;
-  /** Its records are already out of the store's Maps. */
-  ended(partnerID: string, how: SandboxEnd, removed: RemovedPartner): void;
-}
-
-/** A row a write touched: what to read back from the file when the write does not hold. */
-interface Touch {
-  kind: Kind;
-  key: string;
-}
+export { IDEMPOTENCY_KEY_SECONDS } from './idempotency.js';
 
 /** The service's state, in memory, and with a data file in an SQLite database. */
 export class Store {
-  readonly #accounts = new Map<string, AccountRecord>();
-  readonly #sessions = new Map<string, SessionRecord>();
-  readonly #usedJtis = new Map<string, number>();
-  readonly #outbox = new Map<string, DeliveryRecord>();
-  readonly #accountByExternalID = new Map<string, string>();
-  /** `partnerID \n accountID \n key` → the key's record. */
-  readonly #idempotencyKeys = new Map<string, IdempotencyRecord>();
-  readonly #events = new EventLog();
-
-  readonly accounts: ReadonlyMap<string, AccountRecord> = this.#accounts;
+  readonly #maps = new StoreMaps();
+  readonly accounts: ReadonlyMap<string, AccountRecord> = this.#maps.accounts;
   /** Sessions by {@link sessionKey} of their token. */
-  readonly sessions: ReadonlyMap<string, SessionRecord> = this.#sessions;
+  readonly sessions: ReadonlyMap<string, SessionRecord> = this.#maps.sessions;
   /** `partnerID \n jti` → epoch seconds after which the jti may be forgotten. */
-  readonly usedJtis: ReadonlyMap<string, number> = this.#usedJtis;
-  readonly #topics = new Map<string, TopicRecord>();
-  readonly #generations = new Map<string, GenerationRecord>();
-  readonly #videos = new Map<string, VideoRecord>();
+  readonly usedJtis: ReadonlyMap<string, number> = this.#maps.usedJtis;
   /** Read only: changed with {@link insert}, {@link update}, {@link progressed} and {@link advance}. */
-  readonly topics: ReadonlyMap<string, Readonly<TopicRecord>> = this.#topics;
-  readonly generations: ReadonlyMap<string, Readonly<GenerationRecord>> = this.#generations;
-  readonly videos: ReadonlyMap<string, Readonly<VideoRecord>> = this.#videos;
-
-  readonly #listeners = new Set<(change: Change) => void>();
-  /** Told the key of each session another process ended (a log-out there), see {@link onSessionEnded}. */
-  readonly #sessionsEnded = new Set<(sessionKey: string) => void>();
-  readonly #db: Driver | undefined;
-  readonly #lock: Lock | undefined;
-  /** New records whose first write failed: they do not exist, and later changes to them are dropped. */
-  readonly #dropped = new WeakSet<object>();
-  #transaction: { touched: Touch[]; after: (() => void)[]; taken?: Set<string> } | undefined;
-  #closed = false;
-  /**
-   * A failed write could not be undone by reading its rows back (the database was unreachable):
-   * the Maps may hold what was never saved, until {@link #resync} reads them all again. Until then
-   * every write is refused, and a timer tries again every 250 ms (never within a write or a
-   * transaction, whose records it would replace under them).
-   */
-  #stale: ReturnType<typeof setInterval> | undefined;
-  /** Partners whose records were removed (ended sandboxes): nothing of theirs is written again. */
-  readonly #removedPartners = new Set<string>();
-  readonly #sandboxes = new Map<string, SandboxRecord>();
+  readonly topics: ReadonlyMap<string, Readonly<TopicRecord>> = this.#maps.topics;
+  readonly generations: ReadonlyMap<string, Readonly<GenerationRecord>> = this.#maps.generations;
+  readonly videos: ReadonlyMap<string, Readonly<VideoRecord>> = this.#maps.videos;
   /**
    * The sandboxes kept in a database several processes share, by partner ID (empty elsewhere: a
    * process's sandboxes are then its own, in sandboxes.ts).
    */
-  readonly sandboxes: ReadonlyMap<string, Readonly<SandboxRecord>> = this.#sandboxes;
-  readonly #sandboxListeners = new Set<SandboxListener>();
-  /**
-   * The forced outcomes of the test controls waiting for their job, by ID, in the order they were
-   * committed: on a database several processes share (empty elsewhere: test-controls.ts keeps them).
-   */
-  readonly #outcomes = new Map<string, OutcomeRecord>();
-  /** Told of each release of the test controls another process committed, see {@link onRelease}. */
-  readonly #releases = new Set<(partnerID: string | undefined) => void>();
+  readonly sandboxes: ReadonlyMap<string, Readonly<SandboxRecord>> = this.#maps.sandboxes;
 
+  readonly #listeners = new Set<(change: Change) => void>();
+  readonly #lock: Lock | undefined;
+  /** How a write is made and undone (wall.ts). */
+  readonly #wall: Wall;
+  /** The records and listeners of a database several processes share (shared.ts). */
+  readonly #remote: SharedRecords;
   #eventCursors = new EventCursors(new CursorSeal(randomBytes(32)), 0);
 
   private constructor(db?: Driver, lock?: Lock) {
-    this.#db = db;
     this.#lock = lock;
+    this.#wall = new Wall(this.#maps, db, (snapshot, events) => this.#remote.reload(snapshot, events));
+    this.#remote = new SharedRecords(this.#maps, this.#wall, (change) => {
+      for (const listener of this.#listeners) listener(change);
+    });
   }
 
   /**
    * Opens the store. Without a file the data lives in memory. With one: takes the file's lock (one
-   * process per file), imports a 0.1 JSON data file, opens the database and reads it all.
+   * process per file), imports a 0.1 JSON data file, opens the database and reads it all. With a
+   * PostgreSQL database: migrates and claims it (postgres.ts), follows the other processes' commits,
+   * then reads it all.
    *
-   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable.
+   * @throws {DataFileError} when the file is in use, not a data file of this service, or unreadable;
+   * when the database cannot be reached (DatabaseUnreachableError), is in use, or is newer.
    */
   static async open(file?: string, database?: string): Promise<Store> {
-    if (database !== undefined) return Store.#openPostgres(database);
-    if (file === undefined) return new Store();
-    const lock = lockDataFile(file);
-    try {
-      if (lock.tookOverFrom !== undefined) {
-        console.warn(
-          `video-plugin-service: took over the lock of ${file} from process ${lock.tookOverFrom}, which is no longer running.`,
-        );
-      }
-      const kind = sniff(file);
-      if (kind === 'other') throw notOurs(file);
-      if (kind === 'json') console.log(`video-plugin-service: ${importLegacyFile(file, nowSeconds())}`);
-      const db = Database.open(file);
-      const store = new Store(db, lock);
-      try {
-        store.#read(db);
-      } catch (error) {
-        db.close();
-        throw new DataFileError(`Cannot read the data file ${file} (${(error as Error).message}).`, { cause: error });
-      }
-      return store;
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-  }
-
-  /**
-   * Opens the store on a PostgreSQL database: migrates and claims it (postgres.ts), then reads it all.
-   *
-   * @throws {DataFileError} when it cannot be reached (DatabaseUnreachableError), is in use, or is newer.
-   */
-  static async #openPostgres(url: string): Promise<Store> {
-    const { PostgresDatabase } = await import('./postgres.js');
-    const db = await PostgresDatabase.open(url);
-    const store = new Store(db);
-    db.follow((changes) => store.#applyRemote(changes));
+    const opened = await openDatabase(file, database);
+    if (!opened) return new Store();
+    const { db, lock, name } = opened;
+    const store = new Store(db, lock);
+    db.follow?.((changes) => store.#remote.applyRemote(changes));
     try {
       store.#read(db);
     } catch (error) {
-      db.close();
-      throw new DataFileError(`Cannot read the database ${db.label} (${(error as Error).message}).`, { cause: error });
+      try {
+        db.close();
+      } finally {
+        lock?.release();
+      }
+      throw new DataFileError(`Cannot read ${name} (${(error as Error).message}).`, { cause: error });
     }
     return store;
   }
@@ -229,8 +149,8 @@ export class Store {
   #read(db: Driver): void {
     const { key, plainUntil } = db.eventCursorSettings();
     this.#eventCursors = new EventCursors(new CursorSeal(key), plainUntil);
-    this.#load(db.load(nowSeconds()));
-    for (const record of db.loadEvents(eventsSince())) this.#events.add(record);
+    this.#maps.load(db.load(nowSeconds()));
+    for (const record of db.loadEvents(eventsSince())) this.#maps.events.add(record);
   }
 
   /** The event log's cursors: sealed with the data file's key (a new one for data in memory). */
@@ -240,12 +160,12 @@ export class Store {
 
   /** The data file, or undefined when the data lives in memory. */
   get file(): string | undefined {
-    return this.#db instanceof Database ? this.#db.file : undefined;
+    return this.#wall.db instanceof Database ? this.#wall.db.file : undefined;
   }
 
   /** Where the data is kept, for the log: the data file, the database URL without its password, or undefined (memory). */
   get location(): string | undefined {
-    return this.#db?.label;
+    return this.#wall.db?.label;
   }
 
   /** How many listeners are subscribed (the open streams). */
@@ -265,8 +185,7 @@ export class Store {
    * a log-out here. Returns the unsubscribe.
    */
   onSessionEnded(listener: (sessionKey: string) => void): () => void {
-    this.#sessionsEnded.add(listener);
-    return () => this.#sessionsEnded.delete(listener);
+    return this.#remote.onSessionEnded(listener);
   }
 
   /**
@@ -275,27 +194,12 @@ export class Store {
    * {@link afterCommit} callbacks run once it is committed. Nests (an inner one is part of the outer).
    */
   transaction<T>(fn: () => T): T {
-    if (this.#transaction || !this.#db) return fn();
-    this.#catchUp();
-    const transaction = { touched: [] as Touch[], after: [] as (() => void)[] };
-    this.#transaction = transaction;
-    let result: T;
-    try {
-      result = this.#db.transaction(fn);
-    } catch (error) {
-      for (const touch of transaction.touched.reverse()) this.#restore(touch);
-      throw this.#db.isDatabaseError(error) ? storageError(this.#db, error) : error;
-    } finally {
-      this.#transaction = undefined;
-    }
-    for (const run of transaction.after) run();
-    return result;
+    return this.#wall.transaction(fn);
   }
 
   /** Runs `fn` once the current transaction is committed (at once outside of one); not if it fails. */
   afterCommit(fn: () => void): void {
-    if (this.#transaction) this.#transaction.after.push(fn);
-    else fn();
+    this.#wall.afterCommit(fn);
   }
 
   // --- topics, generations and videos: the transitions ---
@@ -308,10 +212,10 @@ export class Store {
    * @throws {InvalidStateError} `invalid_state` when the store already holds a record with its key.
    */
   insert(change: Change): void {
-    this.#shared(() => {
-      this.#refuseRemoved(change.record.partnerID);
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(change.record.partnerID);
       const key = keyOf(change);
-      if (this.#map(change.kind).has(key)) {
+      if (this.#maps.map(change.kind).has(key)) {
         throw new InvalidStateError(`insert: the ${change.kind} "${key}" is already stored.`);
       }
       this.#save(change, {}, false);
@@ -370,15 +274,15 @@ export class Store {
    * record when it holds none), writes it and publishes it after the commit.
    */
   #save(ref: RecordRef, patch: object, stamp: boolean): void {
-    this.#shared(() => {
+    this.#wall.shared(() => {
       const change = ref as Change;
-      if (this.#dropped.has(change.record) || this.#removedPartners.has(change.record.partnerID)) return;
+      if (this.#maps.dropped.has(change.record) || this.#maps.removedPartners.has(change.record.partnerID)) return;
       const key = keyOf(change);
-      const map = this.#map(change.kind);
+      const map = this.#maps.map(change.kind);
       const record = (map.get(key) ?? change.record) as Change['record'];
       Object.assign(record, patch, stamp ? { updatedAt: nowISO() } : {});
       const saved = { kind: change.kind, record } as Change;
-      this.#write({ kind: change.kind, key }, (db) => {
+      this.#wall.write({ kind: change.kind, key }, (db) => {
         if (saved.kind === 'topic') db.putTopic(saved.record);
         else if (saved.kind === 'generation') db.putGeneration(saved.record);
         else db.putVideo(saved.record);
@@ -390,76 +294,38 @@ export class Store {
     });
   }
 
-  #map(kind: Change['kind']): Map<string, Change['record']> {
-    return (kind === 'topic' ? this.#topics : kind === 'generation' ? this.#generations : this.#videos) as Map<
-      string,
-      Change['record']
-    >;
-  }
-
-  // --- accounts and sessions ---
+  // --- accounts and sessions: their writes in accounts.ts ---
 
   /** Adds an account; refuses an externalID the partner already uses. */
   addAccount(account: AccountRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(account.partnerID);
-      const key = account.externalID === undefined ? undefined : `${account.partnerID}\n${account.externalID}`;
-      if (key !== undefined && this.#accountByExternalID.has(key)) {
-        throw new AccountAlreadyExistsError(
-          `An account with externalID "${account.externalID}" already exists for partner "${account.partnerID}". Log in with loginAccount instead, or use another externalID.`,
-          { externalID: account.externalID },
-        );
-      }
-      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-      this.#setAccount(account);
-    });
+    addAccount(this.#maps, this.#wall, account);
   }
 
   /** Replaces a stored account (same ID and externalID) by its new version. */
   saveAccount(account: AccountRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(account.partnerID);
-      const current = this.#accounts.get(account.id);
-      if (!current || current.externalID !== account.externalID || current.partnerID !== account.partnerID) {
-        throw new InvalidStateError(`saveAccount: account "${account.id}" is not stored as given.`);
-      }
-      this.#write({ kind: 'account', key: account.id }, (db) => db.putAccount(account));
-      this.#setAccount(account);
-    });
+    saveAccount(this.#maps, this.#wall, account);
   }
 
   /** The partner's account with this ID, or undefined. */
   findAccount(partnerID: string, accountID: string): AccountRecord | undefined {
-    const account = this.#accounts.get(accountID);
+    const account = this.#maps.accounts.get(accountID);
     return account?.partnerID === partnerID ? account : undefined;
   }
 
   /** The partner's account with this externalID, or undefined. */
   findAccountByExternalID(partnerID: string, externalID: string): AccountRecord | undefined {
-    const id = this.#accountByExternalID.get(`${partnerID}\n${externalID}`);
-    return id === undefined ? undefined : this.#accounts.get(id);
+    const id = this.#maps.accountByExternalID.get(`${partnerID}\n${externalID}`);
+    return id === undefined ? undefined : this.#maps.accounts.get(id);
   }
 
   /** Opens a session on an account; returns its token (only its hash is kept). */
   createSession(owner: Owner): string {
-    return this.#shared(() => {
-      this.#refuseRemoved(owner.partnerID);
-      const token = randomBytes(32).toString('base64url');
-      const key = sessionKey(token);
-      const session: SessionRecord = { partnerID: owner.partnerID, accountID: owner.accountID, createdAt: nowISO() };
-      this.#write({ kind: 'session', key }, (db) => db.putSession(key, session));
-      this.#sessions.set(key, session);
-      return token;
-    });
+    return createSession(this.#maps, this.#wall, owner);
   }
 
   /** Ends the session stored under `key` ({@link sessionKey}); false when there was none. */
   deleteSession(key: string): boolean {
-    return this.#shared(() => {
-      if (!this.#sessions.has(key)) return false;
-      this.#write({ kind: 'session', key }, (db) => db.deleteSession(key));
-      return this.#sessions.delete(key);
-    });
+    return deleteSession(this.#maps, this.#wall, key);
   }
 
   /**
@@ -467,15 +333,7 @@ export class Store {
    * used it. Token IDs whose time is over are forgotten on the way.
    */
   useJti(partnerID: string, jti: string, until: number, now = nowSeconds()): boolean {
-    return this.#shared(() => {
-      this.#refuseRemoved(partnerID);
-      for (const [used, expiry] of this.#usedJtis) if (expiry < now) this.#usedJtis.delete(used);
-      const key = `${partnerID}\n${jti}`;
-      if (this.#usedJtis.has(key)) return false;
-      this.#write({ kind: 'jti', key }, (db) => db.useJti(partnerID, jti, until, now));
-      this.#usedJtis.set(key, until);
-      return true;
-    });
+    return useJti(this.#maps, this.#wall, partnerID, jti, until, now);
   }
 
   // --- idempotency keys of start requests ---
@@ -495,52 +353,17 @@ export class Store {
     start: () => T,
     now = nowSeconds(),
   ): { result: T; replayed: boolean } {
-    this.#refuseRemoved(owner.partnerID);
-    return this.transaction(() => {
-      this.pruneIdempotencyKeys(now);
-      const mapKey = `${owner.partnerID}\n${owner.accountID}\n${key}`;
-      const stored = this.#idempotencyKeys.get(mapKey);
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) {
-          throw new InvalidParameterError(
-            'idempotency_key_reused',
-            `options.idempotencyKey ${JSON.stringify(key)} (the Idempotency-Key header) was used in the last 24 hours for another request of this account (other parameters or another method): use a new key for a new request, and the same parameters to retry the first one.`,
-            { field: 'options.idempotencyKey', idempotencyKey: key },
-          );
-        }
-        return { result: stored.result as T, replayed: true };
-      }
-      const result = start();
-      const record: IdempotencyRecord = {
-        partnerID: owner.partnerID,
-        accountID: owner.accountID,
-        key,
-        fingerprint,
-        result,
-        expiresAt: now + IDEMPOTENCY_KEY_SECONDS,
-      };
-      this.#write({ kind: 'idempotency', key: mapKey }, (db) => db.putIdempotencyKey(record));
-      this.#idempotencyKeys.set(mapKey, record);
-      return { result, replayed: false };
-    });
+    return idempotent(this.#maps, this.#wall, { owner, key, fingerprint, start, now });
   }
 
   /** Forgets the idempotency keys whose 24 hours are over at `now` (epoch seconds); how many. */
   pruneIdempotencyKeys(now = nowSeconds()): number {
-    let pruned = 0;
-    for (const [mapKey, record] of this.#idempotencyKeys) {
-      if (record.expiresAt > now) continue;
-      this.#idempotencyKeys.delete(mapKey);
-      pruned++;
-    }
-    // Also those a previous run left in the file (they are not read at open).
-    this.#write({ kind: 'idempotency', key: '' }, (db) => db.pruneIdempotencyKeys(now));
-    return pruned;
+    return pruneIdempotencyKeys(this.#maps, this.#wall, now);
   }
 
   /** How many idempotency keys are kept (for the tests). */
   get idempotencyKeyCount(): number {
-    return this.#idempotencyKeys.size;
+    return this.#maps.idempotencyKeys.size;
   }
 
   // --- the shared job queue ---
@@ -552,11 +375,11 @@ export class Store {
    * @throws {InvalidStateError} on a database that has no shared queue (SQLite, memory).
    */
   queueJob(insert: { sql: string; values: unknown[] }): void {
-    const db = this.#db;
+    const db = this.#wall.db;
     if (!db?.putQueued) throw new InvalidStateError('queueJob: the store has no shared job queue.');
-    this.#shared(() => {
-      if (this.#closed) return;
-      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
+    this.#wall.shared(() => {
+      if (this.#wall.closed) return;
+      if (this.#wall.stale) throw storageError(db, new Error('the database cannot be reached'));
       db.putQueued?.(insert);
     });
   }
@@ -565,24 +388,24 @@ export class Store {
 
   /** Webhook deliveries not over yet (those a previous run left included), oldest first. */
   deliveries(): DeliveryRecord[] {
-    return [...this.#outbox.values()];
+    return [...this.#maps.outbox.values()];
   }
 
   /** Saves a delivery before it is tried, or its new count of tries. */
   saveDelivery(delivery: DeliveryRecord): void {
-    this.#shared(() => {
-      this.#refuseRemoved(delivery.partnerID);
-      this.#write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
-      this.#outbox.set(delivery.id, delivery);
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(delivery.partnerID);
+      this.#wall.write({ kind: 'delivery', key: delivery.id }, (db) => db.putDelivery(delivery));
+      this.#maps.outbox.set(delivery.id, delivery);
     });
   }
 
   /** Removes a delivery that is over (delivered, or given up). */
   removeDelivery(id: string): void {
-    this.#shared(() => {
-      if (!this.#outbox.has(id)) return;
-      this.#write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
-      this.#outbox.delete(id);
+    this.#wall.shared(() => {
+      if (!this.#maps.outbox.has(id)) return;
+      this.#wall.write({ kind: 'delivery', key: id }, (db) => db.deleteDelivery(id));
+      this.#maps.outbox.delete(id);
     });
   }
 
@@ -590,36 +413,36 @@ export class Store {
 
   /**
    * Keeps a webhook event in the partner's log (with the change that made it, in its transaction),
-   * forgetting the events older than {@link EVENT_RETENTION_DAYS} days on the way.
+   * forgetting the events older than `EVENT_RETENTION_DAYS` days on the way.
    */
   appendEvent(partnerID: string, event: WebhookEvent): void {
-    this.#shared(() => {
-      this.#refuseRemoved(partnerID);
-      const record = { seq: this.#events.nextSeq(), partnerID, event };
+    this.#wall.shared(() => {
+      this.#wall.refuseRemoved(partnerID);
+      const record = { seq: this.#maps.events.nextSeq(), partnerID, event };
       const since = eventsSince();
-      this.#write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
-      this.#events.prune(since);
-      this.#events.add(record);
+      this.#wall.write({ kind: 'event', key: String(record.seq) }, (db) => db.putEvent(record, since));
+      this.#maps.events.prune(since);
+      this.#maps.events.add(record);
     });
   }
 
   /** Up to `limit` of the partner's events after the cursor `after` (0: from the oldest kept). */
   events(partnerID: string, after: number, limit: number): EventLogPage {
-    return this.#events.page(partnerID, after, limit);
+    return this.#maps.events.page(partnerID, after, limit);
   }
 
   /**
-   * The partner's logged event with this ID, unless it is older than {@link EVENT_RETENTION_DAYS}
+   * The partner's logged event with this ID, unless it is older than `EVENT_RETENTION_DAYS`
    * days (another partner's event is not found).
    */
   findEvent(partnerID: string, id: string): WebhookEvent | undefined {
-    const event = this.#events.find(partnerID, id);
+    const event = this.#maps.events.find(partnerID, id);
     return event && event.createdAt >= eventsSince() ? event : undefined;
   }
 
   /** How many events the log keeps (for the tests). */
   get eventCount(): number {
-    return this.#events.size;
+    return this.#maps.events.size;
   }
 
   // --- a partner's records, all at once (sandboxes) ---
@@ -629,27 +452,12 @@ export class Store {
    * wait), not counting the record whose key is `except` (the one being started).
    */
   unfinishedOf(partnerID: string, except?: string): number {
-    let count = 0;
-    for (const map of [this.#topics, this.#generations])
-      for (const [key, record] of map) {
-        if (key !== except && record.partnerID === partnerID && !isFinal(record.status)) count++;
-      }
-    for (const [key, video] of this.#videos) {
-      if (key !== except && video.partnerID === partnerID && video.renders.some((render) => !isFinal(render.status)))
-        count++;
-    }
-    return count;
+    return this.#maps.unfinishedOf(partnerID, except);
   }
 
   /** The partner IDs that have records (accounts, sessions, jobs, deliveries, events…). */
   partnerIDs(): Set<string> {
-    const ids = new Set<string>(this.#events.partnerIDs());
-    for (const map of [this.#accounts, this.#sessions, this.#topics, this.#generations, this.#videos, this.#outbox]) {
-      for (const record of map.values() as Iterable<{ partnerID: string }>) ids.add(record.partnerID);
-    }
-    for (const record of this.#idempotencyKeys.values()) ids.add(record.partnerID);
-    for (const key of this.#usedJtis.keys()) ids.add(key.slice(0, key.indexOf('\n')));
-    return ids;
+    return this.#maps.partnerIDs();
   }
 
   /**
@@ -662,227 +470,91 @@ export class Store {
    * @throws {DataFileError} when the data file refuses the removal (then nothing is removed).
    */
   removePartner(partnerID: string): RemovedPartner {
-    if (this.#transaction) throw new InvalidStateError('removePartner: not within a transaction.');
-    const db = this.#db;
-    if (db && !this.#closed) {
+    if (this.#wall.current) throw new InvalidStateError('removePartner: not within a transaction.');
+    const db = this.#wall.db;
+    if (db && !this.#wall.closed) {
       try {
         db.removePartner(partnerID);
       } catch (error) {
         throw db.isDatabaseError(error) ? storageError(db, error) : error;
       }
     }
-    this.#sandboxes.delete(partnerID);
-    return this.#forgetPartner(partnerID);
+    this.#maps.sandboxes.delete(partnerID);
+    return this.#maps.forgetPartner(partnerID);
   }
 
-  // --- sandboxes as shared records (a database several processes share) ---
+  // --- the records of a database several processes share: shared.ts ---
 
-  /** Whether sandboxes are records of the database, served by every process that shares it. */
+  /** Whether sandboxes are records of the database (shared.ts). */
   get sharesSandboxes(): boolean {
-    return this.#db?.putSandbox !== undefined;
+    return this.#remote.sharesSandboxes;
   }
 
-  /** Calls `listener` when another process makes or ends a sandbox (a shared database). Returns the unsubscribe. */
+  /** Calls `listener` when another process makes or ends a sandbox (shared.ts). Returns the unsubscribe. */
   followSandboxes(listener: SandboxListener): () => void {
-    this.#sandboxListeners.add(listener);
-    return () => this.#sandboxListeners.delete(listener);
+    return this.#remote.followSandboxes(listener);
   }
 
-  /**
-   * Saves a new sandbox, so that every process serves it. Within a transaction (which on a shared
-   * database first reads the others' commits under their common lock), a count of
-   * {@link sandboxes} made before it in the same transaction still holds at its commit.
-   *
-   * @throws {InvalidStateError} when sandboxes are no records here (a data file, memory).
-   */
+  /** Saves a new sandbox, so that every process serves it (shared.ts). */
   addSandbox(record: SandboxRecord): void {
-    const db = this.#db;
-    if (!db?.putSandbox) throw new InvalidStateError('addSandbox: this store keeps no sandboxes.');
-    this.#shared(() => {
-      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-      try {
-        db.putSandbox?.(record);
-      } catch (error) {
-        throw db.isDatabaseError(error) ? storageError(db, error) : error;
-      }
-      this.afterCommit(() => this.#sandboxes.set(record.partnerID, record));
-    });
+    this.#remote.addSandbox(record);
   }
 
-  /**
-   * Ends a sandbox kept in the database: removes it and every record of it in one transaction,
-   * which first reads the others' commits under their common lock; so of two processes ending it
-   * at once, one removes it and the other finds it gone (undefined; the other's change, read then,
-   * was told to the {@link followSandboxes} listeners).
-   *
-   * @throws {DataFileError} when the database refuses the removal (then nothing is removed).
-   */
+  /** Ends a sandbox kept in the database, and every record of it (shared.ts); undefined when it was gone. */
   endSandbox(partnerID: string, how: SandboxEnd): RemovedPartner | undefined {
-    if (this.#transaction) throw new InvalidStateError('endSandbox: not within a transaction.');
-    const db = this.#db;
-    if (!db?.putSandbox) throw new InvalidStateError('endSandbox: this store keeps no sandboxes.');
-    if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-    let found = false;
-    try {
-      db.transaction(() => {
-        found = this.#sandboxes.has(partnerID);
-        if (found) db.removePartner(partnerID, how);
-      });
-    } catch (error) {
-      throw db.isDatabaseError(error) ? storageError(db, error) : error;
-    }
-    if (!found) return undefined;
-    this.#sandboxes.delete(partnerID);
-    return this.#forgetPartner(partnerID);
+    return this.#remote.endSandbox(partnerID, how);
   }
 
-  // --- the test controls' forced outcomes as shared records (a database several processes share) ---
-
-  /** Whether forced outcomes are records of the database, taken by the jobs of every process that shares it. */
+  /** Whether forced outcomes are records of the database (shared.ts). */
   get sharesOutcomes(): boolean {
-    return this.#db?.putOutcome !== undefined;
+    return this.#remote.sharesOutcomes;
   }
 
-  /**
-   * Saves a forced outcome, queued after every one committed before it (by any process).
-   *
-   * @throws {InvalidStateError} when outcomes are no records here (a data file, memory).
-   */
+  /** Saves a forced outcome of the test controls, queued after every one committed before it (shared.ts). */
   queueOutcome(record: OutcomeRecord): void {
-    const db = this.#db;
-    if (!db?.putOutcome) throw new InvalidStateError('queueOutcome: this store keeps no forced outcomes.');
-    this.#shared(() => {
-      this.#refuseRemoved(record.partnerID);
-      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-      db.putOutcome?.(record);
-      this.afterCommit(() => this.#outcomes.set(record.id, record));
-    });
+    this.#remote.queueOutcome(record);
   }
 
-  /**
-   * Takes the first queued outcome that `matches`, in the transaction that queues its job: that
-   * transaction has read every process's commits under their common lock, so each outcome is taken
-   * once, by the first job queued after it, and is gone only if the job commits.
-   */
+  /** Takes the first queued outcome that `matches`, in the transaction that queues its job (shared.ts). */
   takeOutcome(matches: (record: Readonly<OutcomeRecord>) => boolean): OutcomeRecord | undefined {
-    const db = this.#db;
-    if (!db?.deleteOutcome) return undefined;
-    return this.#shared(() => {
-      const taken = (this.#transaction!.taken ??= new Set());
-      for (const [id, record] of this.#outcomes) {
-        if (taken.has(id) || !matches(record)) continue;
-        db.deleteOutcome?.(id);
-        taken.add(id);
-        this.afterCommit(() => this.#outcomes.delete(id));
-        return record;
-      }
-      return undefined;
-    });
+    return this.#remote.takeOutcome(matches);
   }
 
-  /**
-   * Removes the partner's queued outcomes (none given: every partner's), and tells the other
-   * processes, whose {@link onRelease} listeners let go of their stalled jobs. How many were queued.
-   */
+  /** Removes the partner's queued outcomes (none given: every partner's), telling the others (shared.ts). */
   releaseOutcomes(partnerID: string | undefined): number {
-    const db = this.#db;
-    if (!db?.releaseOutcomes) throw new InvalidStateError('releaseOutcomes: this store keeps no forced outcomes.');
-    return this.#shared(() => {
-      if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-      const cleared = [...this.#outcomes.values()].filter(
-        (record) => partnerID === undefined || record.partnerID === partnerID,
-      ).length;
-      db.releaseOutcomes?.(partnerID);
-      this.afterCommit(() => this.#dropOutcomes(partnerID));
-      return cleared;
-    });
+    return this.#remote.releaseOutcomes(partnerID);
   }
 
-  /**
-   * Calls `listener` with the partner ID (undefined: every partner) of each release of the test
-   * controls that another process committed. Returns the unsubscribe.
-   */
+  /** Calls `listener` with the partner ID of each release another process committed (shared.ts). */
   onRelease(listener: (partnerID: string | undefined) => void): () => void {
-    this.#releases.add(listener);
-    return () => this.#releases.delete(listener);
-  }
-
-  #dropOutcomes(partnerID: string | undefined): void {
-    for (const [id, record] of this.#outcomes) {
-      if (partnerID === undefined || record.partnerID === partnerID) this.#outcomes.delete(id);
-    }
-  }
-
-  /** Takes the partner's records out of the Maps (removed from the database, here or by another process). */
-  #forgetPartner(partnerID: string): RemovedPartner {
-    this.#removedPartners.add(partnerID);
-    const take = <V extends { partnerID: string }>(map: Map<string, V>): string[] => {
-      const keys: string[] = [];
-      for (const [key, record] of map) {
-        if (record.partnerID !== partnerID) continue;
-        map.delete(key);
-        this.#dropped.add(record);
-        keys.push(key);
-      }
-      return keys;
-    };
-    take(this.#accounts);
-    for (const key of [...this.#accountByExternalID.keys()]) {
-      if (key.startsWith(`${partnerID}\n`)) this.#accountByExternalID.delete(key);
-    }
-    const sessionKeys = take(this.#sessions);
-    const topicIDs = take(this.#topics);
-    take(this.#generations);
-    const videoIDs = take(this.#videos);
-    take(this.#outbox);
-    take(this.#idempotencyKeys);
-    for (const key of [...this.#usedJtis.keys()]) if (key.startsWith(`${partnerID}\n`)) this.#usedJtis.delete(key);
-    this.#events.removePartner(partnerID);
-    this.#dropOutcomes(partnerID);
-    return { sessionKeys, videoIDs, topicIDs };
+    return this.#remote.onRelease(listener);
   }
 
   /** Whether the partner's records were removed ({@link removePartner}): nothing of theirs is written. */
   removed(partnerID: string): boolean {
-    return this.#removedPartners.has(partnerID);
+    return this.#maps.removedPartners.has(partnerID);
   }
 
   // --- owned records: another partner's or account's record is reported as missing ---
 
-  /** The account's video, or a `video_not_found` error. */
+  /** The account's video, or a `video_not_found` error (owned.ts). */
   ownedVideo(owner: Owner, id: string): Readonly<VideoRecord> {
-    const video = this.videos.get(id);
-    if (video && isOwner(video, owner)) return video;
-    throw new NotFoundError('video_not_found', `No video "${id}" on this account.`, { videoId: id });
+    return ownedVideo(this.videos, owner, id);
   }
 
-  /** The account's topic, or a `topic_not_found` error. */
+  /** The account's topic, or a `topic_not_found` error (owned.ts). */
   ownedTopic(owner: Owner, id: string): Readonly<TopicRecord> {
-    const topic = this.topics.get(id);
-    if (topic && isOwner(topic, owner)) return topic;
-    throw new NotFoundError(
-      'topic_not_found',
-      `No topic "${id}" on this account. Use a topicId returned by startTopicSearch for this account.`,
-      { topicId: id },
-    );
+    return ownedTopic(this.topics, owner, id);
   }
 
-  /** The account's generation, or a `generation_not_found` error. */
+  /** The account's generation, or a `generation_not_found` error (owned.ts). */
   ownedGeneration(owner: Owner, requestId: string): Readonly<GenerationRecord> {
-    const generation = this.generations.get(requestId);
-    if (generation && isOwner(generation, owner)) return generation;
-    throw new NotFoundError(
-      'generation_not_found',
-      `No video generation "${requestId}" on this account. Use a requestId returned by startVideoGeneration.`,
-      { requestId },
-    );
+    return ownedGeneration(this.generations, owner, requestId);
   }
 
   /** Every record of a collection that belongs to the account, newest first. */
   ownedBy<T extends Owner & { createdAt: string }>(collection: ReadonlyMap<string, T>, owner: Owner): T[] {
-    return [...collection.values()]
-      .filter((record) => isOwner(record, owner))
-      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return ownedBy(collection, owner);
   }
 
   /**
@@ -890,164 +562,14 @@ export class Store {
    * stays readable; changes after this are not saved (the next run resumes from the file).
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#wall.closed) return;
+    this.#wall.close();
     this.#listeners.clear();
-    this.#sessionsEnded.clear();
-    this.#releases.clear();
-    clearInterval(this.#stale);
+    this.#remote.clear();
     try {
-      this.#db?.close();
+      this.#wall.db?.close();
     } finally {
       this.#lock?.release();
-    }
-  }
-
-  /**
-   * Writes one row with `write`. A failure outside a transaction reads the row back (the Maps then
-   * match the file) and throws the storage error; inside one, the transaction does both.
-   */
-  #write(touch: Touch, write: (db: Driver) => void): void {
-    const db = this.#db;
-    if (!db || this.#closed) return;
-    // Refused until the timer has read the records again: a write now could build on one never saved.
-    if (this.#stale) throw storageError(db, new Error('the database cannot be reached'));
-    this.#transaction?.touched.push(touch);
-    try {
-      write(db);
-    } catch (error) {
-      if (!this.#transaction) this.#restore(touch);
-      throw db.isDatabaseError(error) ? storageError(db, error) : error;
-    }
-  }
-
-  /** Puts a row's in-memory copy back as the file has it (after a write that did not hold). */
-  #restore({ kind, key }: Touch): void {
-    let stored: unknown;
-    try {
-      stored = this.#db?.get(kind, key);
-    } catch (error) {
-      if (!this.#stale) {
-        console.error(
-          `video-plugin-service: cannot read back ${kind} ${key} after a failed write (${(error as Error).message}); the records are read again once the database answers.`,
-        );
-        this.#markStale();
-      }
-      return;
-    }
-    this.#apply(kind, key, stored);
-  }
-
-  /** Refuses writes until {@link #resync} has read every record again, which a timer tries every 250 ms. */
-  #markStale(): void {
-    this.#stale = setInterval(() => {
-      try {
-        this.#resync();
-      } catch {
-        // Still unreachable: the next tick tries again.
-      }
-    }, 250);
-    this.#stale.unref();
-  }
-
-  /**
-   * A shared database whose changes were removed before this process read them (it read none for
-   * longer than they are kept): every record is read again now, before anything builds on them.
-   */
-  #catchUp(): void {
-    if (!this.#db?.behind || this.#stale) return;
-    console.warn(
-      'video-plugin-service: changes of the other processes were removed before this one read them; reading every record again.',
-    );
-    this.#markStale();
-    try {
-      this.#resync(true);
-    } catch {
-      // Unreachable: writes are refused until the timer has read them.
-    }
-  }
-
-  /**
-   * Makes a row's in-memory copy what the database holds (`stored`, undefined when it holds none):
-   * after a write that did not hold, and for a row another process wrote. Returns the record when
-   * a topic, generation or video changed (for the listeners).
-   */
-  #apply(kind: Kind, key: string, stored: unknown): Change | undefined {
-    if (kind === 'account') {
-      const current = this.#accounts.get(key);
-      if (current?.externalID !== undefined)
-        this.#accountByExternalID.delete(`${current.partnerID}\n${current.externalID}`);
-      this.#accounts.delete(key);
-      if (stored) this.#setAccount(stored as AccountRecord);
-    } else if (kind === 'session') {
-      if (stored) this.#sessions.set(key, stored as SessionRecord);
-      else this.#sessions.delete(key);
-    } else if (kind === 'jti') {
-      if (typeof stored === 'number') this.#usedJtis.set(key, stored);
-      else this.#usedJtis.delete(key);
-    } else if (kind === 'delivery') {
-      if (stored) this.#outbox.set(key, stored as DeliveryRecord);
-      else this.#outbox.delete(key);
-    } else if (kind === 'event') {
-      if (!stored) this.#events.remove(Number(key));
-      else if (!this.#events.has(Number(key))) this.#events.add(stored as EventRecord);
-    } else if (kind === 'idempotency') {
-      if (stored) this.#idempotencyKeys.set(key, stored as IdempotencyRecord);
-      else this.#idempotencyKeys.delete(key);
-    } else {
-      // Records the jobs hold keep their identity: their fields go back to the stored ones.
-      const map: Map<string, object> = this.#map(kind);
-      const current = map.get(key);
-      if (!stored) {
-        map.delete(key);
-        if (current) this.#dropped.add(current);
-        return undefined;
-      }
-      if (current) {
-        for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
-        Object.assign(current, stored);
-      } else {
-        map.set(key, stored as object);
-      }
-      return { kind, record: map.get(key) } as Change;
-    }
-    return undefined;
-  }
-
-  /** What other processes committed (a shared database), applied in order and told to the listeners. */
-  #applyRemote(changes: RemoteChange[]): void {
-    for (const { kind, key, record } of changes) {
-      if (kind === 'partner') {
-        const removed = this.#forgetPartner(key);
-        const known = this.#sandboxes.delete(key);
-        const ended = (record as { ended?: SandboxEnd } | undefined)?.ended;
-        if (known || ended)
-          for (const listener of this.#sandboxListeners) listener.ended(key, ended ?? 'reset', removed);
-        continue;
-      }
-      if (kind === 'sandbox') {
-        const sandbox = record as SandboxRecord;
-        this.#sandboxes.set(key, sandbox);
-        for (const listener of this.#sandboxListeners) listener.made(sandbox);
-        continue;
-      }
-      if (kind === 'outcome') {
-        if (!record) this.#outcomes.delete(key);
-        else if (!this.#removedPartners.has((record as OutcomeRecord).partnerID))
-          this.#outcomes.set(key, record as OutcomeRecord);
-        continue;
-      }
-      if (kind === 'release') {
-        const partnerID = key === '' ? undefined : key;
-        this.#dropOutcomes(partnerID);
-        for (const listener of this.#releases) listener(partnerID);
-        continue;
-      }
-      if (this.#removedPartners.has((record as { partnerID?: string } | undefined)?.partnerID ?? '')) continue;
-      const ended = kind === 'session' && !record && this.#sessions.has(key);
-      const changed = this.#apply(kind, key, record);
-      if (ended) for (const listener of this.#sessionsEnded) listener(key);
-      if (changed) for (const listener of this.#listeners) listener(changed);
     }
   }
 
@@ -1056,127 +578,11 @@ export class Store {
    * otherwise): before a request is answered, so that it sees what another process acknowledged.
    */
   refresh(): void {
-    if (this.#transaction || this.#closed || this.#stale) return;
-    try {
-      this.#db?.refresh?.();
-    } catch {
-      // Unreachable now: the reads go on from memory, and the next write says so.
-    }
-    this.#catchUp();
-  }
-
-  /**
-   * Reads every record from the database again, after an outage left the Maps unsure: records the
-   * jobs hold keep their identity (their fields are replaced), those never saved are dropped.
-   *
-   * @throws the storage error when the database is still unreachable (nothing is changed then).
-   */
-  #resync(caughtUp = false): void {
-    const db = this.#db;
-    if (!db || !this.#stale) return;
-    let snapshot: Snapshot;
-    let events: Set<number>;
-    try {
-      snapshot = db.load(nowSeconds());
-      events = new Set(db.loadEvents(eventsSince()).map((record) => record.seq));
-    } catch (error) {
-      throw db.isDatabaseError(error) ? storageError(db, error) : error;
-    }
-    clearInterval(this.#stale);
-    this.#stale = undefined;
-    // The sandboxes another process ended meanwhile, with their records (sessions included, whose
-    // streams are to end), as their changes would have told.
-    const stored = new Set((snapshot.sandboxes ?? []).map((record) => record.partnerID));
-    const ended: [string, SandboxEnd, RemovedPartner][] = [];
-    for (const [partnerID, before] of this.#sandboxes) {
-      if (stored.has(partnerID)) continue;
-      ended.push([partnerID, before.expiresAt <= Date.now() ? 'expired' : 'reset', this.#forgetPartner(partnerID)]);
-    }
-    const known = new Set(this.#sandboxes.keys());
-    this.#sandboxes.clear();
-    const reconcile = <R extends object>(map: Map<string, R>, stored: R[], key: (record: R) => string) => {
-      const byKey = new Map(stored.map((record) => [key(record), record]));
-      for (const [id, current] of map) {
-        if (byKey.has(id)) continue;
-        map.delete(id);
-        this.#dropped.add(current);
-      }
-      for (const [id, record] of byKey) {
-        const current = map.get(id);
-        if (!current) {
-          map.set(id, record);
-          continue;
-        }
-        for (const field of Object.keys(current)) delete (current as Record<string, unknown>)[field];
-        Object.assign(current, record);
-      }
-    };
-    reconcile(this.#topics, snapshot.topics, (topic) => topic.id);
-    reconcile(this.#generations, snapshot.generations, (generation) => generation.requestId);
-    reconcile(this.#videos, snapshot.videos, (video) => video.id);
-    for (const map of [this.#accounts, this.#accountByExternalID, this.#sessions, this.#usedJtis, this.#outbox]) {
-      map.clear();
-    }
-    this.#idempotencyKeys.clear();
-    this.#outcomes.clear();
-    this.#load({ ...snapshot, topics: [], generations: [], videos: [] });
-    this.#events.retain((seq) => events.has(seq));
-    for (const [partnerID, how, removed] of ended) {
-      for (const listener of this.#sandboxListeners) listener.ended(partnerID, how, removed);
-    }
-    for (const [partnerID, record] of this.#sandboxes) {
-      if (!known.has(partnerID)) for (const listener of this.#sandboxListeners) listener.made(record);
-    }
-    if (!caughtUp) console.error('video-plugin-service: the database answers again; its records were read again.');
-  }
-
-  /**
-   * Runs a write so that, on a database several processes share, it checks and changes the
-   * current state: in a transaction, which first reads what the others committed (under the write
-   * lock, postgres.ts). Alone otherwise, as before.
-   */
-  #shared<T>(fn: () => T): T {
-    return this.#db?.follow ? this.transaction(fn) : fn();
-  }
-
-  /** Refuses a new record of a partner whose records were removed (a request that raced its sandbox's end). */
-  #refuseRemoved(partnerID: string): void {
-    if (!this.#removedPartners.has(partnerID)) return;
-    throw new NotAuthenticatedError(
-      'sandbox_expired',
-      `The sandbox "${partnerID}" has ended: its records are removed and nothing more of it is kept. Create a new sandbox.`,
-      { partnerID },
-    );
-  }
-
-  #setAccount(account: AccountRecord): void {
-    this.#accounts.set(account.id, account);
-    if (account.externalID !== undefined) {
-      this.#accountByExternalID.set(`${account.partnerID}\n${account.externalID}`, account.id);
-    }
-  }
-
-  #load(snapshot: Snapshot): void {
-    for (const account of snapshot.accounts) this.#setAccount(account);
-    for (const [key, session] of snapshot.sessions) this.#sessions.set(key, session);
-    for (const topic of snapshot.topics) this.#topics.set(topic.id, topic);
-    for (const generation of snapshot.generations) this.#generations.set(generation.requestId, generation);
-    for (const video of snapshot.videos) this.#videos.set(video.id, video);
-    for (const { partnerID, jti, until } of snapshot.usedJtis) this.#usedJtis.set(`${partnerID}\n${jti}`, until);
-    for (const delivery of snapshot.outbox) this.#outbox.set(delivery.id, delivery);
-    for (const record of snapshot.idempotencyKeys ?? []) {
-      this.#idempotencyKeys.set(`${record.partnerID}\n${record.accountID}\n${record.key}`, record);
-    }
-    for (const record of snapshot.sandboxes ?? []) this.#sandboxes.set(record.partnerID, record);
-    for (const record of snapshot.outcomes ?? []) this.#outcomes.set(record.id, record);
+    this.#wall.refresh();
   }
 }
 
 /** The key a change's record is stored under. */
 function keyOf(change: Change): string {
   return change.kind === 'generation' ? change.record.requestId : change.record.id;
-}
-
-function isOwner(record: Owner, owner: Owner): boolean {
-  return record.partnerID === owner.partnerID && record.accountID === owner.accountID;
 }

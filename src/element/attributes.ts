@@ -74,7 +74,7 @@ export function configOf(
   const serviceURL = given(element.serviceURL);
   if (serviceURL && markupService(element, serviceURL)) {
     return new InvalidParameterError(
-      `<video-plugin>: the service-url attribute ${serviceURL} is not allowed in markup: set the serviceURL property, or list it in a <meta name="${SERVICE_META}"> in <head>.`,
+      `<video-plugin>: the service-url attribute is not allowed in markup: it must be the serviceURL property, or in a <meta name="${SERVICE_META}">.`,
       { field: 'service-url' },
     );
   }
@@ -97,18 +97,26 @@ export function configOf(
  * Whether `url` is a service URL that the page's markup chose and the page did not allow. A CMS
  * author who can write `<video-plugin service-url=…>` must not send the page's login tokens to a
  * service of their choosing, so the attribute is obeyed only for a loopback host (a developer's own
- * local service) or a URL that the page's `<head>` lists, as written, in
- * `<meta name="video-plugin-service-url" content="url …">`. Set as the property from script (no
- * attribute of that value), it is the site's own choice. Anything that is not plainly loopback is
- * refused (`http://127.0.0.1:80@elsewhere` included); what is not an http(s) URL at all is left to
- * the `Plugin`'s own check, which names it.
+ * local service) or a URL that the page's `<head>` lists, as written, in a
+ * `<meta name="video-plugin-service-url" content="url">` (one per URL). Set as the property from script (no
+ * attribute of that value), it is the site's own choice. The host is the one the URL reaches
+ * (`http://127.0.0.1:80@elsewhere` is elsewhere); what is not an http(s) URL at all is left to the
+ * `Plugin`'s own check, which names it.
  */
 function markupService(element: ElementProperties, url: string): boolean {
-  return (
-    element.getAttribute('service-url') === url &&
-    /^https?:\/\/(?!(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$))/i.test(url) &&
-    !document.head.querySelector(`meta[name=${SERVICE_META}][content="${CSS.escape(url)}"]`)
-  );
+  if (element.getAttribute('service-url') !== url) return false;
+  try {
+    // Parsed as the Plugin parses it: `http:\\x`, `http:x` and tabs inside name the host they reach.
+    const { protocol, hostname } = new URL(url);
+    return (
+      /^https?:$/.test(protocol) &&
+      !/^(localhost|127\.0\.0\.1|\[::1\])$/.test(hostname) &&
+      !document.head.querySelector(`meta[name=${SERVICE_META}][content="${CSS.escape(url)}"]`)
+    );
+  } catch {
+    // Not a URL: the Plugin's own check names it.
+    return false;
+  }
 }
 
 /** The `<meta name>` by which a page lists the service URLs its markup may name. */

@@ -53,7 +53,7 @@ describe('service-url from markup', () => {
     expect(error).to.be.instanceOf(InvalidParameterError);
     expect(error.data?.field).to.equal('service-url');
     expect(error.message)
-      .to.contain(`the service-url attribute ${ELSEWHERE}/studio/ is not allowed in markup`)
+      .to.contain('the service-url attribute is not allowed in markup')
       .and.contain(`<meta name="${META}"`)
       .and.contain('serviceURL property');
     expect(el.plugin).to.equal(undefined);
@@ -79,6 +79,19 @@ describe('service-url from markup', () => {
     expect(new URL(frame!.src).origin).to.equal(ELSEWHERE);
     // It connects there (and cannot: nothing answers), which is not the markup's refusal.
     expect((await allowed.failed).data?.field).to.not.equal('service-url');
+  });
+
+  it('is refused however the URL is spelled to reach another host', async () => {
+    for (const url of [
+      'http:\\\\service.example/',
+      'http:service.example',
+      'HTTPS://service.example',
+      'http://127.0.0.1:80@service.example/',
+    ]) {
+      const { el, failed } = await element((el) => el.setAttribute('service-url', url));
+      expect((await failed).data?.field, url).to.equal('service-url');
+      expect(frameOf(el), url).to.equal(null);
+    }
   });
 
   it('is obeyed for a loopback service (a developer’s own): localhost, 127.0.0.1', async () => {

@@ -131,6 +131,8 @@ const CLIPPED = (selector) => {
     }
     const style = getComputedStyle(element);
     if (style.display === 'none' || style.visibility === 'hidden') return false;
+    // Text for screen readers only (the live region): clipped to nothing on purpose.
+    if (element.closest('.visually-hidden')) return false;
     const box = element.getBoundingClientRect();
     return box.width > 0 || box.height > 0;
   };

@@ -33,11 +33,6 @@ export class Frame {
     iframe.title = options.title;
     iframe.part.add('frame');
     iframe.allow = 'clipboard-write; fullscreen';
-    // The narrowest sandbox the studio works in: its scripts, its own origin (its storage and the
-    // handshake's origin check), its forms (sign-in and the editor submit them) and the links it
-    // opens in a new tab, unsandboxed (a render's file, a scene's source). Everything else stays
-    // off: navigating the partner's page, downloads, modal prompts, pointer lock.
-    iframe.sandbox.value = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox';
     iframe.style.cssText = 'border:0;width:100%;height:100%;display:none;color-scheme:normal';
     this.iframe = iframe;
     this.#src = options.src;

@@ -304,13 +304,15 @@ export const STYLE = html`<style>
   /* The player's own controls (player.ts). */
   .player {
     display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--vp-space) * 2);
     align-items: center;
     margin-top: calc(var(--vp-space) * 2);
   }
   .player input[type='range'] {
-    flex: 1;
-    min-width: 0;
+    /* At least a 44 px target (WCAG 2.5.8): in a narrow studio the controls wrap instead. */
+    flex: 1 1 6em;
+    min-width: 44px;
     padding: 0;
     border: 0;
   }

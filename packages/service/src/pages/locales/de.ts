@@ -44,7 +44,7 @@ export const de: Messages = {
   'announce.topicReady': 'Thema gefunden: {title}',
   'announce.videoReady': 'Ihr Video ist fertig',
   'announce.rendered': 'Das Video ist gerendert',
-  'player.controls': 'Player',
+  'player.controls': 'Wiedergabe',
   'player.play': 'Abspielen',
   'player.pause': 'Anhalten',
   'player.position': 'Wiedergabeposition',

@@ -160,7 +160,10 @@ describe('Session: getLoginToken restores a lost session', () => {
     expect(asked).to.deep.equal([accountID, accountID]);
   });
 
-  it('two instances on one page keep separate sessions across reloads that lose the storage', async () => {
+  it('two instances on one page keep separate sessions across reloads that lose the storage', async function () {
+    // Seven studio loads (two mounts, two sign-ups, two reloads, one more mount): more than the
+    // default 10 s on a busy machine (CI timed it out once), each step still awaited, none slept.
+    this.timeout(30000);
     const first = countingGetLoginToken();
     const second = countingGetLoginToken();
     const a = await createPlugin({ getLoginToken: first.getLoginToken });

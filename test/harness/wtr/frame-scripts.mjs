@@ -100,8 +100,9 @@ export const PICTURES = (selector) => {
 };
 
 /**
- * What the frame shows, for a command that gave up: its views (data-view), its alert and the
- * values of its fields, so that a timeout names the screen the test did not expect.
+ * What the frame shows, for a command that gave up: which document it is (path, title, whether the
+ * app's root has content), its views (data-view), its alert and the values of its fields, so that
+ * a timeout names the screen the test did not expect.
  */
 export const SHOWN = () => {
   const views = [...document.querySelectorAll('[data-view]')].map((view) => view.dataset.view);
@@ -112,7 +113,9 @@ export const SHOWN = () => {
     focus && focus !== document.body
       ? `${focus.localName}${focus.id ? `#${focus.id}` : ''} "${focus.getAttribute('aria-label') ?? focus.textContent.trim().slice(0, 40)}"`
       : 'nothing';
-  return `views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''}, focus on ${document.hasFocus() ? focused : 'another document'} (${document.readyState})`;
+  const app = document.getElementById('app');
+  const where = `${location.pathname}${location.search}, title "${document.title}", #app ${app ? `with ${app.childElementCount} children` : 'missing'}`;
+  return `${where}: views [${views.join(', ')}]${alert ? `, alert "${alert}"` : ''}${fields.length ? `, fields ${fields.join(' ')}` : ''}, focus on ${document.hasFocus() ? focused : 'another document'} (${document.readyState})`;
 };
 
 /**

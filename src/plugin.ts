@@ -4,12 +4,12 @@
  * promise settles; `cleanup()` releases everything the instance owns.
  *
  * This file holds the public methods and what only the class does: its guard (`#ready`), the UI's
- * opening (`#open`), the frame's events (`#onEvent`) and the teardown. Beside it: `calls.ts` (the
- * calls to the service, and when one is sent again), `status.ts` (status subscriptions and
- * iterators), `session.ts` (who is signed in, and the restore of a lost session) and `options.ts`
- * (the arguments' schemas, and which view `openPlugin` opens).
+ * opening (`#open`), the frame's events (`#onEvent`) and the teardown. Beside it: `session.ts` (who
+ * is signed in, the restore of a lost session, and the calls around it: the resend after a
+ * restore, the token function's second ask, the idempotency key as metadata), `status.ts` (status
+ * subscriptions and iterators) and `options.ts` (the arguments' schemas, and which view
+ * `openPlugin` opens).
  */
-import { Calls } from './calls.js';
 import { createLogger, reportStartFailure, type Logger } from './debug.js';
 import { AccountMethodsDisabledError, DestroyedError, VideoPluginError, deserializeError } from './errors.js';
 import { Emitter, type PluginEventListener } from './events.js';
@@ -83,10 +83,8 @@ export class Plugin {
   readonly #status: StatusSubscriptions;
   #config: HostConfig;
   readonly #log: Logger;
-  /** Who is signed in, and the restore of a lost session (session.ts). */
+  /** Who is signed in, the restore of a lost session, and the calls around it (session.ts). */
   readonly #session: Session;
-  /** The calls to the service, and when one is sent again (calls.ts). */
-  readonly #calls: Calls;
   #destroyed = false;
   #cleanup: Promise<void> | undefined;
   #warnedDeprecated = false;
@@ -155,7 +153,6 @@ export class Plugin {
       this.#log,
       (payload) => this.#emitter.emit('sessionLost', payload),
     );
-    this.#calls = new Calls(this.#connection, this.#session, (method) => this.#ready(method, true));
     this.#status = new StatusSubscriptions(this.#connection, this.#log);
     for (const [name, callback] of Object.entries(opts.callbacks ?? {})) {
       // `{ videoSaved: undefined }` (a callback the partner's code left out) registers nothing.
@@ -201,7 +198,9 @@ export class Plugin {
    */
   createAccount(createAccountToken: () => string | Promise<string>): Promise<string>;
   async createAccount(createAccountToken: string | (() => string | Promise<string>)): Promise<string> {
-    const { accountID } = await this.#calls.signIn('createAccount', createAccountToken);
+    const { accountID } = await this.#session.signIn('createAccount', createAccountToken, () =>
+      this.#ready('createAccount', true),
+    );
     this.#session.signedIn(accountID);
     return accountID;
   }
@@ -223,7 +222,9 @@ export class Plugin {
    */
   loginAccount(loginAccountToken: () => string | Promise<string>): Promise<Account>;
   async loginAccount(loginAccountToken: string | (() => string | Promise<string>)): Promise<Account> {
-    const account = await this.#calls.signIn('loginAccount', loginAccountToken);
+    const account = await this.#session.signIn('loginAccount', loginAccountToken, () =>
+      this.#ready('loginAccount', true),
+    );
     this.#session.signedIn(account.id);
     return account;
   }
@@ -231,20 +232,20 @@ export class Plugin {
   /** Logs the current account out. Resolves also when nobody was logged in. */
   async logoutAccount(): Promise<void> {
     this.#ready('logoutAccount', true);
-    await this.#calls.call('logoutAccount', undefined);
+    await this.#session.call('logoutAccount', undefined);
     this.#session.signedOut();
   }
 
   /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
   async getAccountInfo(): Promise<Account> {
     this.#ready('getAccountInfo', true);
-    return this.#calls.call('getAccountInfo', undefined, { resend: true });
+    return this.#session.call('getAccountInfo', undefined, { resend: true });
   }
 
   /** Changes the given fields of the logged-in account (a plain object, not a token). */
   async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
     this.#ready('updateAccountInfo', true);
-    return this.#calls.call('updateAccountInfo', {
+    return this.#session.call('updateAccountInfo', {
       info: parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo'),
     });
   }
@@ -254,13 +255,13 @@ export class Plugin {
   /** Every video of the logged-in account; `[]` when nobody is logged in. */
   async getVideos(): Promise<Video[]> {
     this.#ready('getVideos');
-    return this.#calls.call('getVideos', undefined, { resend: true });
+    return this.#session.call('getVideos', undefined, { resend: true });
   }
 
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
     this.#ready('getVideoData');
-    return this.#calls.call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
+    return this.#session.call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
   }
 
   // ---- Background actions ----
@@ -272,7 +273,7 @@ export class Plugin {
    */
   async startTopicSearch(sourceURL: string, options?: StartOptions): Promise<TopicSearchStartResult> {
     this.#ready('startTopicSearch');
-    return this.#calls.start(
+    return this.#session.start(
       'startTopicSearch',
       { sourceURL: parse(sourceURLSchema, sourceURL, 'sourceURL') },
       options,
@@ -290,7 +291,7 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#calls.start(
+    return this.#session.start(
       'startVideoGeneration',
       { ...params, language: params.language ?? DEFAULT_LANGUAGE },
       options,
@@ -391,7 +392,7 @@ export class Plugin {
     this.#ready('update');
     const next = parse(updateSchema, changes, 'changes');
     this.#config = { ...this.#config, ...next };
-    await this.#calls.call('configure', next, { resend: true });
+    await this.#session.call('configure', next, { resend: true });
   }
 
   /**
@@ -407,7 +408,7 @@ export class Plugin {
     if (this.#frame.mount(element, hidden) === 'reloaded') {
       this.#connection.expectReload('mount() moved the iframe');
     }
-    await this.#calls.call('ping', undefined, { resend: true, signal });
+    await this.#session.call('ping', undefined, { resend: true, signal });
     this.#since('mounted', started);
   }
 
@@ -446,7 +447,7 @@ export class Plugin {
   async close(): Promise<void> {
     this.#ready('close');
     this.#frame.hide();
-    await this.#calls.call('close', undefined, { resend: true });
+    await this.#session.call('close', undefined, { resend: true });
   }
 
   /**
@@ -503,7 +504,7 @@ export class Plugin {
     const wasVisible = this.#frame.visible;
     this.#frame.show();
     try {
-      const value = await this.#calls.call(method, params, { timeout, signal });
+      const value = await this.#session.call(method, params, { timeout, signal });
       this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {

@@ -7,17 +7,19 @@
  * shadow DOM is static, so lit-html's templates would only add weight to the CDN bundle.
  *
  * This module exports the class unregistered and touches no `window`/`document` when imported
- * (SSR-safe); `video-plugin/element` registers it. This class holds the properties and their
- * attributes (Lit's `properties` table, read by custom-elements.json), Lit's lifecycle callbacks,
- * the methods it forwards and the events it re-dispatches. Beside it: `builder.ts` (when the
- * `Plugin` is built, rebuilt, restyled and ended; `preload`), `attributes.ts` (the configuration
- * the attributes and properties make, in the `Plugin`'s terms), `stage.ts` (display modes, the
- * loading skeleton, the failure panel and its retry, the dialog, scroll lock and focus return),
- * `styles.ts` (its style sheet) and `plugin-slot.ts` (what outlives a `Plugin`: waiting calls and
- * subscriptions, listeners, `callbacks`).
+ * (SSR-safe); `video-plugin/element` registers it. This class holds the lifecycle (when the
+ * `Plugin` is built, rebuilt and ended; `preload`), the methods it forwards and the events it
+ * re-dispatches. Beside it: `attributes.ts` (the configuration the attributes and properties make,
+ * in the `Plugin`'s terms), `stage.ts` (display modes, the loading skeleton, the failure panel and
+ * its retry, the dialog, scroll lock and focus return), `styles.ts` (its style sheet) and
+ * `plugin-slot.ts` (what outlives a `Plugin`: waiting calls and subscriptions, listeners, `callbacks`).
+ *
+ * Over 500 lines, and one concern: the element's public face. Most of it is the JSDoc of its
+ * properties and methods (custom-elements.json, the docs and the framework types are generated
+ * from it) over one-line forwards to the `Plugin`.
  */
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
-import { InvalidParameterError } from '../errors.js';
+import { ConnectionError, InvalidParameterError, TimeoutError } from '../errors.js';
 import { report, type PluginEventListener } from '../events.js';
 import {
   type Appearance,
@@ -30,9 +32,10 @@ import {
   type UpdatableAccountInfo,
   type VideoGenerationParams,
 } from '../options.js';
-import type { Plugin } from '../plugin.js';
+import { Plugin } from '../plugin.js';
 import { parse } from '../validate.js';
 import { VERSION } from '../version.js';
+import { onIntent } from '../intent.js';
 import {
   type Account,
   type PluginEventName,
@@ -43,9 +46,20 @@ import {
   type VideoGenerationStatusUpdatePayload,
   type VideoRenderStatusUpdatePayload,
 } from '../wire/api.js';
-import { callbacksSchema, forElement, given, optionalNumber, type Display, type Preload } from './attributes.js';
-import { Builder } from './builder.js';
-import type { VideoPluginElementEventMap } from './events.js';
+import {
+  callbacksSchema,
+  configOf,
+  forElement,
+  given,
+  lookOf,
+  optionalNumber,
+  same,
+  type Display,
+  type ElementConfig,
+  type Look,
+  type Preload,
+} from './attributes.js';
+import { dispatchPluginEvent, type VideoPluginElementEventMap } from './events.js';
 import { PluginSlot } from './plugin-slot.js';
 import { Stage } from './stage.js';
 import { styles } from './styles.js';
@@ -199,11 +213,30 @@ export class VideoPluginElement extends ReactiveElement {
    * The current `Plugin`, and what outlives it (plugin-slot.ts): the calls and subscriptions that
    * wait for one, the `on` listeners and the `callbacks`.
    */
-  readonly #slot = new PluginSlot(this, () => this.#builder.want());
-  /** When the `Plugin` is built, rebuilt and ended (builder.ts). */
-  readonly #builder = new Builder(this, this.#slot);
+  readonly #slot = new PluginSlot(this, () => this.#want());
+  /** The appearance and locale the current `Plugin` has. */
+  #look: Look = {};
   /** The element's own UI around the studio (stage.ts), built with the shadow root. */
   #stage: Stage | undefined;
+  /**
+   * Always the same function (so the configuration stays the same), reading the property when the
+   * `Plugin` needs a token: setting `getLoginToken` never restarts the session.
+   */
+  readonly #getLoginToken = (accountID: string): Promise<string> | string => {
+    if (typeof this.getLoginToken !== 'function') {
+      throw new InvalidParameterError(
+        '<video-plugin>: the property getLoginToken is not a function: set it to fetch a login token from your server.',
+        { field: 'getLoginToken' },
+      );
+    }
+    return this.getLoginToken(accountID);
+  };
+  /** The configuration of the last build attempt (successful or not). */
+  #built: ElementConfig | undefined;
+  /** Whether the studio is wanted now (always with `preload="auto"`): intent, a click or a call. */
+  #wanted = false;
+  /** Stops waiting for intent (`preload="intent"`, while nothing is built). */
+  #disarm: (() => void) | undefined;
 
   /**
    * The `Plugin` this element wraps: created when the element is connected, replaced when its
@@ -261,14 +294,33 @@ export class VideoPluginElement extends ReactiveElement {
     this.#stage = new Stage(this, root, {
       isOpen: () => !!this.#slot.plugin?.isOpen && !this.#slot.plugin.isDestroyed,
       close: () => this.#slot.plugin?.close().catch(report),
-      retry: () => this.#builder.retry(),
+      retry: () => {
+        this.#built = undefined;
+        this.requestUpdate();
+      },
       launch: () => this.launcher && this.openPlugin().catch(() => {}),
     });
     return root;
   }
 
   protected override updated(): void {
-    if (this.isConnected && this.#stage) this.#builder.update(this.#stage);
+    const stage = this.#stage;
+    if (!this.isConnected || !stage) return;
+    const config = this.#config();
+    if (!config) return;
+    if (this.#built && same(config, this.#built)) {
+      this.#restyle();
+      return;
+    }
+    const preload = given(this.preload) ?? 'auto';
+    if (preload !== 'intent') this.#stopWaitingForIntent();
+    if (!this.#wanted && preload !== 'auto') {
+      if (preload === 'intent') this.#disarm ??= onIntent(this, () => this.#want());
+      return;
+    }
+    this.#built = config;
+    stage.place(config.display);
+    this.#build(config, stage);
   }
 
   /**
@@ -475,9 +527,68 @@ export class VideoPluginElement extends ReactiveElement {
 
   // ---- Internals ----
 
+  /** The configuration to build with, or `undefined` (and an `error` event) when it is invalid. */
+  #config(): ElementConfig | undefined {
+    const config = configOf(this, this.#getLoginToken);
+    if (!(config instanceof InvalidParameterError)) return config;
+    this.#slot.emit('error', config);
+    return undefined;
+  }
+
+  /** Sends a changed appearance or locale to the running studio: live, no new session. */
+  #restyle(): void {
+    const plugin = this.#slot.plugin;
+    const look = lookOf(this);
+    if (!plugin || plugin.isDestroyed || same(look, this.#look)) return;
+    this.#look = look;
+    // Removing them goes back to the defaults.
+    plugin
+      .update({ appearance: look.appearance ?? {}, ...(look.locale ? { locale: look.locale } : {}) })
+      .catch((error: unknown) => this.#slot.emit('error', forElement(error)));
+  }
+
+  /**
+   * Creates the `Plugin` for `config`. An invalid configuration keeps the current `Plugin` (if
+   * any) and reports an `error` event; a valid one replaces it, ending its session.
+   */
+  #build(config: ElementConfig, stage: Stage): void {
+    const slot = this.#slot;
+    let plugin: Plugin;
+    const look = lookOf(this);
+    try {
+      plugin = new Plugin(config.partnerID as string, { ...config.options, ...look, domElement: stage.frame });
+    } catch (error) {
+      const failure = forElement(error);
+      slot.fail(failure);
+      slot.emit('error', failure);
+      return;
+    }
+    const previous = slot.fill(plugin);
+    this.#look = look;
+    stage.show('loading');
+    plugin.ready.then(
+      () => {
+        if (slot.plugin !== plugin) return;
+        stage.show('');
+        dispatchPluginEvent(this, 'ready', null);
+      },
+      (error: unknown) => {
+        if (slot.plugin !== plugin || plugin.isDestroyed) return;
+        const failure = forElement(error);
+        // The end user reads a kind message; the developer's (the fix) is in the console and the event.
+        stage.show('failed', failure instanceof ConnectionError || failure instanceof TimeoutError, this.locale);
+        slot.emit('error', failure);
+      },
+    );
+    previous?.cleanup().catch(report);
+  }
+
   /** Ends the session of an element that left the document. */
   #teardown(): void {
-    this.#builder.end();
+    this.#built = undefined;
+    this.#wanted = false;
+    this.#stopWaitingForIntent();
+    this.#slot.empty()?.cleanup().catch(report);
     this.#stage?.place(undefined);
     this.#stage?.sync();
   }
@@ -491,15 +602,6 @@ export class VideoPluginElement extends ReactiveElement {
     return Reflect.apply(plugin[method] as (...args: unknown[]) => unknown, plugin, args) as never;
   }
 
-  /** The `callbacks` property changed: an `error` event when it is not an object of functions. */
-  #checkCallbacks(): void {
-    try {
-      parse(callbacksSchema, given(this.callbacks), 'callbacks');
-    } catch (error) {
-      this.#slot.emit('error', forElement(error));
-    }
-  }
-
   /** The status iterators: the Plugin's, once the element has it (the first `next()` waits for it). */
   async *#statuses(
     method: 'topicSearchStatus' | 'videoGenerationStatus' | 'videoRenderStatus',
@@ -507,6 +609,27 @@ export class VideoPluginElement extends ReactiveElement {
     options: SignalOptions | undefined,
   ): AsyncGenerator<TopicSearchStatusUpdatePayload, void> {
     yield* (await this.#slot.instance(method))[method](id, options);
+  }
+
+  #stopWaitingForIntent(): void {
+    this.#disarm?.();
+    this.#disarm = undefined;
+  }
+
+  /** The user or the partner's code needs the studio: create it if `preload` put that off. */
+  #want(): void {
+    this.#stopWaitingForIntent();
+    if (this.#wanted) return;
+    this.#wanted = true;
+    this.requestUpdate();
+  }
+
+  #checkCallbacks(): void {
+    try {
+      parse(callbacksSchema, given(this.callbacks), 'callbacks');
+    } catch (error) {
+      this.#slot.emit('error', forElement(error));
+    }
   }
 }
 

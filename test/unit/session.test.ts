@@ -37,6 +37,8 @@ function setup({
       }
       return undefined as T;
     },
+    // Connected from the start: the sign-in calls wait on this before they ask a token function.
+    whenConnected: async (): Promise<void> => {},
   };
   const session = new Session(
     connection,

@@ -2,6 +2,7 @@
  * The partner's inputs: the constructor options and every method's arguments, as zod/mini schemas.
  * Types come from the schemas; defaults live here too.
  */
+import { InvalidParameterError } from './errors.js';
 import * as z from './schema.js';
 import {
   ACCOUNT_FIELD_LIMITS,
@@ -13,6 +14,7 @@ import {
   MAX_INSTRUCTIONS_LENGTH,
   type AccountField,
   type Metadata,
+  type Methods,
   type PluginEventName,
 } from './wire/api.js';
 
@@ -216,6 +218,27 @@ export const openPluginOptionsSchema = z.strictObject({
 });
 /** Options of `openPlugin`. */
 export type OpenPluginOptions = z.input<typeof openPluginOptionsSchema>;
+
+/**
+ * What `openPlugin` opens, from its parsed options: the source URL (one option, spelled three
+ * ways), a topic or a generation; none of them, the search view. Throws an `InvalidParameterError`
+ * when two spellings of the source URL differ or more than one of the three is given.
+ */
+export function openPluginTarget(opts: z.infer<typeof openPluginOptionsSchema>): Methods['openPlugin']['params'] {
+  const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
+  if (new Set(sources).size > 1) {
+    throw new InvalidParameterError('options.sourceURL, sourceUrl and businessURL are one option: pass only one.', {
+      field: 'options.sourceURL',
+    });
+  }
+  const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
+  if (targets.length > 1) {
+    throw new InvalidParameterError('options: pass at most one of sourceURL, topicId and generationRequestId.', {
+      field: 'options',
+    });
+  }
+  return { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId };
+}
 
 export const openEditorOptionsSchema = z.strictObject({ timeout: z.optional(timeout), signal });
 /** Options of `mount` and the status iterators. */

@@ -3,23 +3,15 @@
  * typed, promise-based API over it. Every input is validated before anything is sent; every
  * promise settles; `cleanup()` releases everything the instance owns.
  *
- * This file holds the public methods and what they share (checks, calls, the UI's opening);
- * beside it, `status.ts` (status subscriptions and iterators) and `session.ts` (who is signed in,
- * and the restore of a lost session).
- *
- * Over 500 lines, and one concern: the public class. Most of its length is the JSDoc of its
- * public members (the API reference and the typings are generated from it) and their one-line
- * bodies; what the methods share (the guard, the calls, the UI's opening) is here because it is
- * the class's own, and a split would only make each method jump to another file.
+ * This file holds the public methods and what only the class does: its guard (`#ready`), the UI's
+ * opening (`#open`), the frame's events (`#onEvent`) and the teardown. Beside it: `session.ts` (who
+ * is signed in, the restore of a lost session, and the calls around it: the resend after a
+ * restore, the token function's second ask, the idempotency key as metadata), `status.ts` (status
+ * subscriptions and iterators) and `options.ts` (the arguments' schemas, and which view
+ * `openPlugin` opens).
  */
 import { createLogger, reportStartFailure, type Logger } from './debug.js';
-import {
-  AccountMethodsDisabledError,
-  DestroyedError,
-  InvalidParameterError,
-  VideoPluginError,
-  deserializeError,
-} from './errors.js';
+import { AccountMethodsDisabledError, DestroyedError, VideoPluginError, deserializeError } from './errors.js';
 import { Emitter, type PluginEventListener } from './events.js';
 import { Session } from './session.js';
 import { StatusSubscriptions, type StatusCallback, type StatusPayload } from './status.js';
@@ -35,11 +27,11 @@ import {
   idSchema,
   openEditorOptionsSchema,
   openPluginOptionsSchema,
+  openPluginTarget,
   partnerIDSchema,
   pluginOptionsSchema,
   signalOptionsSchema,
   sourceURLSchema,
-  startOptionsSchema,
   updatableAccountInfoSchema,
   updateSchema,
   videoGenerationParamsSchema,
@@ -61,7 +53,6 @@ import {
   TOPICS,
   type Account,
   type HostConfig,
-  type MethodName,
   type Methods,
   type PluginEventName,
   type TopicSearchStartResult,
@@ -71,7 +62,7 @@ import {
   type VideoGenerationStatusUpdatePayload,
   type VideoRenderStatusUpdatePayload,
 } from './wire/api.js';
-import { DEFAULT_CALL_TIMEOUT, HostConnection, type CallOptions } from './wire/host.js';
+import { DEFAULT_CALL_TIMEOUT, HostConnection } from './wire/host.js';
 import { frameHash } from './wire/protocol.js';
 
 export class Plugin {
@@ -92,7 +83,7 @@ export class Plugin {
   readonly #status: StatusSubscriptions;
   #config: HostConfig;
   readonly #log: Logger;
-  /** Who is signed in, and the restore of a lost session (session.ts). */
+  /** Who is signed in, the restore of a lost session, and the calls around it (session.ts). */
   readonly #session: Session;
   #destroyed = false;
   #cleanup: Promise<void> | undefined;
@@ -207,7 +198,9 @@ export class Plugin {
    */
   createAccount(createAccountToken: () => string | Promise<string>): Promise<string>;
   async createAccount(createAccountToken: string | (() => string | Promise<string>)): Promise<string> {
-    const { accountID } = await this.#signIn('createAccount', createAccountToken);
+    const { accountID } = await this.#session.signIn('createAccount', createAccountToken, () =>
+      this.#ready('createAccount', true),
+    );
     this.#session.signedIn(accountID);
     return accountID;
   }
@@ -229,7 +222,9 @@ export class Plugin {
    */
   loginAccount(loginAccountToken: () => string | Promise<string>): Promise<Account>;
   async loginAccount(loginAccountToken: string | (() => string | Promise<string>)): Promise<Account> {
-    const account = await this.#signIn('loginAccount', loginAccountToken);
+    const account = await this.#session.signIn('loginAccount', loginAccountToken, () =>
+      this.#ready('loginAccount', true),
+    );
     this.#session.signedIn(account.id);
     return account;
   }
@@ -237,20 +232,20 @@ export class Plugin {
   /** Logs the current account out. Resolves also when nobody was logged in. */
   async logoutAccount(): Promise<void> {
     this.#ready('logoutAccount', true);
-    await this.#call('logoutAccount', undefined);
+    await this.#session.call('logoutAccount', undefined);
     this.#session.signedOut();
   }
 
   /** The logged-in account. Rejects with `NotAuthenticatedError` when nobody is logged in. */
   async getAccountInfo(): Promise<Account> {
     this.#ready('getAccountInfo', true);
-    return this.#call('getAccountInfo', undefined, { resend: true });
+    return this.#session.call('getAccountInfo', undefined, { resend: true });
   }
 
   /** Changes the given fields of the logged-in account (a plain object, not a token). */
   async updateAccountInfo(newAccountInfo: UpdatableAccountInfo): Promise<Account> {
     this.#ready('updateAccountInfo', true);
-    return this.#call('updateAccountInfo', {
+    return this.#session.call('updateAccountInfo', {
       info: parse(updatableAccountInfoSchema, newAccountInfo, 'newAccountInfo'),
     });
   }
@@ -260,13 +255,13 @@ export class Plugin {
   /** Every video of the logged-in account; `[]` when nobody is logged in. */
   async getVideos(): Promise<Video[]> {
     this.#ready('getVideos');
-    return this.#call('getVideos', undefined, { resend: true });
+    return this.#session.call('getVideos', undefined, { resend: true });
   }
 
   /** One video, or `null` when it does not exist or belongs to another user. */
   async getVideoData(videoID: string): Promise<Video | null> {
     this.#ready('getVideoData');
-    return this.#call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
+    return this.#session.call('getVideoData', { videoID: parse(idSchema, videoID, 'videoID') }, { resend: true });
   }
 
   // ---- Background actions ----
@@ -278,7 +273,11 @@ export class Plugin {
    */
   async startTopicSearch(sourceURL: string, options?: StartOptions): Promise<TopicSearchStartResult> {
     this.#ready('startTopicSearch');
-    return this.#start('startTopicSearch', { sourceURL: parse(sourceURLSchema, sourceURL, 'sourceURL') }, options);
+    return this.#session.start(
+      'startTopicSearch',
+      { sourceURL: parse(sourceURLSchema, sourceURL, 'sourceURL') },
+      options,
+    );
   }
 
   /**
@@ -292,7 +291,11 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#start('startVideoGeneration', { ...params, language: params.language ?? DEFAULT_LANGUAGE }, options);
+    return this.#session.start(
+      'startVideoGeneration',
+      { ...params, language: params.language ?? DEFAULT_LANGUAGE },
+      options,
+    );
   }
 
   /**
@@ -389,7 +392,7 @@ export class Plugin {
     this.#ready('update');
     const next = parse(updateSchema, changes, 'changes');
     this.#config = { ...this.#config, ...next };
-    await this.#call('configure', next, { resend: true });
+    await this.#session.call('configure', next, { resend: true });
   }
 
   /**
@@ -405,7 +408,7 @@ export class Plugin {
     if (this.#frame.mount(element, hidden) === 'reloaded') {
       this.#connection.expectReload('mount() moved the iframe');
     }
-    await this.#call('ping', undefined, { resend: true, signal });
+    await this.#session.call('ping', undefined, { resend: true, signal });
     this.#since('mounted', started);
   }
 
@@ -416,29 +419,12 @@ export class Plugin {
   async openPlugin(options?: OpenPluginOptions): Promise<void> {
     this.#ready('openPlugin');
     const opts = parse(openPluginOptionsSchema, options ?? {}, 'options');
-    const sources = [opts.sourceURL, opts.sourceUrl, opts.businessURL].filter((url) => url !== undefined);
-    if (new Set(sources).size > 1) {
-      throw new InvalidParameterError('options.sourceURL, sourceUrl and businessURL are one option: pass only one.', {
-        field: 'options.sourceURL',
-      });
-    }
+    const target = openPluginTarget(opts);
     if (opts.businessURL !== undefined && !this.#warnedDeprecated) {
       this.#warnedDeprecated = true;
       this.#log('options.businessURL is deprecated: use options.sourceURL');
     }
-    const targets = [sources[0], opts.topicId, opts.generationRequestId].filter((v) => v !== undefined);
-    if (targets.length > 1) {
-      throw new InvalidParameterError('options: pass at most one of sourceURL, topicId and generationRequestId.', {
-        field: 'options',
-      });
-    }
-    await this.#open(
-      'openPlugin',
-      'pluginOpened',
-      'pluginOpenFailed',
-      { sourceURL: sources[0], topicId: opts.topicId, generationRequestId: opts.generationRequestId },
-      opts,
-    );
+    await this.#open('openPlugin', 'pluginOpened', 'pluginOpenFailed', target, opts);
   }
 
   /**
@@ -461,7 +447,7 @@ export class Plugin {
   async close(): Promise<void> {
     this.#ready('close');
     this.#frame.hide();
-    await this.#call('close', undefined, { resend: true });
+    await this.#session.call('close', undefined, { resend: true });
   }
 
   /**
@@ -502,57 +488,9 @@ export class Plugin {
     }
   }
 
-  /**
-   * `createAccount` and `loginAccount`: the call with the token `token` gives (session.ts). A
-   * function's token may expire between its fetch and its use (a slow frame, a cached token): the
-   * function is asked again, once; a second expired token rejects as the service said.
-   */
-  async #signIn<M extends 'createAccount' | 'loginAccount'>(method: M, token: unknown): Promise<Methods[M]['answer']> {
-    const call = async () => {
-      // Also before the second try: after cleanup() the function is not called again.
-      this.#ready(method, true);
-      // A function is asked once the frame can take the call (connected, no restore running), so
-      // that its token is as fresh as it can be; the wait fails as the call would.
-      if (typeof token == 'function') await this.#connection.whenConnected();
-      // The argument's name: `createAccountToken`, `loginAccountToken`.
-      return this.#call(method, { token: await this.#session.token(token, `${method}Token`) });
-    };
-    return call().catch((error: VideoPluginError) => {
-      if (typeof token == 'function' && error.code == 'token_expired') return call();
-      throw error;
-    });
-  }
-
   /** Logs how long something took, for `isDebug`. */
   #since(what: string, started: number): void {
     this.#log(what, `${Math.round(performance.now() - started)} ms`);
-  }
-
-  /**
-   * Calls the service. A call for the account (every method but ping, close and the
-   * create/login/logout ones) that a frame without the lost session answered, for nobody, rejects
-   * with the `session_lost` error instead.
-   */
-  async #call<M extends MethodName>(
-    method: M,
-    params: Methods[M]['params'],
-    options?: CallOptions,
-  ): Promise<Methods[M]['answer']> {
-    const call = () => this.#connection.call(method, params, options);
-    let answer = call();
-    let restoring: Promise<void> | undefined;
-    if (/^(ping|close)$|Account$/.test(method)) return answer;
-    // The service refused the session (it restarted without its data): the page said so before
-    // this answer, so a restore is running. The call did nothing; send it again once restored.
-    await answer.catch((e: VideoPluginError) => {
-      if (e.code === 'not_authenticated') restoring = this.#session.restoring;
-    });
-    if (restoring) {
-      await restoring;
-      if (!this.#session.lost) await (answer = call()).catch(() => {});
-    }
-    if (this.#session.lost) throw this.#session.lost;
-    return answer;
   }
 
   async #open<M extends 'openPlugin' | 'openEditorForVideo'>(
@@ -566,7 +504,7 @@ export class Plugin {
     const wasVisible = this.#frame.visible;
     this.#frame.show();
     try {
-      const value = await this.#call(method, params, { timeout, signal });
+      const value = await this.#session.call(method, params, { timeout, signal });
       this.#since(method, started);
       this.#emitter.emit(opened, (opened === 'editorOpened' ? value : undefined) as never);
     } catch (error) {
@@ -582,21 +520,6 @@ export class Plugin {
     this.#ready(method);
     const key = parse(idSchema, id, field);
     return this.#status.subscribe(topic, key, parse(callbackSchema, callback, 'callback') as StatusCallback);
-  }
-
-  /**
-   * The start methods: the idempotency key travels as the call's metadata. A call with a key is
-   * safe to send again after a reload interrupted it: the service answers a repeated key with the
-   * request it already started.
-   */
-  #start<M extends 'startTopicSearch' | 'startVideoGeneration'>(
-    method: M,
-    params: Methods[M]['params'],
-    options: StartOptions | undefined,
-  ): Promise<Methods[M]['answer']> {
-    const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
-    this.#session.require(method);
-    return this.#call(method, params, { meta: { idempotencyKey }, signal, resend: !!idempotencyKey });
   }
 
   #signal(options: SignalOptions | undefined): AbortSignal | undefined {

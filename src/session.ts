@@ -7,13 +7,19 @@
  * the same account back in, while the `Plugin` holds the calls that wait; otherwise it reports
  * `sessionLost`, and account calls reject with that error until a new login. `token()` is where a
  * token function (`getLoginToken`, or one given to `createAccount`/`loginAccount`) is called.
+ *
+ * The `Plugin`'s calls go through the session (`call`, `signIn`, `start`), because what happens to
+ * a call depends on it: one refused during a restore is sent again once restored, one answered
+ * for nobody after a loss rejects with `session_lost`, a token function is asked again once on
+ * `token_expired`, and a start needs an authenticated account. The `Plugin` checks its own state
+ * and the arguments first.
  */
 import type { Logger } from './debug.js';
-import { DestroyedError, NotAuthenticatedError, TimeoutError } from './errors.js';
-import { tokenSchema, type GetLoginToken } from './options.js';
+import { DestroyedError, NotAuthenticatedError, TimeoutError, type VideoPluginError } from './errors.js';
+import { startOptionsSchema, tokenSchema, type GetLoginToken, type StartOptions } from './options.js';
 import { parse } from './validate.js';
-import type { Methods, PluginEventMap, SessionInfo } from './wire/api.js';
-import type { HostConnection } from './wire/host.js';
+import type { MethodName, Methods, PluginEventMap, SessionInfo } from './wire/api.js';
+import type { CallOptions, HostConnection } from './wire/host.js';
 
 export class Session {
   /** JWT mode: the session was lost and not restored; account calls reject with this. */
@@ -23,7 +29,7 @@ export class Session {
   readonly #authMode: 'jwt' | 'uncontrolled';
   readonly #getLoginToken: GetLoginToken | undefined;
   readonly #timeout: number;
-  readonly #connection: Pick<HostConnection<Methods>, 'call'>;
+  readonly #connection: Pick<HostConnection<Methods>, 'call' | 'whenConnected'>;
   readonly #log: Logger;
   readonly #onLost: (payload: PluginEventMap['sessionLost']) => void;
   /** Whether an account was authenticated in this session (create/login, or the UI's sign-in). */
@@ -37,7 +43,7 @@ export class Session {
    * `timeout` ms; `onLost` reports a session that was lost and not restored (`sessionLost`).
    */
   constructor(
-    connection: Pick<HostConnection<Methods>, 'call'>,
+    connection: Pick<HostConnection<Methods>, 'call' | 'whenConnected'>,
     authMode: 'jwt' | 'uncontrolled',
     getLoginToken: GetLoginToken | undefined,
     timeout: number,
@@ -154,6 +160,74 @@ export class Session {
       this.#waits.delete(end);
       end();
     }
+  }
+
+  /**
+   * Calls the service. A call for the account (every method but ping, close and the
+   * create/login/logout ones) that the service refused while a restore ran (it restarted without
+   * its data: the page said so before this answer) did nothing: it is sent again once the session
+   * is restored. A call answered for nobody after the session was lost rejects with the
+   * `session_lost` error instead.
+   */
+  async call<M extends MethodName>(
+    method: M,
+    params: Methods[M]['params'],
+    options?: CallOptions,
+  ): Promise<Methods[M]['answer']> {
+    const call = () => this.#connection.call(method, params, options);
+    let answer = call();
+    let restoring: Promise<void> | undefined;
+    if (/^(ping|close)$|Account$/.test(method)) return answer;
+    await answer.catch((e: VideoPluginError) => {
+      if (e.code === 'not_authenticated') restoring = this.restoring;
+    });
+    if (restoring) {
+      await restoring;
+      if (!this.lost) await (answer = call()).catch(() => {});
+    }
+    if (this.lost) throw this.lost;
+    return answer;
+  }
+
+  /**
+   * `createAccount` and `loginAccount`: the call with the token `token` gives ({@link token}),
+   * after `check` (the `Plugin`'s check of its own state, which throws). A function's token may
+   * expire between its fetch and its use (a slow frame, a cached token): the function is asked
+   * again, once; a second expired token rejects as the service said.
+   */
+  async signIn<M extends 'createAccount' | 'loginAccount'>(
+    method: M,
+    token: unknown,
+    check: () => void,
+  ): Promise<Methods[M]['answer']> {
+    const call = async () => {
+      // Also before the second try: after cleanup() the function is not called again.
+      check();
+      // A function is asked once the frame can take the call (connected, no restore running), so
+      // that its token is as fresh as it can be; the wait fails as the call would.
+      if (typeof token == 'function') await this.#connection.whenConnected();
+      // The argument's name: `createAccountToken`, `loginAccountToken`.
+      return this.call(method, { token: await this.token(token, `${method}Token`) });
+    };
+    return call().catch((error: VideoPluginError) => {
+      if (typeof token == 'function' && error.code == 'token_expired') return call();
+      throw error;
+    });
+  }
+
+  /**
+   * The start methods, which need an account authenticated in this session ({@link require}): the
+   * idempotency key travels as the call's metadata. A call with a key is safe to send again after
+   * a reload interrupted it: the service answers a repeated key with the request it already started.
+   */
+  start<M extends 'startTopicSearch' | 'startVideoGeneration'>(
+    method: M,
+    params: Methods[M]['params'],
+    options: StartOptions | undefined,
+  ): Promise<Methods[M]['answer']> {
+    const { signal, idempotencyKey } = parse(startOptionsSchema, options ?? {}, 'options');
+    this.require(method);
+    return this.call(method, params, { meta: { idempotencyKey }, signal, resend: !!idempotencyKey });
   }
 
   #update(info: unknown): void {

@@ -2,13 +2,16 @@
 // counts as signed in by auth mode, the errors `require` throws, a lost session reported or restored
 // once through getLoginToken, and every way a restore fails (a throw, a non-token, another account,
 // the time limit), each with its message; and `token()`, which turns a token or a function of one
-// into a token for the restore, createAccount and loginAccount, and how it fails.
+// into a token for the restore, createAccount and loginAccount, and how it fails; and the Plugin's
+// calls through the session: the resend after a restore, session_lost, a token function's second
+// ask on token_expired, a start's idempotency key as metadata.
 import assert from 'node:assert/strict';
 import { afterEach, describe, mock, test } from 'node:test';
 import './support/dom.js';
 import {
   DestroyedError,
   InvalidParameterError,
+  InvalidTokenError,
   NotAuthenticatedError,
   TimeoutError,
   type VideoPluginError,
@@ -37,6 +40,8 @@ function setup({
       }
       return undefined as T;
     },
+    // Connected from the start: the sign-in calls wait on this before they ask a token function.
+    whenConnected: async (): Promise<void> => {},
   };
   const session = new Session(
     connection,
@@ -379,5 +384,122 @@ describe('token(): a token, or a function of one (the restore, createAccount and
       assert.ok(error instanceof DestroyedError);
       assert.equal(error.message, 'cleanup() ended this call: create a new Plugin.');
     }
+  });
+});
+
+/**
+ * A session over a fake connection that answers each method with `answers[method]`, called with the
+ * params and the number of the send (an Error it returns rejects the call), and records every send.
+ */
+function answering(answers: Record<string, (params: unknown, send: number) => unknown>, getLoginToken?: GetLoginToken) {
+  const sent: [string, unknown, unknown][] = [];
+  const connection = {
+    call: async <T>(method: string, params?: unknown, options?: unknown): Promise<T> => {
+      sent.push([method, params, options]);
+      const answer = answers[method]?.(params, sent.filter(([m]) => m === method).length);
+      if (answer instanceof Error) throw answer;
+      return answer as T;
+    },
+    whenConnected: async (): Promise<void> => {},
+  };
+  const session = new Session(
+    connection,
+    'jwt',
+    getLoginToken,
+    5000,
+    () => {},
+    () => {},
+  );
+  return { session, sent };
+}
+
+describe("the Plugin's calls: call, signIn, start", () => {
+  test('an account call the service refused during a restore is sent again once the session is restored', async () => {
+    const { session, sent } = answering(
+      {
+        getVideos: (_, send) => (send === 1 ? new NotAuthenticatedError('Not signed in.') : []),
+        loginAccount: () => ({ id: 'acc-1' }),
+      },
+      () => 'token-of-acc-1',
+    );
+    session.signedIn('acc-1');
+    const restoring = session.connected({ accountID: null });
+    assert.ok(restoring instanceof Promise);
+    assert.deepEqual(await session.call('getVideos', undefined), []);
+    assert.deepEqual(
+      sent.map(([method]) => method),
+      ['getVideos', 'loginAccount', 'getVideos'],
+    );
+  });
+
+  test('after a loss that was not restored, account calls reject with session_lost; ping and the account methods do not', async () => {
+    const { session, sent } = answering({ getVideos: () => [], ping: () => null, logoutAccount: () => null });
+    session.signedIn('acc-1');
+    session.connected({ accountID: null, lost: 'The frame came back without its storage' });
+    const error = await session.call('getVideos', undefined).catch((e: VideoPluginError) => e);
+    assert.ok(error instanceof NotAuthenticatedError);
+    assert.equal(error.code, 'session_lost');
+    assert.equal(error, session.lost);
+    assert.equal(await session.call('ping', undefined), null);
+    assert.equal(await session.call('logoutAccount', undefined), null);
+    assert.equal(sent.length, 3);
+  });
+
+  test('signIn asks a token function again, once, when its token expired; a second expiry rejects as the service said', async () => {
+    const expired = () => new InvalidTokenError('token_expired', 'The token has expired.');
+    const once = answering({ loginAccount: (_, send) => (send === 1 ? expired() : { id: 'acc-1' }) });
+    let asked = 0;
+    let checked = 0;
+    const account = await once.session.signIn(
+      'loginAccount',
+      () => `token-${++asked}`,
+      () => checked++,
+    );
+    assert.deepEqual(account, { id: 'acc-1' });
+    assert.deepEqual(
+      once.sent.map(([, params]) => params),
+      [{ token: 'token-1' }, { token: 'token-2' }],
+    );
+    assert.equal(checked, 2, 'the Plugin checks its state before each try');
+
+    const twice = answering({ loginAccount: () => expired() });
+    const error = await twice.session
+      .signIn(
+        'loginAccount',
+        () => 'token',
+        () => {},
+      )
+      .catch((e: VideoPluginError) => e);
+    assert.ok(error instanceof InvalidTokenError);
+    assert.equal(error.code, 'token_expired');
+    assert.equal(twice.sent.length, 2);
+
+    // A token given as a string is not asked again: its expiry rejects at once.
+    const string = answering({ loginAccount: () => expired() });
+    await assert.rejects(
+      string.session.signIn('loginAccount', 'token', () => {}),
+      { code: 'token_expired' },
+    );
+    assert.equal(string.sent.length, 1);
+  });
+
+  test('start sends the idempotency key as the call metadata, may be sent again only with one, and needs an account', async () => {
+    const { session, sent } = answering({ startTopicSearch: () => ({ topicId: 't1' }) });
+    assert.throws(() => session.start('startTopicSearch', { sourceURL: 'https://example.com/' }, undefined), {
+      code: 'not_authenticated',
+    });
+    session.signedIn('acc-1');
+    await session.start('startTopicSearch', { sourceURL: 'https://example.com/' }, { idempotencyKey: 'key-1' });
+    await session.start('startTopicSearch', { sourceURL: 'https://example.com/' }, undefined);
+    assert.deepEqual(
+      sent.map(([, params, options]) => [params, options]),
+      [
+        [{ sourceURL: 'https://example.com/' }, { meta: { idempotencyKey: 'key-1' }, signal: undefined, resend: true }],
+        [
+          { sourceURL: 'https://example.com/' },
+          { meta: { idempotencyKey: undefined }, signal: undefined, resend: false },
+        ],
+      ],
+    );
   });
 });

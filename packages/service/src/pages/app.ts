@@ -88,5 +88,17 @@ document.addEventListener('keydown', (event) => {
   else actions.close();
 });
 
+// What takes the focus is shown whole (WCAG 2.4.11): engines scroll a focused control only until a
+// part of it shows (Chromium a text field's caret line, Firefox half of the player's video), so the
+// rest of a control reached with Tab could sit outside the frame.
+document.addEventListener('focusin', (event) => {
+  if (!(event.target instanceof Element)) return;
+  const box = event.target.getBoundingClientRect();
+  const { clientWidth, clientHeight } = document.documentElement;
+  if (box.top < 0 || box.left < 0 || box.bottom > clientHeight || box.right > clientWidth) {
+    event.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+});
+
 useLocale(resolveLocale(undefined, navigator.languages));
 if (!studio.endpoint.channel) studio.root.textContent = t('studio.standalone');

@@ -17,6 +17,7 @@ import { actions } from './actions.js';
 import { methods, topics } from './host-methods.js';
 import { resolveLocale, t, useLocale } from './i18n.js';
 import { applyConfig, checkLook, watchHeight } from './look.js';
+import { focusTaken, frameFocused } from './navigation.js';
 import { StudioPlayer } from './player.js';
 import { accountID, restoreSession } from './session.js';
 import { studio } from './state.js';
@@ -87,6 +88,9 @@ document.addEventListener('keydown', (event) => {
   if (dialog) actions.cancelComplete();
   else actions.close();
 });
+
+window.addEventListener('focus', frameFocused);
+document.addEventListener('focusin', focusTaken);
 
 // What takes the focus is shown whole (WCAG 2.4.11): engines scroll a focused control only until a
 // part of it shows (Chromium a text field's caret line, Firefox half of the player's video), so the

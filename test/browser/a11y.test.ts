@@ -164,8 +164,8 @@ describe('the studio with the keyboard alone', () => {
     const kb = keys(plugin);
     await kb.pressInPage('Enter');
 
-    // The overlay took the focus into the frame (onto the screen's heading; WebKit leaves it on the
-    // frame's body when the host focuses the frame after the screen showed): sign in.
+    // The overlay took the focus into the frame, onto the screen's heading (also when the host's
+    // focus came after the screen showed: navigation.ts, frameFocused): sign in.
     await until('the focus in the frame', async () => (await kb.focus()).hasFocus);
     // On the sign-in screen's heading: a Tab sent before the screen rendered (a busy machine) found
     // nothing to go to in the frame and left it.

@@ -104,8 +104,8 @@ const SPACING = () => {
  * - two in-flow siblings (not inline, not positioned out of flow) whose boxes intersect;
  * - an element above the page's top, or beyond the frame's top or bottom in a fixed layer (the
  *   confirmation dialog) with no scrolling box to reach it;
- * - apart (`truncated`): a select whose chosen option's text is wider than the room beside its
- *   arrow (engines draw it on one line, cut off; its open list shows every option whole).
+ * - apart (`truncated`): a select with an option whose text is wider than the room beside its
+ *   arrow (closed, engines draw the chosen option on one line, cut off; the open list shows it whole).
  * Text fields (input, textarea) scroll their own text by design and are left out of the overflow
  * checks, not of the others.
  */
@@ -189,11 +189,18 @@ const CLIPPED = (selector) => {
         `${nameOf(element)} spans ${px(box.top)}–${px(box.bottom)} px of a ${innerHeight} px high frame, out of reach`,
       );
     }
-    // A select shows its chosen option on one line: the text must fit beside the arrow.
-    if (element.localName === 'select' && element.selectedOptions[0]) {
-      const text = measure(element, element.selectedOptions[0].textContent.trim());
+    // A closed select shows its chosen option on one line: whichever the user chooses, its text
+    // must fit beside the arrow.
+    if (element.localName === 'select' && element.options.length > 0) {
       const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
-      if (text > room) truncated.push(`select#${element.id} shows ${px(text)} px of text in ${px(room)} px`);
+      for (const option of element.options) {
+        const text = measure(element, option.textContent.trim());
+        if (text > room) {
+          truncated.push(
+            `select#${element.id} shows "${option.textContent.trim()}" in ${px(text)} px of ${px(room)} px`,
+          );
+        }
+      }
     }
     if (!field(element)) {
       const clipsX = /hidden|clip/.test(style.overflowX) || style.textOverflow === 'ellipsis';

@@ -19,7 +19,9 @@
 //                                         a11y.test.ts); `page`: on the partner's page, not in the frame
 //   frame-tab                             {channel, selector, value?}: Tab (or `value`, 'Shift+Tab')
 //                                         until the frame's focus is on selector; the stops on the way.
-//                                         Fails when the focus leaves the frame or never gets there
+//                                         Fails when the focus leaves the frame or never gets there,
+//                                         or when a stop is out of the frame's viewport or covered at
+//                                         its centre (WCAG 2.4.11; FOCUSED's `obscured`)
 //   frame-focus                           {channel, selector?}: once the focus is on selector (or at
 //                                         once), what has it, its focus ring, and the frame's live
 //                                         regions, player and running animations (a11y.test.ts)
@@ -38,9 +40,13 @@
 //                                         a little later than the page sees its answers), or false
 //                                         in WebKit (WebDriver classic sees neither)
 //   frame-axe, frame-spacing, frame-clip  the accessibility audits (frame-audit.mjs)
+//   frame-tree                            {channel, selector?}: once selector is in the frame, its
+//                                         accessibility tree summed up (frame-tree.mjs): controls
+//                                         and names, live regions and text; false outside Chromium
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAudit, puppeteerAudit, webdriverAudit } from './frame-audit.mjs';
+import { readTree } from './frame-tree.mjs';
 import { FOCUSED, MAX_TABS, puppeteerPress, webdriverPress } from './frame-keys.mjs';
 import { FIT, PICTURES, POLICY, PROBE, SHOWN, STORAGE_ACTIONS } from './frame-scripts.mjs';
 
@@ -53,6 +59,10 @@ function screenshotPath(name) {
 
 /** Puppeteer's names of the WebDriver key codes the tests use. */
 const KEY_NAMES = { '\uE00C': 'Escape', '\uE004': 'Tab' };
+
+/** frame-tab's failure when a stop is out of view or covered (WCAG 2.4.11, FOCUSED's `obscured`). */
+const obscuredError = (key, stops, now) =>
+  `${key ?? 'Tab'} after ${stops.join(' → ') || 'nothing'} put the focus on ${now.focused}, which is ${now.obscured}`;
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -207,10 +217,24 @@ async function puppeteerAction(page, frame, command, { channel, selector, value,
       const now = await frame.evaluate(FOCUSED, null);
       if (now.lost)
         throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+      if (now.obscured) throw new Error(obscuredError(value, stops, now));
       stops.push(now.focused);
       if (await frame.evaluate((wanted) => document.activeElement.matches(wanted), selector)) return stops;
     }
     throw new Error(`no focus on ${selector} after ${MAX_TABS} presses of ${value ?? 'Tab'}: ${stops.join(' → ')}`);
+  }
+  if (command === 'frame-tree') {
+    if (page.browser().protocol !== 'cdp') return false;
+    // The frame's own target when it runs out of process (cross-site, --site-per-process), else the
+    // page's session with the frame's id.
+    const target = frameTarget(page, channel);
+    const open = target ? () => target.createCDPSession() : async () => frame.client;
+    return until(
+      `no ${selector ?? 'document'} in the frame`,
+      timeout,
+      () => readTree(open, selector, target ? undefined : frame._id),
+      shownIn(frame),
+    );
   }
   if (command === 'frame-emulate') {
     if (page.browser().protocol !== 'cdp') return false;
@@ -326,7 +350,7 @@ async function webdriverAction(session, command, { channel, selector, value, tex
         args: [url],
       });
     }
-    if (command === 'frame-emulate') return false;
+    if (command === 'frame-emulate' || command === 'frame-tree') return false;
     const focused = () =>
       webdriver('POST', '/execute/sync', { script: `return (${FOCUSED})(arguments[0]);`, args: [null] });
     if (command === 'frame-press') {
@@ -340,6 +364,7 @@ async function webdriverAction(session, command, { channel, selector, value, tex
         const now = await focused();
         if (now.lost)
           throw new Error(`${value ?? 'Tab'} took the focus out of the frame after ${stops.join(' → ') || 'nothing'}`);
+        if (now.obscured) throw new Error(obscuredError(value, stops, now));
         stops.push(now.focused);
         const there = await webdriver('POST', '/execute/sync', {
           script: 'return document.activeElement.matches(arguments[0]);',

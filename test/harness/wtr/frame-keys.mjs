@@ -1,13 +1,14 @@
 // The keyboard of the frame commands (frame-commands.mjs): keys pressed where the focus is, in
 // Puppeteer (Chromium, Firefox) and WebDriver (WebKit), and what has the focus in the frame.
 
-/* global getComputedStyle, matchMedia -- FOCUSED runs inside the frame */
+/* global getComputedStyle, matchMedia, innerWidth, innerHeight -- FOCUSED runs inside the frame */
 
 /**
  * frame-focus (and frame-tab's stops): what has the focus in the frame, once it is on `selector`
  * (at once when none is given; `lost` then says whether the frame's document has no focus or its
- * body has it). With the focused element: its computed focus ring, and what the frame says and
- * shows (its live regions, its player, its running animations), for a11y.test.ts.
+ * body has it). With the focused element: whether it is out of view or covered (`obscured`), its
+ * computed focus ring, and what the frame says and shows (its live regions, its player, its running
+ * animations), for a11y.test.ts.
  */
 export const FOCUSED = (selector) => {
   const element = document.activeElement;
@@ -22,10 +23,31 @@ export const FOCUSED = (selector) => {
   if (selector && (lost || !element.matches(selector))) return null;
   const style = getComputedStyle(element ?? document.body);
   const video = document.querySelector('video');
+  // WCAG 2.4.11: the focused element in the frame's viewport (as much of it as the viewport can
+  // hold, for one taller or wider than it), and on top at its centre: what the page draws there is
+  // the element or inside it, not a header, dialog or anything else over it. Null when in view.
+  const obscured = (() => {
+    if (lost) return null;
+    const box = element.getBoundingClientRect();
+    const seenX = Math.min(box.right, innerWidth) - Math.max(box.left, 0);
+    const seenY = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
+    if (seenX < Math.min(box.width, innerWidth) - 1 || seenY < Math.min(box.height, innerHeight) - 1) {
+      const at = [box.left, box.top, box.right, box.bottom].map((n) => n.toFixed(0));
+      const page = document.scrollingElement;
+      return `at ${at.join(', ')}, outside the ${innerWidth} × ${innerHeight} px viewport (the page scrolled to ${page.scrollTop} of ${page.scrollHeight} px)`;
+    }
+    const x = Math.max(box.left, 0) + seenX / 2;
+    const y = Math.max(box.top, 0) + seenY / 2;
+    const top = document.elementFromPoint(x, y);
+    if (top && (top === element || element.contains(top))) return null;
+    const where = (b) => [b.left, b.top, b.right, b.bottom].map((n) => n.toFixed(0)).join(', ');
+    return `at ${where(box)}, under ${top ? `${describe(top)} at ${where(top.getBoundingClientRect())}` : 'nothing'} at its centre (${x.toFixed(0)}, ${y.toFixed(0)})`;
+  })();
   return {
     lost,
     hasFocus: document.hasFocus(),
     focused: describe(element ?? document.body),
+    obscured,
     value: element?.value,
     pressed: element?.getAttribute('aria-pressed') ?? null,
     ring: {

@@ -17,6 +17,7 @@ import { actions } from './actions.js';
 import { methods, topics } from './host-methods.js';
 import { resolveLocale, t, useLocale } from './i18n.js';
 import { applyConfig, checkLook, watchHeight } from './look.js';
+import { focusTaken, frameFocused } from './navigation.js';
 import { StudioPlayer } from './player.js';
 import { accountID, restoreSession } from './session.js';
 import { studio } from './state.js';
@@ -86,6 +87,21 @@ document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape' || view.name === 'blank' || !studio.endpoint.host) return;
   if (dialog) actions.cancelComplete();
   else actions.close();
+});
+
+window.addEventListener('focus', frameFocused);
+document.addEventListener('focusin', focusTaken);
+
+// What takes the focus is shown whole (WCAG 2.4.11): engines scroll a focused control only until a
+// part of it shows (Chromium a text field's caret line, Firefox half of the player's video), so the
+// rest of a control reached with Tab could sit outside the frame.
+document.addEventListener('focusin', (event) => {
+  if (!(event.target instanceof Element)) return;
+  const box = event.target.getBoundingClientRect();
+  const { clientWidth, clientHeight } = document.documentElement;
+  if (box.top < 0 || box.left < 0 || box.bottom > clientHeight || box.right > clientWidth) {
+    event.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 });
 
 useLocale(resolveLocale(undefined, navigator.languages));

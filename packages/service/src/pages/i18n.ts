@@ -74,10 +74,15 @@ export const formatDate = (iso: string): string =>
 export const formatSeconds = (seconds: number): string =>
   new Intl.NumberFormat(tag, { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(seconds);
 
-/** A language tag's name in the current locale: "Englisch (Australien)". */
+/**
+ * A language tag's name in the current locale, in its short form: "Englisch (Australien)",
+ * "Englisch (GB)". The long form ("Englisch (Vereinigtes Königreich)", 310 px with WCAG's text
+ * spacing) does not fit a closed select at 320 px, which every engine draws on one line, cut off
+ * (reflow.test.ts measures every option).
+ */
 export function languageName(code: string): string {
   try {
-    return new Intl.DisplayNames([tag], { type: 'language' }).of(code) ?? code;
+    return new Intl.DisplayNames([tag], { type: 'language', style: 'short' }).of(code) ?? code;
   } catch {
     return code;
   }

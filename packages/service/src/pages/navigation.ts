@@ -32,18 +32,43 @@ export function show(next: View): void {
  * shows does not take the focus from the partner's page.
  */
 function keepFocus(screen: boolean): void {
-  if (!document.hasFocus()) return;
+  if (!document.hasFocus()) {
+    // Shown without the focus: the frame's focus, when it comes, goes to this screen's heading.
+    if (screen) headingWaits = true;
+    return;
+  }
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected || active.matches(':disabled');
   if (screen || lost) focusHeading();
 }
 
+/** A screen was shown while the frame had no focus, and nothing in it has had the focus since. */
+let headingWaits = false;
+
+/**
+ * The frame got the focus (window `focus`): the host's overlay gives it as it opens, which can come
+ * after the first screen rendered (WebKit always; Chromium at times), and the focus would stay on
+ * the body. It goes to the waiting screen's heading instead, without scrolling (a click into the
+ * frame fires this first, and a scroll would move the page under the pointer; the click then
+ * focuses what it hit). app.ts listens.
+ */
+export function frameFocused(): void {
+  if (headingWaits && document.activeElement === document.body) focusHeading({ preventScroll: true });
+  headingWaits = false;
+}
+
+/** Something in the page took the focus (`focusin`): no heading waits for it any more. */
+export function focusTaken(event: FocusEvent): void {
+  if (event.target !== document.body) headingWaits = false;
+}
+
 /** Gives the focus to the screen's heading, if it shows one. */
-function focusHeading(): void {
+function focusHeading(options?: FocusOptions): void {
+  headingWaits = false;
   const heading = studio.view.name === 'blank' ? null : studio.root.querySelector<HTMLElement>('section h2');
   if (!heading) return;
   heading.tabIndex = -1;
-  heading.focus();
+  heading.focus(options);
 }
 
 function viewKey(v: View): string {

@@ -4,7 +4,8 @@
  * the position, mute, and captions, which are on until the user turns them off. It never plays by
  * itself, so a user who asked for reduced motion (or anyone) starts the video. It renders in the
  * light DOM, so that the studio's stylesheet reaches it, and keeps its state across the view's
- * re-renders (the view sets only its properties). app.ts defines it, at boot.
+ * re-renders (the view sets only its properties). app.ts defines it, at boot. The video itself is
+ * no tab stop (Firefox makes one of a `<video>`, where no key works): its buttons are the keyboard's.
  */
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { formatSeconds, t } from './i18n.js';
@@ -52,6 +53,7 @@ export class StudioPlayer extends LitElement {
     return html`<video
         preload="metadata"
         playsinline
+        tabindex="-1"
         style="display:block;width:100%;height:auto;max-height:60vh;background:#000"
         poster=${this.poster}
         src=${this.src}

@@ -276,6 +276,21 @@ export const STYLE = html`<style>
       padding-inline: calc(var(--vp-space) * 2);
     }
   }
+  /* The narrowest frames (400 % zoom: 320 px inline, the element's modal 288 px): a closed select
+     shows its option on one line, cut off where it is longer, so selects are a step smaller, with
+     less padding, and the margins narrower; then the longest option ("anglais (Nouvelle-Zélande)",
+     251 px at 1rem with WCAG's text spacing) fits beside the arrow in every engine (reflow.test.ts
+     measures every option). */
+  @media (max-width: 400px) {
+    header,
+    section {
+      padding-inline: calc(var(--vp-space) * 2);
+    }
+    select {
+      font-size: 0.875rem;
+      padding-inline: var(--vp-space);
+    }
+  }
   /* Auto height (the host's height: 'auto'): the page lays out at its natural height, and nothing
      in it depends on the frame's own height (which follows it), so the height cannot feed back. */
   :root[data-fit] .shell {

@@ -55,7 +55,6 @@ import {
 import { parse } from './validate.js';
 import { VERSION } from './version.js';
 import {
-  DEFAULT_LANGUAGE,
   EVENT_NAMES,
   INTERNAL_EVENTS,
   TOPICS,
@@ -292,7 +291,8 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#start('startVideoGeneration', { ...params, language: params.language ?? DEFAULT_LANGUAGE }, options);
+    // Without a language the service decides: the source page's own, else DEFAULT_LANGUAGE.
+    return this.#start('startVideoGeneration', params, options);
   }
 
   /**

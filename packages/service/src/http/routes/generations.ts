@@ -10,11 +10,14 @@ export const startGeneration: Handler = async (request) => {
   // rules at every door. A refused body changes nothing: nothing is spent or saved.
   const params = await body(request, fullGenerationParamsSchema);
   spend(request, 'generations', { owner });
+  // Without a language, the page's own (the topic's, read from `<html lang>`) when the service
+  // speaks it, else the default; a retry that names the language this gives is the same request.
+  const topicLanguage = () => request.ctx.store.ownedTopic(owner, params.topicId).language;
   const normalised = {
     topicId: params.topicId,
     aspectRatio: params.aspectRatio,
     duration: params.duration,
-    language: params.language ?? DEFAULT_LANGUAGE,
+    language: params.language ?? topicLanguage() ?? DEFAULT_LANGUAGE,
     ...(params.videoInstructions !== undefined ? { videoInstructions: params.videoInstructions } : {}),
     // Kept as given, the same object: no key is sorted, trimmed or normalised.
     ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),

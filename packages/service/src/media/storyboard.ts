@@ -107,6 +107,14 @@ export const VOICE_LEAD = 0.15;
 const BODY_CHARS = { content: 150, title: 110 } as const;
 /** Longest scene heading, in characters: longer page headings are passed over. */
 const HEADING_CHARS = 70;
+/** Longest silence inside a scene, in seconds, that a storyboard of a page's sections leaves. */
+export const MAX_SILENCE = 1;
+/** Seconds a scene keeps after its voice ends (the voice may run a little longer than estimated). */
+const VOICE_TAIL = 0.2;
+/** Shortest scene, in seconds. */
+const MIN_SCENE = 1.6;
+/** A content scene of a page's sections lasts at most this many times the scenes' even share. */
+const MAX_STRETCH = 1.5;
 
 export interface StoryboardSource {
   sourceURL: string;
@@ -120,6 +128,18 @@ export interface StoryboardSource {
   images: readonly string[];
   /** The page URL each file was downloaded from (by file); a file without one lists no picture URL. */
   imageURLs?: Readonly<Record<string, string>>;
+  /**
+   * The page's sections (source/page.ts: a heading, its sentences, its pictures' page URLs). With
+   * them each content scene is one section's; topics read before them have only the lists above.
+   */
+  sections?: readonly StoryboardSection[];
+}
+
+/** A part of the source page: its heading, its paragraphs' sentences, its pictures' page URLs. */
+export interface StoryboardSection {
+  heading?: string;
+  sentences: readonly string[];
+  images: readonly string[];
 }
 
 export interface StoryboardParams {
@@ -164,6 +184,18 @@ export interface Storyboard {
 export const frameAt = (board: Pick<Storyboard, 'fps'>, seconds: number): number => Math.round(seconds * board.fps);
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Seconds a scene needs for `narration` at `pace`: the voice's lead-in, the longer of the time
+ * its captions take to read at {@link NARRATION_CPS} and the time the voice takes to say it (its
+ * words at the pace's {@link WORDS_PER_MINUTE}, a pause after each sentence), then a short tail.
+ */
+export function narrationSeconds(narration: string, pace: Pace): number {
+  const read = [...narration].length / NARRATION_CPS;
+  const pauses = (narration.match(/[.!?…。！？]+(\s|$)/gu) ?? []).length * 0.3;
+  const said = (words(narration).length * 60) / WORDS_PER_MINUTE[pace] + pauses;
+  return VOICE_LEAD + Math.max(read, said) + VOICE_TAIL;
+}
 
 /** The palette and pace that `videoInstructions` ask for. */
 export function styleOf(instructions = ''): { palette: Palette; pace: Pace } {
@@ -223,7 +255,9 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
   const pageURL = source.sourceURL;
   const hostname = new URL(pageURL).hostname.replace(/^www\./, '');
   const domain = isPublicDomain(hostname) ? hostname : undefined;
-  const headings = (source.headings ?? []).filter((heading) => heading.length <= HEADING_CHARS && !/…$/u.test(heading));
+  const usable = (heading: string | undefined) =>
+    heading !== undefined && heading.length <= HEADING_CHARS && !/…$/u.test(heading);
+  const headings = (source.headings ?? []).filter(usable);
   // The business: its own name, else its page title's first part, else its first heading, else its
   // domain — never a local address.
   const titleName = source.title?.split(/\s[|–—-]\s/)[0]?.trim();
@@ -243,12 +277,56 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value)),
   });
   const pictureURL = (image: string | undefined) => (image ? source.imageURLs?.[image] : undefined);
+  const board = (scenes: Scene[]): Storyboard => ({
+    width,
+    height,
+    fps: FPS,
+    duration: params.duration,
+    language: params.language,
+    palette,
+    pace,
+    scenes,
+  });
 
-  const scenes: Omit<Scene, 'start' | 'duration'>[] = [];
   // The title scene: the name, and the description's first sentence when it fits.
   const description = source.description ? [source.description] : [];
   const intro = fitting(splitter, description, BODY_CHARS.title);
   const named = asSentence(name.text);
+  // The closing line: the real domain to visit, or the business's name on a local address. It is
+  // the closing scene's heading (the name is the title scene's), the name under it.
+  const closing = domain
+    ? `${VISIT[primary] ?? VISIT.en!} ${domain}.`
+    : `${DISCOVER[primary] ?? DISCOVER.en!} ${name.text}.`;
+  const closingScene = (narration: string, voiceover?: string): Omit<Scene, 'start' | 'duration'> => ({
+    kind: 'closing',
+    heading: closing.replace(/\.$/u, ''),
+    ...(domain ? { body: name.text } : {}),
+    narration,
+    sources: sourcesOf({ heading: name.excerpt, voiceover }),
+  });
+
+  const sections = (source.sections ?? []).filter(
+    (section) => usable(section.heading) && section.heading !== name.text && section.sentences.length > 0,
+  );
+  if (sections.length > 0) {
+    return board(
+      sectionScenes(source, params, {
+        name,
+        named,
+        intro,
+        description,
+        closing,
+        closingScene,
+        splitter,
+        pace,
+        sourcesOf,
+        pictureURL,
+        sections,
+      }),
+    );
+  }
+
+  const scenes: Omit<Scene, 'start' | 'duration'>[] = [];
   const introSaid = fitting(splitter, description, spoken - named.length - 1);
   const titleImage = source.images[0];
   scenes.push({
@@ -291,30 +369,193 @@ export function buildStoryboard(source: StoryboardSource, params: StoryboardPara
       }),
     });
   }
-
-  // The closing line: the real domain to visit, or the business's name on a local address.
-  const closing = domain
-    ? `${VISIT[primary] ?? VISIT.en!} ${domain}.`
-    : `${DISCOVER[primary] ?? DISCOVER.en!} ${name.text}.`;
-  scenes.push({
-    kind: 'closing',
-    heading: name.text,
-    ...(domain ? { body: domain } : {}),
-    narration: closing,
-    sources: sourcesOf({ heading: name.excerpt }),
-  });
-
-  return {
-    width,
-    height,
-    fps: FPS,
-    duration: params.duration,
-    language: params.language,
-    palette,
-    pace,
-    scenes: scenes.map((scene, index) => ({ ...scene, start: index * sceneLength, duration: sceneLength })),
-  };
+  scenes.push(closingScene(closing));
+  return board(scenes.map((scene, index) => ({ ...scene, start: index * sceneLength, duration: sceneLength })));
 }
+
+/** What {@link sectionScenes} takes from {@link buildStoryboard}. */
+interface SectionContext {
+  name: Picked;
+  named: string;
+  intro: Picked | undefined;
+  description: readonly string[];
+  closing: string;
+  closingScene: (narration: string, voiceover?: string) => Omit<Scene, 'start' | 'duration'>;
+  splitter: SentenceSplitter;
+  pace: Pace;
+  sourcesOf: (fields: Omit<SceneSources, 'pageURL'>) => SceneSources;
+  pictureURL: (image: string | undefined) => string | undefined;
+  /** The sections a content scene can be made of: a usable heading that is not the name, a sentence. */
+  sections: readonly StoryboardSection[];
+}
+
+/** The forms of `texts` that fit in `chars`, each with its excerpt, longest first. */
+function forms(splitter: SentenceSplitter, texts: readonly string[], chars: number): Picked[] {
+  return texts
+    .flatMap((excerpt) => splitter.shortenings(excerpt).map((text) => ({ text, excerpt })))
+    .filter((form) => form.text.length <= chars)
+    .sort((a, b) => b.text.length - a.text.length);
+}
+
+/**
+ * The scenes of a page read in sections: each content scene is one section's (its heading, what
+ * it says and shows, its picture), the sections in page order, and again from the first when the
+ * video has more content scenes than the page has sections (each sentence said once). The title
+ * scene shows the name and the page's first picture outside those sections (its `og:image`, its
+ * header's); the closing scene the closing line.
+ *
+ * Scene lengths follow what each says: every scene gets the time its narration needs
+ * ({@link narrationSeconds}), then an even share of what is left, so that no scene is silent for
+ * more than {@link MAX_SILENCE} where the page has the words to fill it. What is said is chosen to
+ * fit: first the longest sentence of each section that a scene of at most {@link MAX_STRETCH}
+ * times the even length can say, shortened while the whole is too long; then, while time is left,
+ * the title scene says the page's opening words, a content scene a second sentence of its section,
+ * the closing scene the name before its line.
+ */
+function sectionScenes(source: StoryboardSource, params: StoryboardParams, context: SectionContext): Scene[] {
+  const { name, named, intro, description, closing, splitter, pace, sourcesOf, pictureURL, sections } = context;
+  const count = sceneCount(params.duration, pace);
+  const even = params.duration / count;
+  const need = (text: string) => narrationSeconds(text, pace);
+  const maxChars = (seconds: number) => Math.floor((seconds - VOICE_LEAD - VOICE_TAIL) * NARRATION_CPS);
+  const fileOf = new Map(Object.entries(source.imageURLs ?? {}).map(([file, url]) => [url, file]));
+  const inSections = new Set(sections.flatMap((section) => section.images));
+  const files = (urls: readonly string[]) => urls.flatMap((url) => fileOf.get(url) ?? []);
+  // Pictures of no content section: the title's, and a section's without one of its own.
+  const loose = source.images.filter((file) => !inSections.has(pictureURL(file) ?? ''));
+
+  // The content scenes' sections, and the sentences still unsaid in each.
+  const unsaid = sections.map((section) => [...new Set(section.sentences)]);
+  const rounds = new Map<number, number>();
+  const content = Array.from({ length: count - 2 }, (_, index) => {
+    const at = index % sections.length;
+    rounds.set(at, (rounds.get(at) ?? 0) + 1);
+    return { at, round: rounds.get(at)! - 1 };
+  });
+  const stretch = maxChars(Math.min(even * MAX_STRETCH, params.duration - MIN_SCENE * (count - 1)));
+  // What each content scene says: all its section's forms that fit, longest first; `pick` the one used.
+  // (the forms of one sentence: the longest that fits, and its shorter forms to fall back on).
+  const choices = content.map(({ at }) => {
+    const options = forms(splitter, unsaid[at]!, stretch);
+    const picked = options[0];
+    if (picked) unsaid[at]!.splice(unsaid[at]!.indexOf(picked.excerpt), 1);
+    return { options: picked ? options.filter((option) => option.excerpt === picked.excerpt) : [], pick: 0 };
+  });
+  const heading = (at: number) => ({ text: sections[at]!.heading!, excerpt: sections[at]!.heading! });
+  const said = (index: number): Picked => {
+    const choice = choices[index]!;
+    return (
+      choice.options[choice.pick] ?? {
+        text: asSentence(heading(content[index]!.at).text),
+        excerpt: heading(content[index]!.at).excerpt,
+      }
+    );
+  };
+  let titleSaid: { text: string; excerpt: string } = { text: named, excerpt: name.excerpt };
+  let closingSaid: { text: string; excerpt?: string } = { text: closing };
+  const extra: (Picked | undefined)[] = content.map(() => undefined);
+  const needs = () => [
+    need(titleSaid.text),
+    ...content.map((_, index) => need(joined(said(index), extra[index]))),
+    need(closingSaid.text),
+  ];
+  const total = () => needs().reduce((sum, seconds) => sum + Math.max(MIN_SCENE, seconds), 0);
+  // Too long: the longest content scene says a shorter form of its sentence, while there is one.
+  while (total() > params.duration) {
+    const longest = choices
+      .map((choice, index) => ({ choice, index, seconds: need(said(index).text) }))
+      .filter(({ choice }) => choice.pick < choice.options.length - 1)
+      .sort((a, b) => b.seconds - a.seconds)[0];
+    if (!longest) break;
+    longest.choice.pick++;
+  }
+  // Time left: more of the page's words, where they fit in it.
+  // The title scene: the page's opening words (its name's section), else its description; one
+  // that starts with the name is said without saying the name first.
+  const opening = source.sections?.find((section) => section.heading === name.text)?.sentences ?? [];
+  const intros = [
+    ...forms(splitter, opening, maxChars(params.duration)),
+    ...forms(splitter, description, maxChars(params.duration)),
+  ];
+  for (const option of intros) {
+    const text = option.text.startsWith(name.text) ? option.text : `${named} ${option.text}`;
+    titleSaid = { text, excerpt: option.excerpt };
+    if (total() <= params.duration) break;
+    titleSaid = { text: named, excerpt: name.excerpt };
+  }
+  for (const [index, { at }] of content.entries()) {
+    for (const option of forms(splitter, unsaid[at]!, stretch)) {
+      extra[index] = option;
+      if (total() <= params.duration) {
+        unsaid[at]!.splice(unsaid[at]!.indexOf(option.excerpt), 1);
+        break;
+      }
+      extra[index] = undefined;
+    }
+  }
+  closingSaid = { text: `${named} ${closing}`, excerpt: name.excerpt };
+  if (total() > params.duration) closingSaid = { text: closing };
+
+  // The scenes, their lengths on whole frames: each its need, then an even share of the rest.
+  const seconds = needs().map((value) => Math.max(MIN_SCENE, value));
+  const spare = Math.max(0, params.duration - seconds.reduce((sum, value) => sum + value, 0)) / count;
+  const scale = Math.min(1, params.duration / seconds.reduce((sum, value) => sum + value, 0));
+  const ends: number[] = [];
+  let end = 0;
+  for (const value of seconds) ends.push(Math.round((end += value * scale + spare) * FPS) / FPS);
+  ends[ends.length - 1] = params.duration;
+
+  const titleImage = loose[0] ?? source.images[0];
+  const scenes: Omit<Scene, 'start' | 'duration'>[] = [
+    {
+      kind: 'title',
+      heading: name.text,
+      ...(intro ? { body: intro.text } : {}),
+      ...(titleImage ? { image: titleImage } : {}),
+      narration: titleSaid.text,
+      sources: sourcesOf({
+        heading: name.excerpt,
+        text: intro?.excerpt,
+        voiceover: titleSaid.excerpt,
+        pictureURL: pictureURL(titleImage),
+      }),
+    },
+    ...content.map(({ at, round }, index) => {
+      const voice = said(index);
+      const more = extra[index];
+      const narration = joined(voice, more);
+      // On screen: what is said when it fits, else the sentence it was taken from when that does.
+      const shown = fitting(splitter, [narration, voice.excerpt], BODY_CHARS.content);
+      const own = files(sections[at]!.images);
+      const image = own.length > 0 ? own[round % own.length] : loose[(index + 1) % Math.max(1, loose.length)];
+      return {
+        kind: 'content' as const,
+        heading: heading(at).text,
+        ...(shown ? { body: shown.text } : {}),
+        ...(image ? { image } : {}),
+        narration,
+        sources: sourcesOf({
+          heading: heading(at).excerpt,
+          text: shown
+            ? shown.excerpt === narration && more
+              ? `${voice.excerpt} ${more.excerpt}`
+              : shown.excerpt
+            : undefined,
+          voiceover: more ? `${voice.excerpt} ${more.excerpt}` : voice.excerpt,
+          pictureURL: pictureURL(image),
+        }),
+      };
+    }),
+    context.closingScene(closingSaid.text, closingSaid.excerpt),
+  ];
+  return scenes.map((scene, index) => {
+    const start = index === 0 ? 0 : ends[index - 1]!;
+    return { ...scene, start, duration: ends[index]! - start };
+  });
+}
+
+/** What a scene says: one sentence of its section, or two. */
+const joined = (first: Picked, second: Picked | undefined) => (second ? `${first.text} ${second.text}` : first.text);
 
 /**
  * The sources of a scene the user edited (the editor's save): each text keeps its excerpt when it

@@ -524,6 +524,7 @@ function sectionScenes(source: StoryboardSource, params: StoryboardParams, conte
       const voice = said(index);
       const more = extra[index];
       const narration = joined(voice, more);
+      const excerpt = more ? `${voice.excerpt} ${more.excerpt}` : voice.excerpt;
       // On screen: what is said when it fits, else the sentence it was taken from when that does.
       const shown = fitting(splitter, [narration, voice.excerpt], BODY_CHARS.content);
       const own = files(sections[at]!.images);
@@ -536,12 +537,9 @@ function sectionScenes(source: StoryboardSource, params: StoryboardParams, conte
         narration,
         sources: sourcesOf({
           heading: heading(at).excerpt,
-          text: shown
-            ? shown.excerpt === narration && more
-              ? `${voice.excerpt} ${more.excerpt}`
-              : shown.excerpt
-            : undefined,
-          voiceover: more ? `${voice.excerpt} ${more.excerpt}` : voice.excerpt,
+          // The page's words: what is said was taken from them (a scene never shows its own words).
+          text: shown ? (shown.excerpt === narration ? excerpt : shown.excerpt) : undefined,
+          voiceover: excerpt,
           pictureURL: pictureURL(image),
         }),
       };

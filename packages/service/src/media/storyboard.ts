@@ -484,6 +484,8 @@ function sectionScenes(source: StoryboardSource, params: StoryboardParams, conte
     titleSaid = { text: named, excerpt: name.excerpt };
   }
   for (const [index, { at }] of content.entries()) {
+    // A second sentence only after a first said whole: the two read as the page wrote them.
+    if (said(index).text !== said(index).excerpt) continue;
     for (const option of forms(splitter, unsaid[at]!, stretch)) {
       extra[index] = option;
       if (total() <= params.duration) {
@@ -493,8 +495,11 @@ function sectionScenes(source: StoryboardSource, params: StoryboardParams, conte
       extra[index] = undefined;
     }
   }
-  closingSaid = { text: `${named} ${closing}`, excerpt: name.excerpt };
-  if (total() > params.duration) closingSaid = { text: closing };
+  // The closing line names a domain: the name before it, when there is time ("Discover Name." has it).
+  if (!closing.includes(name.text)) {
+    closingSaid = { text: `${named} ${closing}`, excerpt: name.excerpt };
+    if (total() > params.duration) closingSaid = { text: closing };
+  }
 
   // The scenes, their lengths on whole frames: each its need, then an even share of the rest.
   const seconds = needs().map((value) => Math.max(MIN_SCENE, value));

@@ -20,7 +20,7 @@ import type {
 } from './schemas.js';
 
 import type { PluginUpdate, UpdatableAccountInfo, VideoGenerationParams } from '../options.js';
-import type { Language, StatusError } from './values.js';
+import type { StatusError } from './values.js';
 
 export * from './values.js';
 

@@ -80,12 +80,13 @@ describe('scenes that follow the page', () => {
         if (scene.kind !== 'content') continue;
         const at = sectionOf(scene.sources?.heading);
         assert.ok(at !== undefined && at > 0, `scene ${index + 1}: its heading is a section's`);
-        assert.equal(scene.heading, page.sections[at].heading);
+        const section = page.sections[at]!;
+        assert.equal(scene.heading, section.heading);
         assert.deepEqual([...new Set(voiceSections(scene.sources?.voiceover))], [at], `scene ${index + 1}: narration`);
         if (scene.sources?.text) {
           assert.deepEqual([...new Set(voiceSections(scene.sources.text))], [at], `scene ${index + 1}: text`);
         }
-        assert.ok(page.sections[at].images.includes(scene.sources?.pictureURL ?? ''), `scene ${index + 1}: picture`);
+        assert.ok(section.images.includes(scene.sources?.pictureURL ?? ''), `scene ${index + 1}: picture`);
         assert.equal(imageURLs[scene.image!], scene.sources?.pictureURL);
       }
     });

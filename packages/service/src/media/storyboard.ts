@@ -561,6 +561,36 @@ function sectionScenes(source: StoryboardSource, params: StoryboardParams, conte
 const joined = (first: Picked, second: Picked | undefined) => (second ? `${first.text} ${second.text}` : first.text);
 
 /**
+ * The start and length of each scene of an edit (the editor's save) of `before`, whose scenes say
+ * `narrations` in order: a scene that says what a scene of `before` said keeps that scene's length
+ * (its voice and its frames stay the same, so the scene cache still has it, wherever it moved);
+ * the others share the rest evenly. When that leaves them less than {@link MIN_SCENE} each, or
+ * leaves time over with none to take it, the scenes are spread evenly.
+ */
+export function editedTimes(
+  before: readonly Scene[],
+  narrations: readonly string[],
+  duration: number,
+): { start: number; duration: number }[] {
+  const unused = [...before];
+  const kept = narrations.map((narration) => {
+    const at = unused.findIndex((scene) => scene.narration === narration);
+    return at < 0 ? undefined : unused.splice(at, 1)[0]!.duration;
+  });
+  const keptTotal = kept.reduce<number>((sum, length) => sum + (length ?? 0), 0);
+  const free = kept.filter((length) => length === undefined).length;
+  const share = free > 0 ? (duration - keptTotal) / free : 0;
+  const fits = free > 0 ? share >= MIN_SCENE : Math.abs(duration - keptTotal) < 1e-6;
+  const lengths = fits ? kept.map((length) => length ?? share) : narrations.map(() => duration / narrations.length);
+  let start = 0;
+  return lengths.map((length, index) => {
+    const time = { start, duration: index === lengths.length - 1 ? duration - start : length };
+    start += length;
+    return time;
+  });
+}
+
+/**
  * The sources of a scene the user edited (the editor's save): each text keeps its excerpt when it
  * is still the text of a scene of `before`, the picture its URL when it is a file of `imageURLs`;
  * a text the user wrote has none.

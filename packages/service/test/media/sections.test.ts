@@ -11,6 +11,7 @@ import { readPage, type SourcePage } from '../../src/media/source.js';
 import { videoLanguageOf } from '../../src/media/source/language.js';
 import {
   buildStoryboard,
+  editedTimes,
   MAX_SILENCE,
   narrationSeconds,
   VOICE_LEAD,
@@ -166,5 +167,27 @@ describe('the voice of scenes that follow the page', () => {
         assert.ok(silent <= MAX_SILENCE, `scene ${index + 1} of ${duration} s is silent for ${silent.toFixed(2)} s`);
       }
     }
+  });
+});
+
+describe('an edit of scenes of their own lengths', () => {
+  const board = storyboardOf(page, 15);
+  const lengths = (times: { duration: number }[]) => times.map((time) => Math.round(time.duration * 100) / 100);
+
+  test('keeps the length of each scene that says what it said, wherever it moved; the others share the rest', () => {
+    const [title, kitchen, terrace, closing] = board.scenes.map((scene) => scene.narration);
+    const before = lengths(board.scenes);
+    assert.deepEqual(lengths(editedTimes(board.scenes, [title!, kitchen!, terrace!, closing!], 15)), before);
+    // The kitchen's line rewritten: the others keep theirs, it gets what is left.
+    assert.deepEqual(lengths(editedTimes(board.scenes, [title!, 'New words.', terrace!, closing!], 15)), before);
+    // Moved: the terrace first, the title second.
+    const moved = editedTimes(board.scenes, [terrace!, title!, kitchen!, closing!], 15);
+    assert.deepEqual(lengths(moved), [before[2], before[0], before[1], before[3]]);
+    assert.equal(moved.at(-1)!.start + moved.at(-1)!.duration, 15);
+  });
+
+  test('spreads the scenes evenly when the rest would be too short for the new ones', () => {
+    const narrations = [...board.scenes.map((scene) => scene.narration), 'One more.'];
+    assert.deepEqual(lengths(editedTimes(board.scenes, narrations, 15)), [3, 3, 3, 3, 3]);
   });
 });

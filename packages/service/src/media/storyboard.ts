@@ -564,14 +564,20 @@ const joined = (first: Picked, second: Picked | undefined) => (second ? `${first
  * The start and length of each scene of an edit (the editor's save) of `before`, whose scenes say
  * `narrations` in order: a scene that says what a scene of `before` said keeps that scene's length
  * (its voice and its frames stay the same, so the scene cache still has it, wherever it moved);
- * the others share the rest evenly. When that leaves them less than {@link MIN_SCENE} each, or
- * leaves time over with none to take it, the scenes are spread evenly.
+ * the others share the rest evenly. An edit that adds or removes scenes spreads them evenly, as
+ * does one whose new scenes that would leave less than {@link MIN_SCENE} each.
  */
 export function editedTimes(
   before: readonly Scene[],
   narrations: readonly string[],
   duration: number,
 ): { start: number; duration: number }[] {
+  const even = () =>
+    narrations.map((_, index) => ({
+      start: (index * duration) / narrations.length,
+      duration: duration / narrations.length,
+    }));
+  if (narrations.length !== before.length) return even();
   const unused = [...before];
   const kept = narrations.map((narration) => {
     const at = unused.findIndex((scene) => scene.narration === narration);
@@ -580,8 +586,8 @@ export function editedTimes(
   const keptTotal = kept.reduce<number>((sum, length) => sum + (length ?? 0), 0);
   const free = kept.filter((length) => length === undefined).length;
   const share = free > 0 ? (duration - keptTotal) / free : 0;
-  const fits = free > 0 ? share >= MIN_SCENE : Math.abs(duration - keptTotal) < 1e-6;
-  const lengths = fits ? kept.map((length) => length ?? share) : narrations.map(() => duration / narrations.length);
+  if (free > 0 ? share < MIN_SCENE : Math.abs(duration - keptTotal) > 1e-6) return even();
+  const lengths = kept.map((length) => length ?? share);
   let start = 0;
   return lengths.map((length, index) => {
     const time = { start, duration: index === lengths.length - 1 ? duration - start : length };

@@ -186,8 +186,9 @@ describe('an edit of scenes of their own lengths', () => {
     assert.equal(moved.at(-1)!.start + moved.at(-1)!.duration, 15);
   });
 
-  test('spreads the scenes evenly when the rest would be too short for the new ones', () => {
-    const narrations = [...board.scenes.map((scene) => scene.narration), 'One more.'];
-    assert.deepEqual(lengths(editedTimes(board.scenes, narrations, 15)), [3, 3, 3, 3, 3]);
+  test('spreads the scenes evenly when one is added or removed', () => {
+    const narrations = board.scenes.map((scene) => scene.narration);
+    assert.deepEqual(lengths(editedTimes(board.scenes, [...narrations, 'One more.'], 15)), [3, 3, 3, 3, 3]);
+    assert.deepEqual(lengths(editedTimes(board.scenes, narrations.slice(1), 15)), [5, 5, 5]);
   });
 });

@@ -47,7 +47,6 @@ import {
 import { parse } from './validate.js';
 import { VERSION } from './version.js';
 import {
-  DEFAULT_LANGUAGE,
   EVENT_NAMES,
   INTERNAL_EVENTS,
   TOPICS,
@@ -291,11 +290,8 @@ export class Plugin {
   ): Promise<VideoGenerationStartResult> {
     this.#ready('startVideoGeneration');
     const params = parse(videoGenerationParamsSchema, videoGenerationParams, 'videoGenerationParams');
-    return this.#session.start(
-      'startVideoGeneration',
-      { ...params, language: params.language ?? DEFAULT_LANGUAGE },
-      options,
-    );
+    // Without a language the service decides: the source page's own, else DEFAULT_LANGUAGE.
+    return this.#session.start('startVideoGeneration', params, options);
   }
 
   /**

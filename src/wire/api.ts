@@ -20,7 +20,7 @@ import type {
 } from './schemas.js';
 
 import type { PluginUpdate, UpdatableAccountInfo, VideoGenerationParams } from '../options.js';
-import type { Language, StatusError } from './values.js';
+import type { StatusError } from './values.js';
 
 export * from './values.js';
 
@@ -193,9 +193,12 @@ export type Methods = {
   getVideoData: { params: { videoID: string }; answer: Video | null };
   /** Takes an idempotency key in its call metadata ({@link CallMeta}). */
   startTopicSearch: { params: { sourceURL: string }; answer: TopicSearchStartResult };
-  /** Takes an idempotency key in its call metadata ({@link CallMeta}); `language` always set by the host. */
+  /**
+   * Takes an idempotency key in its call metadata ({@link CallMeta}). Without `language` the
+   * service takes the source page's own, else `DEFAULT_LANGUAGE`.
+   */
   startVideoGeneration: {
-    params: VideoGenerationParams & { language: Language };
+    params: VideoGenerationParams;
     answer: VideoGenerationStartResult;
   };
   /** At most one of the three; none opens the search view. */

@@ -74,6 +74,7 @@ export async function generate(job: JobContext, generation: Readonly<GenerationR
         ...(topic?.siteName !== undefined ? { siteName: topic.siteName } : {}),
         headings: topic?.headings ?? [],
         sentences: topic?.sentences ?? [],
+        ...(topic?.sections !== undefined ? { sections: topic.sections } : {}),
         images: topic?.files ?? [],
         imageURLs: imageURLsOf(topic?.files ?? [], topic?.images ?? []),
       },

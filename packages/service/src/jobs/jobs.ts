@@ -23,7 +23,7 @@ import { imageURLsOf } from '../media/images.js';
 import type { EntryLock } from '../media/segments.js';
 import { RENDER_FORMAT, renderName } from '../media/files.js';
 import type { MediaStore } from '../media/store.js';
-import { editedSources, type Storyboard } from '../media/storyboard.js';
+import { editedSources, editedTimes, type Storyboard } from '../media/storyboard.js';
 import { PROGRESS_INTERVAL_MS, startProgress } from './progress.js';
 import {
   newId,
@@ -246,8 +246,8 @@ export class Jobs {
   }
 
   /**
-   * The editor's save (real media): the video's scenes become `scenes`, in that order, spread over
-   * its duration, each with the topic image it names (`images[index]`) or none; then, with
+   * The editor's save (real media): the video's scenes become `scenes`, in that order, over its
+   * duration (a scene that says what one said before keeps its length: `editedTimes`), each with the topic image it names (`images[index]`) or none; then, with
    * `preview`, the preview is rendered again (the old one is served until the new one is whole).
    * Without it (scenes saved as the video is completed) the final render is the one made of them.
    */
@@ -259,7 +259,11 @@ export class Jobs {
   ): void {
     const board = video.storyboard;
     if (!board) return;
-    const length = board.duration / scenes.length;
+    const times = editedTimes(
+      board.scenes,
+      scenes.map((scene) => scene.narration),
+      board.duration,
+    );
     const topic = this.#store.topics.get(video.topicId ?? '');
     const urls = imageURLsOf(images, topic?.images ?? []);
     const before = board.scenes;
@@ -271,8 +275,7 @@ export class Jobs {
         ...(scene.body ? { body: scene.body } : {}),
         ...(scene.image !== null && images[scene.image] ? { image: images[scene.image]! } : {}),
         narration: scene.narration,
-        start: index * length,
-        duration: length,
+        ...times[index]!,
         sources: editedSources(
           before,
           { ...scene, image: scene.image === null ? undefined : images[scene.image] },

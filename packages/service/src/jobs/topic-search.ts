@@ -6,6 +6,7 @@
 import { downloadImage } from '../media/images.js';
 import { topicDir } from '../media/files.js';
 import { fetchSourcePage, SourceError, type SourceErrorCode } from '../media/source.js';
+import { videoLanguageOf } from '../media/source/language.js';
 import type { TopicRecord } from '../store/store.js';
 import { track, type JobContext } from './job.js';
 
@@ -74,12 +75,15 @@ export async function searchTopic(
   // The topic fills in while PROCESSING, as the real service streams it: text first, then the
   // images one by one over the rest of the job's time.
   progress.stage('collecting_images', false);
+  const language = videoLanguageOf(page.language);
   job.store.update(change, {
     title: page.title ?? new URL(topic.sourceURL).hostname,
     ...(page.description !== undefined ? { description: page.description } : {}),
     ...(page.siteName !== undefined ? { siteName: page.siteName } : {}),
     headings: page.headings,
     sentences: page.sentences,
+    sections: page.sections,
+    ...(language !== undefined ? { language } : {}),
     images: [],
     files: [],
     progress: progress.current,

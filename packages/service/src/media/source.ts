@@ -1,6 +1,6 @@
 /**
  * Reads a topic search's source page: fetches it (time limit, size limit, a few redirects) and reads
- * its title, description, image URLs, headings and sentences as the bytes arrive (source/charset.ts
+ * its title, description, image URLs, headings, sentences, sections and language as the bytes arrive (source/charset.ts
  * decodes them, source/page.ts parses them).
  *
  * Failures are {@link SourceError}s whose `code` becomes the topic's `error.code`:
@@ -11,7 +11,7 @@ import { EgressError, guardedFetch, type EgressPolicy } from '../egress.js';
 import { PageDecoder } from './source/charset.js';
 import { PageReader, type SourcePage } from './source/page.js';
 
-export { MAX_IMAGES, readPage, type SourcePage } from './source/page.js';
+export { MAX_IMAGES, readPage, type PageSection, type SourcePage } from './source/page.js';
 
 /** Status error codes of a failed topic search. */
 export type SourceErrorCode = (typeof JOB_FAILURE_CODES)['topicSearch'][number];

@@ -14,6 +14,7 @@ import type {
   RenderStats,
   StatusError,
 } from 'video-plugin/internal';
+import type { PageSection } from '../media/source.js';
 import type { Storyboard } from '../media/storyboard.js';
 import type { ForcedOutcome, TestJob } from '../jobs/test-controls.js';
 
@@ -76,6 +77,10 @@ export interface TopicRecord extends Owner, StatusRecord {
   /** The page's headings and key sentences, for the storyboard (not part of the public topic). */
   headings?: string[];
   sentences?: string[];
+  /** The page's sections (source/page.ts), for the storyboard; absent on topics read before them. */
+  sections?: PageSection[];
+  /** The page's own language (`<html lang>`) when the service speaks it: a generation without one uses it. */
+  language?: Language;
   /** The images downloaded and kept by the service (`media: real`), in page order. */
   files?: string[];
   createdAt: string;

@@ -1,6 +1,7 @@
 // Topic searches really fetch their source page: what they read, and how each failure is reported.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
 import { readPage } from '../../src/media/source.js';
@@ -303,5 +304,39 @@ describe('reading a page', () => {
     );
     assert.equal(read.title, undefined);
     assert.deepEqual(read.images, ['https://shop.example/products/a.png']);
+  });
+});
+
+const restaurant = readFileSync(new URL('../fixtures/sites/restaurant-en.html', import.meta.url), 'utf8');
+/** `/<lang>`: the restaurant's page (test/fixtures/sites) in that `<html lang>`. */
+const restaurantSite = await serve((req, res) => {
+  const lang = decodeURIComponent((req.url ?? '/').slice(1));
+  res.writeHead(200, { 'content-type': 'text/html' }).end(restaurant.replace('lang="en-US"', `lang="${lang}"`));
+});
+
+describe("a video's language follows its page's", () => {
+  /** The language of a video generated from the page in `lang`, with `language` given or not. */
+  async function videoLanguage(lang: string, language?: string): Promise<string> {
+    const { topic } = await search(`${restaurantSite}/${encodeURIComponent(lang)}`);
+    assert.equal(topic.status, 'COMPLETE');
+    const started = await api(service, 'POST', '/api/generations', {
+      session,
+      body: { topicId: topic.id, aspectRatio: '16:9', duration: 5, ...(language ? { language } : {}) },
+    });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { video } = (await api(service, 'GET', `/api/videos/${started.body.videoId}`, { session })).body;
+    return video.language;
+  }
+
+  test('without a language from the partner, a French page gives a French video', async () => {
+    assert.equal(await videoLanguage('fr'), 'fr');
+    assert.equal(await videoLanguage('fr-CA'), 'fr');
+    assert.equal(await videoLanguage('it'), 'it-IT');
+  });
+
+  test("the partner's language wins; a page in a language the service does not speak gets the default", async () => {
+    assert.equal(await videoLanguage('fr', 'de'), 'de');
+    assert.equal(await videoLanguage('ja'), 'en-US');
+    assert.equal(await videoLanguage(''), 'en-US');
   });
 });

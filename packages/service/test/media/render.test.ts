@@ -177,7 +177,7 @@ describe('storyboard', () => {
     assert.equal(sceneCount(5, 'brisk'), 2);
   });
 
-  test("the scenes carry the page's name, headings and sentences; the closing scene its address, in the language", () => {
+  test("the scenes carry the page's name, headings and sentences; the closing scene its address as its heading, in the language", () => {
     const board = buildStoryboard(
       { ...SOURCE, images: ['/a.png', '/b.png'] },
       { aspectRatio: '16:9', duration: 15, language: 'de' },
@@ -187,7 +187,9 @@ describe('storyboard', () => {
     assert.equal(board.scenes[1]!.heading, 'Roasted at dawn');
     assert.match(board.scenes[2]!.body!, /twelve single-origin/);
     assert.equal(board.scenes[1]!.image, '/b.png');
-    assert.equal(board.scenes.at(-1)!.body, 'harborlane.coffee');
+    // The name is the title scene's heading only: the closing scene's is where to go, the name under it.
+    assert.equal(board.scenes.at(-1)!.heading, 'Besuchen Sie harborlane.coffee');
+    assert.equal(board.scenes.at(-1)!.body, 'Harbor Lane Coffee Roasters');
     assert.equal(board.scenes.at(-1)!.narration, 'Besuchen Sie harborlane.coffee.');
   });
 

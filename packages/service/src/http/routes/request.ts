@@ -84,13 +84,15 @@ export function once<T extends Record<string, unknown>>(
   request: Request,
   route: 'topics' | 'generations',
   owner: Owner,
-  normalised: Record<string, unknown>,
+  normalised: Record<string, unknown> | (() => Record<string, unknown>),
   start: () => T,
 ): T & { replayed?: true } {
   const { store } = request.ctx;
   const key = idempotencyKey(request);
   if (key === undefined) return store.transaction(start);
-  const { result, replayed } = store.idempotent(owner, key, fingerprint(route, normalised), start);
+  // A function is called once the key is found good: its lookups come after the key's check.
+  const params = typeof normalised === 'function' ? normalised() : normalised;
+  const { result, replayed } = store.idempotent(owner, key, fingerprint(route, params), start);
   return replayed ? { ...result, replayed } : result;
 }
 

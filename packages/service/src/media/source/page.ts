@@ -11,6 +11,12 @@
  * - Text: `h1`–`h3` headings and the sentences of `<p>`s (sentences.ts), without what `<script>`,
  *   `<style>`, `<noscript>`, `<template>`, `<svg>` or `<math>` hold, whitespace collapsed.
  * - Name: `og:site_name`, the business's own name for itself.
+ * - Sections: the page cut where an `h1`–`h3` heading, a `<section>` or an `<article>` starts, each
+ *   with its heading, its paragraphs' sentences and its pictures (a picture before a section's
+ *   heading is the section's), so that a scene can take its heading, words and picture from one
+ *   of them. What a `<footer>`, `<nav>` or `<aside>` holds (an address, opening hours, links) is in
+ *   no section. A section without a heading or a sentence is left out.
+ * - Language: `<html lang>` (or `xml:lang`), as written.
  * - Nothing a browser would not show: no text or image inside an element that is `hidden`,
  *   `aria-hidden="true"`, styled inline `display:none` or `visibility:hidden`, a `<template>` or a
  *   `<noscript>` (a page's stylesheets are not read: what they hide still counts).
@@ -29,7 +35,27 @@ export interface SourcePage {
   /** The text of its `h1`–`h3` headings and the first sentences of its paragraphs (a few each). */
   headings: string[];
   sentences: string[];
+  /** The page cut at its headings, in page order (see above); a page without headings has one or none. */
+  sections: PageSection[];
+  /** `<html lang>`, as written (a BCP 47 tag when the page is well made). */
+  language?: string;
 }
+
+/** One part of a page: a heading, the sentences of its paragraphs, its pictures (resolved URLs). */
+export interface PageSection {
+  heading?: string;
+  sentences: string[];
+  images: string[];
+}
+
+/** Sections kept per page. */
+export const MAX_SECTIONS = 12;
+/** Sentences kept per section. */
+export const MAX_SECTION_SENTENCES = 6;
+/** Elements that start a section of their own. */
+const SECTIONING = new Set(['section', 'article']);
+/** Elements whose content belongs to no section: the site's links, address and asides. */
+const OUTSIDE_SECTIONS = new Set(['footer', 'nav', 'aside']);
 
 /** Images kept per topic. */
 export const MAX_IMAGES = 8;
@@ -110,6 +136,10 @@ export class PageReader {
   readonly #headings: string[] = [];
   readonly #sentenceList: string[] = [];
   #paragraphs = 0;
+  /** The sections so far, the last one open; image URLs as written (resolved in `end`). */
+  readonly #sections: PageSection[] = [{ sentences: [], images: [] }];
+  /** How deep inside a `<footer>`, `<nav>` or `<aside>` the parser is. */
+  #outside = 0;
 
   constructor(pageURL: URL) {
     this.#pageURL = pageURL;
@@ -145,13 +175,25 @@ export class PageReader {
       if (!url || usable.includes(url.href) || others.includes(url.href)) continue;
       (rendererCanUse(url) ? usable : others).push(url.href);
     }
+    const images = [...usable, ...others].slice(0, MAX_IMAGES);
+    const sections = this.#sections
+      .filter((section) => section.heading !== undefined || section.sentences.length > 0)
+      .slice(0, MAX_SECTIONS)
+      .map((section) => ({
+        ...section,
+        // Only the pictures the topic keeps: a scene can show no other.
+        images: section.images.map((value) => resolve(value, base)?.href ?? '').filter((url) => images.includes(url)),
+      }));
+    const language = this.#language?.trim();
     return {
       ...(siteName ? { siteName } : {}),
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
-      images: [...usable, ...others].slice(0, MAX_IMAGES),
+      images,
       headings: this.#headings,
       sentences: this.#sentenceList,
+      sections,
+      ...(language ? { language } : {}),
     };
   }
 
@@ -161,6 +203,8 @@ export class PageReader {
     if (hidden) this.#inert++;
     if (SILENT.has(name)) this.#silent++;
     if (this.#inert > 0) return;
+    if (OUTSIDE_SECTIONS.has(name)) this.#outside++;
+    if (SECTIONING.has(name)) this.#newSection();
     switch (name) {
       case 'html':
         this.#language ??= attributes.lang ?? attributes['xml:lang'];
@@ -188,10 +232,10 @@ export class PageReader {
         this.#text(' ');
         break;
       default:
-        if (HEADINGS.has(name) && this.#headings.length < MAX_TEXTS) this.#heading = new TextBuffer(MAX_TEXT * 2);
-        if (name === 'p' && this.#sentenceList.length < MAX_TEXTS && this.#paragraphs < MAX_PARAGRAPHS) {
-          this.#paragraph = new TextBuffer(MAX_PARAGRAPH);
+        if (HEADINGS.has(name) && (this.#headings.length < MAX_TEXTS || this.#sections.length <= MAX_SECTIONS)) {
+          this.#heading = new TextBuffer(MAX_TEXT * 2);
         }
+        if (name === 'p' && this.#paragraphs < MAX_PARAGRAPHS) this.#paragraph = new TextBuffer(MAX_PARAGRAPH);
     }
   }
 
@@ -200,6 +244,9 @@ export class PageReader {
       // The parser closes every element it opened, in order (implied ends included).
       const element = this.#elements.pop();
       if (element?.hides) this.#inert--;
+      else if (this.#inert === 0 && element && OUTSIDE_SECTIONS.has(element.name)) this.#outside--;
+      // What follows a section's end is not the section's.
+      if (this.#inert === 0 && element && SECTIONING.has(element.name)) this.#newSection();
     }
     if (SILENT.has(name)) this.#silent--;
     if (name === 'title' && this.#title) this.#titleDone = true;
@@ -226,12 +273,27 @@ export class PageReader {
   #addImage(candidates: Candidate[]): void {
     const url = largest(candidates)?.url;
     if (url && this.#imageURLs.length < MAX_IMAGE_URLS && !this.#imageURLs.includes(url)) this.#imageURLs.push(url);
+    if (url && this.#outside === 0) this.#sections.at(-1)!.images.push(url);
+  }
+
+  /** Opens a new section unless the open one is still empty. */
+  #newSection(): void {
+    const open = this.#sections.at(-1)!;
+    if (open.heading !== undefined || open.sentences.length > 0 || open.images.length > 0) {
+      this.#sections.push({ sentences: [], images: [] });
+    }
   }
 
   #addHeading(buffer: TextBuffer): void {
     this.#heading = undefined;
     const heading = limit(buffer.toString());
     if (heading && !this.#headings.includes(heading) && this.#headings.length < MAX_TEXTS) this.#headings.push(heading);
+    if (!heading || this.#outside > 0) return;
+    // A heading starts a section, unless the open one has only pictures so far (a card's picture
+    // comes before its heading): then it is that section's.
+    const open = this.#sections.at(-1)!;
+    if (open.heading !== undefined || open.sentences.length > 0) this.#sections.push({ sentences: [], images: [] });
+    this.#sections.at(-1)!.heading = heading;
   }
 
   #addParagraph(buffer: TextBuffer): void {
@@ -239,10 +301,14 @@ export class PageReader {
     this.#paragraphs++;
     const text = buffer.toString();
     this.#sentences ??= new SentenceSplitter(this.#language);
+    const section = this.#outside === 0 ? this.#sections.at(-1)! : undefined;
     for (const sentence of this.#sentences.split(text, buffer.cut)) {
-      if (this.#sentenceList.length === MAX_TEXTS) break;
       const kept = limit(sentence);
-      if (kept && !this.#sentenceList.includes(kept)) this.#sentenceList.push(kept);
+      if (!kept) continue;
+      if (this.#sentenceList.length < MAX_TEXTS && !this.#sentenceList.includes(kept)) this.#sentenceList.push(kept);
+      if (section && section.sentences.length < MAX_SECTION_SENTENCES && !section.sentences.includes(kept)) {
+        section.sentences.push(kept);
+      }
     }
   }
 }

@@ -19,6 +19,7 @@ export const de: Messages = {
   'prompt.aspectRatio': 'Seitenverhältnis',
   'prompt.duration': 'Dauer',
   'prompt.language': 'Sprache',
+  'prompt.pageLanguage': 'Sprache der Seite',
   'prompt.instructions': 'Anweisungen (optional)',
   'prompt.generate': 'Video erstellen',
   'prompt.waiting': 'Warten auf das Thema…',

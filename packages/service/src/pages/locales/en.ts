@@ -21,6 +21,7 @@ export const en = {
   'prompt.aspectRatio': 'Aspect ratio',
   'prompt.duration': 'Duration',
   'prompt.language': 'Language',
+  'prompt.pageLanguage': 'The page’s language',
   'prompt.instructions': 'Instructions (optional)',
   'prompt.generate': 'Generate video',
   'prompt.waiting': 'Waiting for the topic…',

@@ -19,6 +19,7 @@ export const es: Messages = {
   'prompt.aspectRatio': 'Relación de aspecto',
   'prompt.duration': 'Duración',
   'prompt.language': 'Idioma',
+  'prompt.pageLanguage': 'Idioma de la página',
   'prompt.instructions': 'Instrucciones (opcional)',
   'prompt.generate': 'Generar video',
   'prompt.waiting': 'Esperando el tema…',

@@ -19,6 +19,7 @@ export const fr: Messages = {
   'prompt.aspectRatio': 'Format d’image',
   'prompt.duration': 'Durée',
   'prompt.language': 'Langue',
+  'prompt.pageLanguage': 'Langue de la page',
   'prompt.instructions': 'Instructions (facultatives)',
   'prompt.generate': 'Générer la vidéo',
   'prompt.waiting': 'En attente du sujet…',

@@ -19,6 +19,7 @@ export const it: Messages = {
   'prompt.aspectRatio': 'Proporzioni',
   'prompt.duration': 'Durata',
   'prompt.language': 'Lingua',
+  'prompt.pageLanguage': 'Lingua della pagina',
   'prompt.instructions': 'Istruzioni (facoltative)',
   'prompt.generate': 'Genera video',
   'prompt.waiting': 'In attesa dell’argomento…',

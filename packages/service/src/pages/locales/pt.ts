@@ -19,6 +19,7 @@ export const pt: Messages = {
   'prompt.aspectRatio': 'Proporção',
   'prompt.duration': 'Duração',
   'prompt.language': 'Idioma',
+  'prompt.pageLanguage': 'Idioma da página',
   'prompt.instructions': 'Instruções (opcional)',
   'prompt.generate': 'Gerar vídeo',
   'prompt.waiting': 'À espera do tema…',

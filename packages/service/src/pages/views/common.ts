@@ -31,7 +31,8 @@ export interface ViewActions {
     topicId: string;
     aspectRatio: string;
     duration: number;
-    language: string;
+    /** None: the page's own language (the service decides). */
+    language?: string;
     videoInstructions?: string;
   }): void;
   openInEditor(videoId: string): void;

@@ -1,6 +1,6 @@
 /** The second step: the topic found and the video's settings. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { ASPECT_RATIOS, DEFAULT_LANGUAGE, DURATIONS, LANGUAGES } from 'video-plugin/internal';
+import { ASPECT_RATIOS, DURATIONS, LANGUAGES } from 'video-plugin/internal';
 import { errorText, formatSeconds, languageName, t } from '../i18n.js';
 import { progressBar } from '../progress.js';
 import { steps, type View, type ViewActions } from './common.js';
@@ -20,11 +20,13 @@ export function promptView(view: Extract<View, { name: 'prompt' }>, actions: Vie
         event.preventDefault();
         const data = new FormData(event.target as HTMLFormElement);
         const instructions = String(data.get('videoInstructions') ?? '');
+        // "The page's language" sends none: the service takes the page's own (`<html lang>`).
+        const language = String(data.get('language') ?? '');
         actions.generate({
           topicId: topic.id,
           aspectRatio: String(data.get('aspectRatio')),
           duration: Number(data.get('duration')),
-          language: String(data.get('language')),
+          ...(language ? { language } : {}),
           ...(instructions ? { videoInstructions: instructions } : {}),
         });
       }}
@@ -39,7 +41,8 @@ export function promptView(view: Extract<View, { name: 'prompt' }>, actions: Vie
       </select>
       <label for="language">${t('prompt.language')}</label>
       <select id="language" name="language">
-        ${LANGUAGES.map((v) => html`<option value=${v} ?selected=${v === DEFAULT_LANGUAGE}>${languageName(v)}</option>`)}
+        <option value="" selected>${t('prompt.pageLanguage')}</option>
+        ${LANGUAGES.map((v) => html`<option value=${v}>${languageName(v)}</option>`)}
       </select>
       <label for="instructions">${t('prompt.instructions')}</label>
       <textarea id="instructions" name="videoInstructions" rows="2"></textarea>

@@ -392,7 +392,7 @@ describe('pictures in the studio', () => {
     }
   };
 
-  it('the prompt view shows only the service’s copies of the topic’s pictures; an image from elsewhere and a DOM XSS sink are refused', async () => {
+  it('the prompt view shows only the service’s copies of the topic’s pictures; an image from elsewhere, a DOM XSS sink, document.domain and a navigation of the partner’s page are refused', async () => {
     const { serviceURL } = await testConfig();
     const plugin = await createPlugin();
     await signUp(plugin);
@@ -410,6 +410,11 @@ describe('pictures in the studio', () => {
     // Trusted Types: enforced by every engine that has them (Chromium; Firefox and WebKit ignore
     // the directive where they lack them, and the studio works the same).
     expect(policy.sink).to.equal(policy.trustedTypes ? 'TypeError' : 'allowed');
+    // The studio's sandbox (its CSP `sandbox`): no document.domain, and the partner's page cannot
+    // be navigated from the frame. Without it every engine obeys the navigation, and this test
+    // page is gone.
+    expect(policy.domain).to.equal('SecurityError');
+    expect(policy.top).to.equal('SecurityError');
   }).timeout(20000);
 
   it('a source page’s markup in its title and text is shown as text, never run', async () => {

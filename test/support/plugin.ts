@@ -289,6 +289,10 @@ export interface FramePolicy {
   trustedTypes: boolean;
   /** `TypeError` when a string given to `innerHTML` was refused, `allowed` when it was taken. */
   sink: string;
+  /** `SecurityError` when the sandbox refused `document.domain = document.domain`, else `allowed`. */
+  domain: string;
+  /** The error's name when setting the partner page's `top.location` was refused, else `allowed`. */
+  top: string;
   /** The image's fate: refused (with its `img-src` violation) or loaded. */
   image: { refused: boolean; directive?: string; blocked?: string } | 'no violation event';
 }
@@ -312,7 +316,8 @@ export function inFrame(plugin: Plugin) {
     pictures: (selector: string) => command<{ src: string; width: number }[]>('frame-pictures', { selector }),
     /**
      * Inside the frame: a string given to a DOM XSS sink (`innerHTML`; `sink` is the error's name, or
-     * `allowed`) and an `<img>` from `url` (`refused` with the CSP violation, or loaded).
+     * `allowed`), `document.domain` and the partner page's location set (to `url`: `domain`, `top`),
+     * and an `<img>` from `url` (`refused` with the CSP violation, or loaded).
      */
     policy: (url: string) => command<FramePolicy>('frame-policy', { url }),
     /** Clicks `selector`, then presses `key` (a WebDriver key code: ESCAPE for Escape). */

@@ -30,8 +30,9 @@
 //   frame-pictures                        {channel, selector}: once every <img> matching selector
 //                                         has loaded or failed, their src and natural width
 //   frame-policy                          {channel, url}: inside the frame, a string to a DOM XSS
-//                                         sink (innerHTML) and an <img> from `url`: whether Trusted
-//                                         Types refused the sink, and the CSP violation of the image
+//                                         sink (innerHTML), document.domain and the top's location
+//                                         set (to `url`), and an <img> from `url`: whether Trusted
+//                                         Types and the sandbox refused them, the image's violation
 //   browser-log                           {value: 'start' | 'stop', until?}: from start to stop,
 //                                         every console error or warning and every HTTP response
 //                                         >= 400 of the page and its frames; stop returns them once

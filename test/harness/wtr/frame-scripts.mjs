@@ -119,25 +119,33 @@ export const SHOWN = () => {
 };
 
 /**
- * frame-policy: what the frame's policies do to a string given to a DOM XSS sink and to an image
- * from `url`. Resolves once the image loads (not refused) or its `img-src` violation event arrives;
- * after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
+ * frame-policy: what the frame's policies do to a string given to a DOM XSS sink, to an assignment
+ * of `document.domain` and of the partner's page's location (to `url`: if it were obeyed, the test
+ * page would be gone), and to an image from `url`. Each refusal is the error's name, `allowed`
+ * when it was taken. Resolves once the image loads (not refused) or its `img-src` violation event
+ * arrives; after 10 s without either, with `image: 'no violation event'` (a hang detector, not a wait).
  */
 export const POLICY = (url) =>
   new Promise((resolve) => {
-    let sink = 'allowed';
-    try {
-      document.createElement('div').innerHTML = '<b>not trusted</b>';
-    } catch (error) {
-      sink = error.name;
-    }
+    const attempt = (act) => {
+      try {
+        act();
+        return 'allowed';
+      } catch (error) {
+        return error.name;
+      }
+    };
+    const sink = attempt(() => (document.createElement('div').innerHTML = '<b>not trusted</b>'));
+    const own = document.domain;
+    const domain = attempt(() => (document.domain = own));
+    const top = attempt(() => (window.top.location.href = url));
     const picture = new Image();
     let timer;
     const finish = (image) => {
       clearTimeout(timer);
       document.removeEventListener('securitypolicyviolation', violated);
       picture.remove();
-      resolve({ trustedTypes: 'trustedTypes' in window, sink, image });
+      resolve({ trustedTypes: 'trustedTypes' in window, sink, domain, top, image });
     };
     const violated = (event) => {
       const directive = event.effectiveDirective || event.violatedDirective;

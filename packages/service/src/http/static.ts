@@ -53,6 +53,20 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
+ * The sandbox the studio runs in, set by its own response (CSP `sandbox`) rather than by an iframe
+ * attribute: each keyword is one the studio needs, and nothing else is allowed (no navigation of the
+ * partner's page, no `alert()`/`confirm()`/`print()`, no downloads, no `document.domain`, no pointer
+ * or orientation lock). Its scripts run (`allow-scripts`) at the service's own origin
+ * (`allow-same-origin`: its API calls, its socket and its storage are the service's), its forms
+ * submit (`allow-forms`: without it a form's Enter never reaches its submit listener), and a
+ * finished render's link opens in a new tab that is not sandboxed
+ * (`allow-popups allow-popups-to-escape-sandbox`). The same keywords on the SDK's iframe would make
+ * Chromium warn "can escape its sandboxing" on every partner page (true only of a same-origin
+ * frame): SECURITY.md, "The studio's sandbox".
+ */
+export const STUDIO_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox';
+
+/**
  * The Content-Security-Policy of the plugin page for `partnerID` (its `?partner=`). Framing is
  * allowed to that partner's origins only: the header names no other partner's (on a hosted service
  * that list would be its customers), and one partner that allows `*` opens no one else's frame. An
@@ -74,6 +88,7 @@ export function pageCsp(config: ServiceConfig, partnerID: string | null): string
     "require-trusted-types-for 'script'",
     'trusted-types lit-html',
     `frame-ancestors ${frameAncestorSources(partner ? [partner] : []).join(' ')}`,
+    `sandbox ${STUDIO_SANDBOX}`,
   ].join('; ');
 }
 

@@ -49,7 +49,7 @@ function rawGet(path: string): Promise<string> {
   });
 }
 
-test("/plugin is the HTML shell with a strict CSP framable by its partner's allowed origins, and no X-Frame-Options", async () => {
+test("/plugin is the HTML shell with a strict CSP and sandbox, framable by its partner's allowed origins, and no X-Frame-Options", async () => {
   const response = await fetch(`${service.url}/plugin?partner=one`);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
@@ -68,6 +68,15 @@ test("/plugin is the HTML shell with a strict CSP framable by its partner's allo
   }
   // Partner one's origins only: no other partner's are named.
   assert.match(csp, /frame-ancestors https:\/\/shop\.example(;|$)/);
+  // The studio's sandbox: exactly the five keywords it needs (SECURITY.md, "The studio's sandbox");
+  // no top navigation, modals, downloads or pointer lock.
+  assert.deepEqual(/(?:^|; )sandbox ([^;]*)/.exec(csp)?.[1].split(' ').sort(), [
+    'allow-forms',
+    'allow-popups',
+    'allow-popups-to-escape-sandbox',
+    'allow-same-origin',
+    'allow-scripts',
+  ]);
   const html = await response.text();
   assert.match(html, /<script type="module" src="\/assets\/app\.js"><\/script>/);
   assert.match(html, /<link rel="stylesheet" href="\/assets\/app\.css">/);

@@ -70,7 +70,7 @@ test("/plugin is the HTML shell with a strict CSP and sandbox, framable by its p
   assert.match(csp, /frame-ancestors https:\/\/shop\.example(;|$)/);
   // The studio's sandbox: exactly the five keywords it needs (SECURITY.md, "The studio's sandbox");
   // no top navigation, modals, downloads or pointer lock.
-  assert.deepEqual(/(?:^|; )sandbox ([^;]*)/.exec(csp)?.[1].split(' ').sort(), [
+  assert.deepEqual(/(?:^|; )sandbox ([^;]*)/.exec(csp)?.[1]?.split(' ').sort(), [
     'allow-forms',
     'allow-popups',
     'allow-popups-to-escape-sandbox',

@@ -5,7 +5,15 @@
 // closed, and the service's other jobs go on meanwhile.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { EventStream, api, createAccount, serve, startTestService, statusesUntilFinal } from '../support/helpers.js';
+import {
+  EventStream,
+  api,
+  createAccount,
+  serve,
+  startTestService,
+  statusesUntilFinal,
+  within,
+} from '../support/helpers.js';
 
 const LIMIT_MS = 3000;
 /** Connections of the slow pages still open on the site's side. */
@@ -30,46 +38,78 @@ const source = await serve((req, res) => {
   }
 });
 
-test('a page that trickles or never ends fails at reading_page within the fetch budget; other jobs go on', async () => {
-  const service = await startTestService({ jobMs: 60, fetchTimeoutMs: LIMIT_MS });
-  const { session } = await createAccount(service);
-  const stream = await EventStream.open(service, session);
-  await stream.next((event) => event.event === 'ready');
-  const search = async (path: string) =>
-    (await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}${path}` } })).body
-      .topicId as string;
-  // Read before the searches start, so that a stall of this process between a search's start and
-  // this line cannot make the budget look shorter than it was.
-  const started = Date.now();
-  const slow = { trickle: await search('/trickle'), stalled: await search('/stalled') };
-  await stream.next(
-    (event) => event.event === 'topic' && event.data.id === slow.trickle && event.data.status === 'PROCESSING',
-  );
+/** What `stream` said of the topics so far, for a wait that gave up: each event's topic, status and stage. */
+const told = (stream: EventStream) =>
+  stream.events
+    .filter((event) => event.event === 'topic')
+    .map((event) => `${event.data.id} ${event.data.status} ${event.data.progress?.stage ?? ''}`)
+    .join('; ');
 
-  // Another account's search goes on while both slow pages are still being read (this account's
-  // two search slots are both taken by them: docs/service.md "Limits").
-  const other = await createAccount(service);
-  const otherStream = await EventStream.open(service, other.session);
-  await otherStream.next((event) => event.event === 'ready');
-  const quick = (
-    await api(service, 'POST', '/api/topics', { session: other.session, body: { sourceURL: `${source}/page` } })
-  ).body.topicId as string;
-  assert.equal((await statusesUntilFinal(otherStream, 'topic', (data) => data.id === quick)).at(-1), 'COMPLETE');
-  assert.deepEqual([...open].sort(), ['/stalled', '/trickle'], 'both slow pages were still being read');
+// A wait that gives up names what the streams said (a hang here once held a CI run for 14 minutes).
+const WAIT_MS = LIMIT_MS + 30_000;
 
-  for (const [path, id] of Object.entries(slow)) {
-    const failed = await stream.next(
-      (event) => event.event === 'topic' && event.data.id === id && event.data.status === 'FAILED',
-    );
-    assert.equal(failed.data.error.code, 'source_timeout', path);
-    assert.match(failed.data.error.message, new RegExp(`did not answer within ${LIMIT_MS} ms`), path);
-    assert.equal(failed.data.progress.stage, 'reading_page', path);
-  }
-  const elapsed = Date.now() - started;
-  // The budget, not an idle timeout (the trickle is never idle for 3 s); the upper bound only
-  // detects a hang, generous for a busy machine.
-  assert.ok(elapsed >= LIMIT_MS - 100, `failed after ${elapsed} ms, before the ${LIMIT_MS} ms budget`);
-  assert.ok(elapsed < LIMIT_MS + 20_000, `failed after ${elapsed} ms`);
-  // The service hung up on both sites.
-  if (open.size > 0) await new Promise<void>((resolve) => (allClosed = resolve));
-});
+test(
+  'a page that trickles or never ends fails at reading_page within the fetch budget; other jobs go on',
+  { timeout: 120_000 },
+  async () => {
+    const service = await startTestService({ jobMs: 60, fetchTimeoutMs: LIMIT_MS });
+    const { session } = await createAccount(service);
+    const stream = await EventStream.open(service, session);
+    await stream.next((event) => event.event === 'ready');
+    const search = async (path: string) =>
+      (await api(service, 'POST', '/api/topics', { session, body: { sourceURL: `${source}${path}` } })).body
+        .topicId as string;
+    // Read before the searches start, so that a stall of this process between a search's start and
+    // this line cannot make the budget look shorter than it was.
+    const started = Date.now();
+    const slow = { trickle: await search('/trickle'), stalled: await search('/stalled') };
+    await within(
+      stream.next(
+        (event) => event.event === 'topic' && event.data.id === slow.trickle && event.data.status === 'PROCESSING',
+      ),
+      WAIT_MS,
+      "the trickled page's search PROCESSING",
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the stream said: ${told(stream)}`);
+    });
+
+    // Another account's search goes on while both slow pages are still being read (this account's
+    // two search slots are both taken by them: docs/service.md "Limits").
+    const other = await createAccount(service);
+    const otherStream = await EventStream.open(service, other.session);
+    await otherStream.next((event) => event.event === 'ready');
+    const quick = (
+      await api(service, 'POST', '/api/topics', { session: other.session, body: { sourceURL: `${source}/page` } })
+    ).body.topicId as string;
+    assert.equal((await statusesUntilFinal(otherStream, 'topic', (data) => data.id === quick)).at(-1), 'COMPLETE');
+    assert.deepEqual([...open].sort(), ['/stalled', '/trickle'], 'both slow pages were still being read');
+
+    for (const [path, id] of Object.entries(slow)) {
+      const failed = await within(
+        stream.next((event) => event.event === 'topic' && event.data.id === id && event.data.status === 'FAILED'),
+        WAIT_MS,
+        `${path}'s search FAILED`,
+      ).catch((error: Error) => {
+        throw new Error(
+          `${error.message}; the stream said: ${told(stream)}; still open at the site: ${[...open].join(', ')}`,
+        );
+      });
+      assert.equal(failed.data.error.code, 'source_timeout', path);
+      assert.match(failed.data.error.message, new RegExp(`did not answer within ${LIMIT_MS} ms`), path);
+      assert.equal(failed.data.progress.stage, 'reading_page', path);
+    }
+    const elapsed = Date.now() - started;
+    // The budget, not an idle timeout (the trickle is never idle for 3 s); the upper bound only
+    // detects a hang, generous for a busy machine.
+    assert.ok(elapsed >= LIMIT_MS - 100, `failed after ${elapsed} ms, before the ${LIMIT_MS} ms budget`);
+    assert.ok(elapsed < LIMIT_MS + 20_000, `failed after ${elapsed} ms`);
+    // The service hung up on both sites.
+    if (open.size > 0) {
+      await within(
+        new Promise<void>((resolve) => (allClosed = resolve)),
+        WAIT_MS,
+        `the service to hang up on ${[...open].join(', ')}`,
+      );
+    }
+  },
+);

@@ -2,7 +2,6 @@
 import { INTERNAL_EVENTS } from 'video-plugin/internal';
 import { emit, reportError } from './events.js';
 import {
-  answeredInEditor,
   followRender,
   openEditor,
   refused,
@@ -45,11 +44,8 @@ export const actions: ViewActions = {
     const { video: editing, board } = view;
     try {
       const scenes = scenesEditable(view) ? board?.scenes : undefined;
-      const video = await answeredInEditor(
-        editing.id,
-        () => api.saveVideo(editing.id, { name, ...(scenes ? { scenes } : {}) }),
-        { error: undefined, notCompleted: false },
-      );
+      const video = await api.saveVideo(editing.id, { name, ...(scenes ? { scenes } : {}) });
+      showInEditor(video.id, { video, error: undefined, notCompleted: false });
       emit('videoSaved', video);
     } catch (error) {
       refused(editing.id, error);
@@ -107,11 +103,11 @@ export const actions: ViewActions = {
     const name = studio.root.querySelector<HTMLInputElement>('#video-name')?.value;
     const scenes = scenesEditable(view) ? view.board?.scenes : undefined;
     try {
-      const video = await answeredInEditor(
-        id,
-        () => api.completeVideo(id, { ...(name !== undefined ? { name } : {}), ...(scenes ? { scenes } : {}) }),
-        { confirming: false, error: undefined, notCompleted: false },
-      );
+      const video = await api.completeVideo(id, {
+        ...(name !== undefined ? { name } : {}),
+        ...(scenes ? { scenes } : {}),
+      });
+      showInEditor(id, { video, confirming: false, error: undefined, notCompleted: false });
       // The button that opened the dialog is disabled now: the focus goes to what became of it.
       focusOn('[data-render-status]');
       followRender(video);

@@ -149,23 +149,6 @@ export function showInEditor(videoId: string, patch: Partial<Extract<View, { nam
 }
 
 /**
- * Calls `call` (a save, a completion of the video `videoId`) and shows `patch` and its answer in
- * the editor, unless the socket brought a change of the video meanwhile: the answer is then older
- * than what the editor shows (a render's next stage came first), and the socket, which brings the
- * call's own change too, keeps it current. Shown again, the older state would say a stage twice.
- */
-export async function answeredInEditor(
-  videoId: string,
-  call: () => Promise<Video>,
-  patch: Partial<Extract<View, { name: 'editor' }>>,
-): Promise<Video> {
-  const seen = hub.changesOf('video', videoId);
-  const video = await call();
-  showInEditor(videoId, hub.changesOf('video', videoId) === seen ? { ...patch, video } : patch);
-  return video;
-}
-
-/**
  * An editor action the service refused: shown in the studio in its language (by the error's code),
  * and sent to the page as `error` with the technical message. `notCompleted`: the action was the
  * completion, which the studio says was not done.

@@ -94,16 +94,6 @@ export class StatusHub {
     };
   }
 
-  /**
-   * How many changes of the record the socket has brought while it is watched. A call's answer
-   * (a save, a completion) is older than what the watchers have once this count moved during the
-   * call: the answer and the socket travel on separate connections, and the record's own change
-   * is on the socket too.
-   */
-  changesOf(kind: Kind, id: string): number {
-    return this.#changes.get(`${kind}:${id}`) ?? 0;
-  }
-
   /** Closes the socket and forgets every watcher (logout, unload). */
   reset(): void {
     this.#watchers.clear();

@@ -39,7 +39,15 @@ function keepFocus(screen: boolean): void {
   }
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected || active.matches(':disabled');
-  if (screen || lost) focusHeading();
+  if (screen) focusHeading();
+  else if (lost) {
+    // A completed video's editor: what became of the completion (its render's status), which the
+    // dialog's buttons gave way to, rather than the heading.
+    const status =
+      studio.view.name === 'editor' ? studio.root.querySelector<HTMLElement>('[data-render-status]') : null;
+    if (status) status.focus();
+    else focusHeading();
+  }
 }
 
 /** A screen was shown while the frame had no focus, and nothing in it has had the focus since. */
